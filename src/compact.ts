@@ -1,0 +1,231 @@
+// One pass: validate → estimate & plan → prune → summarize → assemble → report.
+import { assemble, type Sanitized } from "./assemble/index.js";
+import { handoffText, markerText } from "./assemble/handoff.js";
+import { dialectOf } from "./dialects/index.js";
+import type { Dialect, MessageView } from "./dialects/view.js";
+import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
+import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
+import { planViews } from "./plan/index.js";
+import { prune } from "./prune/index.js";
+import { redact } from "./redact/index.js";
+import { firstChangedIndex, warningsOf } from "./report/index.js";
+import { normalizeState } from "./state.js";
+import { chainOf, isAbort, runChain } from "./summarize/chain.js";
+import { handoffMaterial } from "./summarize/material.js";
+import { summaryBudget, summaryPrompt } from "./summarize/prompt.js";
+import type {
+  ChatMessage,
+  CompactMode,
+  CompactOptions,
+  CompactorState,
+  CompactReport,
+  CompactResult,
+  Plan,
+  SummaryInfo,
+} from "./types.js";
+
+interface Prepared<M> {
+  dialect: Dialect<M>;
+  input: M[];
+  settings: Settings;
+  state: CompactorState;
+  views: MessageView[];
+  plan: Plan;
+}
+
+function prepare<M>(messages: unknown, options: CompactOptions): Prepared<M> {
+  const dialect = dialectOf(options?.dialect) as unknown as Dialect<M>;
+  const input = dialect.validate(messages);
+  const settings = resolveSettings(options);
+  const state = normalizeState(options.state);
+  const views = input.map((m) => dialect.view(m));
+  const plan = planViews(views, settings, state, Boolean(options.force));
+  return { dialect, input, settings, state, views, plan };
+}
+
+/** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
+export function plan(messages: unknown, options: CompactOptions): Plan {
+  return prepare(messages, options).plan;
+}
+
+function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): CompactReport {
+  const { plan: pl, input } = p;
+  return {
+    mode,
+    tokensBefore: pl.tokens.total,
+    tokensAfter: pl.tokens.total,
+    messagesBefore: input.length,
+    messagesAfter: input.length,
+    partitions: { head: pl.head, middle: pl.middle, tail: pl.tail },
+    droppedMessages: 0,
+    firstChangedIndex: -1,
+    warnings: [],
+    durationMs: Date.now() - started,
+    reason: pl.reason,
+    pruned: [],
+    failures: [],
+    sanitized: { removedOrphanResults: [], stubbedCalls: [] },
+  };
+}
+
+function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
+  const report = baseReport(p as Prepared<unknown>, mode, started);
+  if (why) report.warnings.push(why);
+  return { messages: p.input, state: p.state, report };
+}
+
+function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
+  let total = p.plan.toolTokens;
+  for (const m of out) total += known.get(m) ?? messageTokens(p.dialect.view(m), p.settings);
+  return total;
+}
+
+function nextState(
+  p: Prepared<unknown>,
+  before: number,
+  after: number,
+  mode: CompactMode,
+  summary: string | undefined,
+  cooldowns: CompactorState["cooldowns"],
+): CompactorState {
+  const s: CompactorState = { ...p.state, cooldowns, compactions: p.state.compactions + 1, lastTokensAfter: after };
+  if (summary !== undefined) s.previousSummary = summary;
+  s.fallbackStreak = mode === "fallback" ? p.state.fallbackStreak + 1 : 0;
+  if (before - after < before * EFFECTIVE_SAVING) {
+    s.strikes = p.state.strikes + 1;
+    // Back off until a runway's worth of new conversation arrives: each retry needs new material.
+    if (s.strikes >= MAX_STRIKES) s.backoffUntilTokens = before + p.settings.runway;
+  } else {
+    s.strikes = 0;
+    delete s.backoffUntilTokens;
+  }
+  return s;
+}
+
+/** One compaction pass. Under the threshold it is a no-op that returns the same array. */
+export async function compact<M = ChatMessage>(messages: M[], options: CompactOptions): Promise<CompactResult<M>> {
+  const started = Date.now();
+  const p = prepare<M>(messages, options);
+  const emit = options.onEvent ?? (() => {});
+  emit({ type: "plan", plan: p.plan });
+  if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
+  if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
+
+  const { plan: pl, settings, dialect } = p;
+  const pruned = prune(p.input, p.views, pl, settings, dialect);
+  const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
+  emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
+
+  let handoff: string | undefined;
+  let mode: CompactMode = "prune";
+  let summary: SummaryInfo | undefined;
+  let summaryText: string | undefined;
+  let failures: CompactReport["failures"] = [];
+  let cooldowns = p.state.cooldowns;
+  const middleCount = pl.middle.end - pl.middle.start - pl.pinned.length;
+
+  if (!pruneAccepted) {
+    const material = handoffMaterial({
+      views: pruned.views,
+      middle: pl.middle,
+      pinned: pl.pinned,
+      latestUserIndex: pl.latestUserIndex,
+      previousHandoffIndex: pl.previousHandoffIndex,
+      statePreviousSummary: p.state.previousSummary,
+      focus: options.focus,
+    });
+    let middleTokens = 0;
+    for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) middleTokens += pruned.perMessage[i];
+    const budget = summaryBudget(middleTokens, settings.contextWindow);
+    const request = { messages: summaryPrompt(material, budget), maxOutputTokens: budget, handoff: material, signal: options.signal };
+    try {
+      const chain = await runChain({
+        summarizers: chainOf(options.summarizer),
+        request,
+        state: p.state,
+        now: (options.now ?? Date.now)(),
+        force: Boolean(options.force),
+        onEvent: options.onEvent,
+        countText: settings.countText,
+      });
+      failures = chain.failures;
+      cooldowns = chain.cooldowns;
+      if (chain.text !== undefined) {
+        summaryText = chain.text;
+        summary = chain.info;
+        handoff = handoffText(chain.text, middleCount);
+        mode = chain.position === 0 ? "summary" : "fallback";
+      } else {
+        const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
+        handoff = redact(markerText(middleCount, pl.middle.start, pl.middle.end - 1, middleTokens, why));
+        summary = { source: "marker", tokens: settings.countText(handoff) };
+        mode = "fallback";
+      }
+    } catch (error) {
+      if (isAbort(error, options.signal)) return unchanged(p, "aborted", started, "aborted while summarizing");
+      throw error;
+    }
+  }
+
+  const { messages: out, sanitized } = assemble({
+    input: p.input,
+    views: p.views,
+    pruned: pruned.messages,
+    prunedViews: pruned.views,
+    plan: pl,
+    handoff,
+    dialect,
+  });
+
+  const known = new Map<M, number>();
+  pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
+  const tokensAfter = sumTokens(out, known, p);
+  let tailTokens = 0;
+  for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
+
+  const report = baseReport(p as Prepared<unknown>, mode, started);
+  Object.assign(report, {
+    tokensAfter,
+    messagesAfter: out.length,
+    droppedMessages: handoff === undefined ? 0 : middleCount,
+    firstChangedIndex: firstChangedIndex(p.input, out),
+    pruned: pruned.items,
+    failures,
+    sanitized: sanitized satisfies Sanitized,
+  });
+  if (summary) report.summary = summary;
+  report.warnings = warningsOf({
+    plan: pl,
+    pruned: pruned.items,
+    pruneAccepted,
+    pruneTotal: pruned.total,
+    failures,
+    sanitized,
+    tokensAfter,
+    tailTokens,
+    tailBudget: settings.tailTokens,
+  });
+  const state = nextState(p as Prepared<unknown>, pl.tokens.total, tokensAfter, mode, summaryText, cooldowns);
+  if (state.strikes >= MAX_STRIKES) {
+    report.warnings.push(
+      `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,
+    );
+  }
+  report.durationMs = Date.now() - started;
+  emit({ type: "done", report });
+  return { messages: out, state, report };
+}
+
+/** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
+export function estimateTokens(
+  input: unknown,
+  options: Pick<CompactOptions, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
+): number {
+  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options });
+  if (typeof input === "string") return settings.countText(input);
+  const dialect = dialectOf(options.dialect);
+  const list = dialect.validate(Array.isArray(input) ? input : [input]);
+  let total = Array.isArray(input) ? toolDefinitionTokens(settings.tools, settings) : 0;
+  for (const m of list) total += messageTokens(dialect.view(m), settings);
+  return total;
+}

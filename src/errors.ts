@@ -1,0 +1,15 @@
+/** Thrown (or rejected with) when the input is not a valid message list. */
+export class CompactionInputError extends Error {
+  override readonly name = "CompactionInputError";
+  /** Index of the first offending message, or -1 when the input as a whole is wrong. */
+  readonly index: number;
+  /** Every problem found in that message, each as "path: problem". */
+  readonly issues: string[];
+
+  constructor(index: number, issues: string[]) {
+    const where = index < 0 ? "messages" : `messages[${index}]`;
+    super(`${where}: ${issues.join("; ")}`);
+    this.index = index;
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,10 @@
+// context-compactor: the isomorphic core. Web-standard APIs only.
+export { compact, estimateTokens, plan } from "./compact.js";
+export { createCompactor, type Compactor } from "./compactor.js";
+export { CompactionInputError } from "./errors.js";
+export { redact } from "./redact/index.js";
+export { deterministicSummarizer } from "./summarizers/deterministic.js";
+export { SummarizerError } from "./summarize/chain.js";
+export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./assemble/handoff.js";
+export { heuristicTokens } from "./estimate/index.js";
+export type * from "./types.js";

@@ -1,0 +1,79 @@
+// Options with their defaults resolved once, checked with clear errors.
+import { DEFAULT_IMAGE_TOKENS, heuristicTokens, type EstimateSettings } from "./estimate/index.js";
+import type { CompactOptions, CompactorState } from "./types.js";
+
+export const DEFAULT_THRESHOLD = 0.75;
+export const DEFAULT_HEAD_MESSAGES = 3;
+export const TAIL_SHARE = 0.2;
+export const MIN_TAIL_MESSAGES = 3;
+/** A single recent message may push the tail up to this multiple of its budget. */
+export const TAIL_SOFT_CEILING = 1.5;
+/** Prune-only must leave at least this much room under the threshold (or 15 % of it). */
+export const MIN_RUNWAY_TOKENS = 2000;
+export const RUNWAY_SHARE = 0.15;
+/** A pass that saves less than this share of the tokens is ineffective (a strike). */
+export const EFFECTIVE_SAVING = 0.1;
+export const MAX_STRIKES = 2;
+/** Tool results that follow the head's last call join the head only while this small (share of the threshold). */
+export const HEAD_RESULTS_SHARE = 0.1;
+/** When everything from the latest request on exceeds this share of the threshold, the request is pinned instead. */
+export const PIN_SHARE = 0.5;
+
+export interface Settings extends EstimateSettings {
+  contextWindow: number;
+  maxOutputTokens: number;
+  effectiveWindow: number;
+  thresholdTokens: number;
+  headMessages: number;
+  tailTokens: number;
+  runway: number;
+  protectedTools: Set<string>;
+  tools: unknown[] | undefined;
+}
+
+function check(ok: boolean, message: string): void {
+  if (!ok) throw new RangeError(`context-compactor: ${message}`);
+}
+
+function calibrated(count: (t: string) => number, state: CompactorState | undefined): (t: string) => number {
+  const ratio = state?.calibration?.ratio;
+  if (!ratio || ratio === 1) return count;
+  return (t) => Math.round(count(t) * ratio);
+}
+
+export function resolveSettings(o: CompactOptions): Settings {
+  check(o !== null && typeof o === "object", "options are required ({ contextWindow })");
+  const { contextWindow } = o;
+  check(Number.isFinite(contextWindow) && contextWindow > 0, "contextWindow must be a positive number of tokens");
+  const maxOutputTokens = o.maxOutputTokens ?? 0;
+  check(
+    Number.isFinite(maxOutputTokens) && maxOutputTokens >= 0 && maxOutputTokens < contextWindow,
+    "maxOutputTokens must be ≥ 0 and smaller than contextWindow",
+  );
+  const threshold = o.threshold ?? DEFAULT_THRESHOLD;
+  check(threshold > 0 && threshold <= 1, "threshold must be a fraction in (0, 1]");
+  const headMessages = o.headMessages ?? DEFAULT_HEAD_MESSAGES;
+  check(Number.isInteger(headMessages) && headMessages >= 0, "headMessages must be an integer ≥ 0");
+  const imageTokens = o.imageTokens ?? DEFAULT_IMAGE_TOKENS;
+  check(Number.isFinite(imageTokens) && imageTokens >= 0, "imageTokens must be a number ≥ 0");
+  check(o.tools === undefined || Array.isArray(o.tools), "tools must be an array of tool definitions");
+  check(o.countTokens === undefined || typeof o.countTokens === "function", "countTokens must be a function");
+
+  const effectiveWindow = contextWindow - maxOutputTokens;
+  const thresholdTokens = Math.floor(effectiveWindow * threshold);
+  const tailTokens = o.tailTokens ?? Math.floor(thresholdTokens * TAIL_SHARE);
+  check(Number.isFinite(tailTokens) && tailTokens >= 0, "tailTokens must be a number ≥ 0");
+  return {
+    contextWindow,
+    maxOutputTokens,
+    effectiveWindow,
+    thresholdTokens,
+    headMessages,
+    tailTokens,
+    runway: Math.max(MIN_RUNWAY_TOKENS, Math.floor(thresholdTokens * RUNWAY_SHARE)),
+    protectedTools: new Set(o.protectedTools ?? []),
+    tools: o.tools,
+    imageTokens,
+    countText: calibrated(o.countTokens ?? heuristicTokens, o.state),
+  };
+}

@@ -1,0 +1,161 @@
+// plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
+import { findHandoff } from "../assemble/handoff.js";
+import type { MessageView, NeutralRole } from "../dialects/view.js";
+import { messageTokens, toolDefinitionTokens } from "../estimate/index.js";
+import {
+  HEAD_RESULTS_SHARE,
+  MAX_STRIKES,
+  MIN_TAIL_MESSAGES,
+  PIN_SHARE,
+  TAIL_SOFT_CEILING,
+  type Settings,
+} from "../options.js";
+import type { CompactorState, Plan } from "../types.js";
+
+/** A real user turn: a user message that is not (only) a handoff from an earlier compaction. */
+export function isRealUser(m: MessageView): boolean {
+  if (m.role !== "user") return false;
+  const handoff = findHandoff(m.text);
+  if (!handoff) return m.text.trim() !== "" || m.images > 0 || m.attachments > 0 || m.otherChars > 0;
+  return handoff.rest !== "";
+}
+
+export function latestUserIndex(views: MessageView[]): number {
+  for (let i = views.length - 1; i >= 0; i--) if (isRealUser(views[i])) return i;
+  return -1;
+}
+
+function lastHandoffIndex(views: MessageView[]): number {
+  for (let i = views.length - 1; i >= 0; i--) {
+    const r = views[i].role;
+    if ((r === "user" || r === "assistant") && findHandoff(views[i].text)) return i;
+  }
+  return -1;
+}
+
+function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number): number {
+  let system = 0;
+  while (system < views.length && views[system].role === "system") system++;
+  let end = Math.min(views.length, system + s.headMessages);
+  // A head never ends between a tool call and its results: it takes the results along, unless
+  // they are large (an agent that reads ten files first), then it ends before the call instead.
+  let results = 0;
+  let extended = end;
+  while (extended < views.length && views[extended].role === "tool") results += perMessage[extended++];
+  if (results <= s.thresholdTokens * HEAD_RESULTS_SHARE) end = extended;
+  else end = Math.max(system, groupStart(views, end - 1, system));
+  // An earlier handoff is state, not an ordinary turn: the head stops before it.
+  if (handoffAt >= system && handoffAt < end) end = handoffAt;
+  return end;
+}
+
+/** Start of the tool-call group containing `i`: back past tool results to the call that made them. */
+function groupStart(views: MessageView[], i: number, floor: number): number {
+  while (i > floor && views[i].role === "tool") i--;
+  return i;
+}
+
+function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number): number {
+  const n = views.length;
+  const ceiling = budget * TAIL_SOFT_CEILING;
+  let start = n;
+  let acc = 0;
+  while (start > floor) {
+    const t = perMessage[start - 1];
+    const kept = n - start;
+    if (kept >= MIN_TAIL_MESSAGES && (acc >= budget || acc + t > ceiling)) break;
+    acc += t;
+    start--;
+  }
+  return start < n ? groupStart(views, start, floor) : start;
+}
+
+/**
+ * The role a handoff takes between the last head message and the first tail message, so that
+ * user and assistant keep alternating; "merge" when both roles collide.
+ */
+export function seamRole(before: NeutralRole | undefined, after: NeutralRole | undefined): Plan["seam"] {
+  const preferred: "user" | "assistant" = before === "user" ? "assistant" : "user";
+  if (preferred !== after) return preferred;
+  const other = preferred === "user" ? "assistant" : "user";
+  const collides = other === before || (other === "assistant" && before === undefined);
+  return collides ? "merge" : other;
+}
+
+export function planViews(
+  views: MessageView[],
+  s: Settings,
+  state: CompactorState | undefined,
+  force: boolean,
+): Plan {
+  const n = views.length;
+  const perMessage = views.map((m) => messageTokens(m, s));
+  const toolTokens = toolDefinitionTokens(s.tools, s);
+  let total = toolTokens;
+  for (const t of perMessage) total += t;
+
+  const previousHandoffIndex = lastHandoffIndex(views);
+  const lu = latestUserIndex(views);
+  const hEnd = headEnd(views, perMessage, s, previousHandoffIndex);
+  let tStart = tailStart(views, perMessage, hEnd, s.tailTokens);
+  // The latest request stays a real message: in the tail, or, when everything after it would not
+  // fit in a reasonable tail, pinned verbatim right before the handoff.
+  let pinned = -1;
+  if (lu >= hEnd && lu < tStart) {
+    let after = 0;
+    for (let i = lu; i < n; i++) after += perMessage[i];
+    if (after > s.thresholdTokens * PIN_SHARE && lu > hEnd) pinned = lu;
+    else tStart = lu;
+  }
+
+  const seamAt = (start: number) =>
+    start >= n || start <= hEnd ? "none" : seamRole(pinned >= 0 ? "user" : views[hEnd - 1]?.role, views[start].role);
+  let seam = seamAt(tStart);
+  // Never wrap the latest request in a merged handoff: start the tail one group earlier instead.
+  if (seam === "merge" && tStart === lu) {
+    const earlier = groupStart(views, tStart - 1, hEnd);
+    if (earlier > hEnd) {
+      tStart = earlier;
+      seam = seamAt(tStart);
+    }
+  }
+
+  const thresholdTokens = s.thresholdTokens;
+  const middleEmpty = tStart <= hEnd;
+  let shouldCompact = false;
+  let reason: string;
+  if (middleEmpty) {
+    reason =
+      total > thresholdTokens
+        ? `${total} tokens exceed the threshold of ${thresholdTokens}, but nothing lies between the head and the tail to compact`
+        : `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
+  } else if (force) {
+    shouldCompact = true;
+    reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
+  } else if (total <= thresholdTokens) {
+    reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
+  } else if (state && state.strikes >= MAX_STRIKES && total < (state.backoffUntilTokens ?? Infinity)) {
+    reason =
+      `backed off: the last ${state.strikes} passes each saved under 10 %; ` +
+      `automatic compaction resumes at ${state.backoffUntilTokens} tokens (now ${total}); use force to compact now`;
+  } else {
+    shouldCompact = true;
+    reason = `${total} tokens exceed the threshold of ${thresholdTokens}`;
+  }
+
+  return {
+    tokens: { total, threshold: thresholdTokens, perMessage },
+    shouldCompact,
+    reason,
+    head: { start: 0, end: hEnd },
+    middle: { start: hEnd, end: Math.max(hEnd, tStart) },
+    tail: { start: Math.max(hEnd, tStart), end: n },
+    latestUserIndex: lu,
+    effectiveWindow: s.effectiveWindow,
+    pruneTarget: Math.max(0, thresholdTokens - s.runway),
+    toolTokens,
+    previousHandoffIndex,
+    pinned: pinned >= 0 ? [pinned] : [],
+    seam: middleEmpty ? "none" : seam,
+  };
+}

@@ -1,0 +1,91 @@
+// prune: deterministic savings in the middle before any model runs.
+import { callsOfResults } from "../dialects/pairs.js";
+import type { Dialect, MessageView } from "../dialects/view.js";
+import { messageTokens } from "../estimate/index.js";
+import type { Settings } from "../options.js";
+import type { Plan, PrunedItem } from "../types.js";
+import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
+
+/** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
+export const PRUNE_MIN_CHARS = 200;
+/** Tool-call arguments over this size get their long string leaves cut. */
+export const SHRINK_MIN_CHARS = 500;
+export const IMAGE_STUB = "[{kind} omitted during compaction]";
+
+export interface PruneResult<M> {
+  /** The whole transcript with middle messages replaced where pruned (others by identity). */
+  messages: M[];
+  views: MessageView[];
+  perMessage: number[];
+  total: number;
+  items: PrunedItem[];
+}
+
+/** Index of the newest tool output with the same text, for outputs worth deduplicating. */
+function newestCopies(views: MessageView[]): Map<string, number> {
+  const newest = new Map<string, number>();
+  views.forEach((m, i) => {
+    if (m.role === "tool" && m.text.length >= PRUNE_MIN_CHARS) newest.set(m.text, i);
+  });
+  return newest;
+}
+
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>): PruneResult<M> {
+  const out = messages.slice();
+  const outViews = views.slice();
+  const perMessage = plan.tokens.perMessage.slice();
+  const items: PrunedItem[] = [];
+  const calls = callsOfResults(views);
+  const newest = newestCopies(views);
+  const isProtected = (name: string | undefined) => name !== undefined && s.protectedTools.has(name);
+
+  for (let i = plan.middle.start; i < plan.middle.end; i++) {
+    const m = views[i];
+    let next = messages[i];
+    let kind: PrunedItem["kind"] | undefined;
+
+    if (m.role === "tool") {
+      const call = calls[i];
+      if (!isProtected(call?.name)) {
+        const target = describeCall(call?.name, call?.arguments);
+        const later = m.text.length >= PRUNE_MIN_CHARS ? newest.get(m.text) : undefined;
+        if (later !== undefined && later > i) {
+          next = dialect.withToolOutput(next, duplicateLine(target, later));
+          kind = "duplicate";
+        } else if (m.text.length > PRUNE_MIN_CHARS || m.images + m.attachments > 0) {
+          next = dialect.withToolOutput(next, prunedOutputLine(target, m.text, m.images + m.attachments));
+          kind = "tool_output";
+        }
+      }
+    } else {
+      const shrunk = new Map<number, string>();
+      m.toolCalls.forEach((c, k) => {
+        if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
+        const smaller = shrinkArguments(c.arguments);
+        if (smaller !== undefined) shrunk.set(k, smaller);
+      });
+      if (shrunk.size) {
+        next = dialect.withArguments(next, shrunk);
+        kind = "arguments";
+      }
+      if (m.images + m.attachments > 0) {
+        next = dialect.withoutImages(next, IMAGE_STUB);
+        kind ??= "image";
+      }
+    }
+
+    if (kind) {
+      const view = dialect.view(next);
+      const tokens = messageTokens(view, s);
+      if (tokens >= perMessage[i]) continue; // a stand-in that saves nothing is not worth the change
+      out[i] = next;
+      outViews[i] = view;
+      items.push({ index: i, kind, tokensBefore: perMessage[i], tokensAfter: tokens });
+      perMessage[i] = tokens;
+    }
+  }
+
+  let total = plan.toolTokens;
+  for (const t of perMessage) total += t;
+  return { messages: out, views: outViews, perMessage, total, items };
+}

@@ -1,0 +1,107 @@
+// Informative one-line stand-ins for pruned tool outputs and shrunk arguments.
+
+const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
+
+export function parseArguments(args: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(args);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function clip(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** `Bash command="npm test"`: the tool and what it was pointed at. */
+export function describeCall(name: string | undefined, args: string | undefined): string {
+  const parsed = args ? parseArguments(args) : undefined;
+  const targets: string[] = [];
+  if (parsed) {
+    for (const key of TARGET_KEYS) {
+      const v = parsed[key];
+      if (typeof v === "string" && v) targets.push(`${key}=${JSON.stringify(clip(v, 120))}`);
+      if (targets.length === 2) break;
+    }
+  }
+  return [name ?? "tool", ...targets].join(" ");
+}
+
+const EXIT_CODE =
+  /\b(?:exit(?:ed)?[ _-]?(?:code|status)|exited with(?: code)?|return[ _]?code|returncode)\b["']?\s*[:=]?\s*(-?\d{1,3})\b/i;
+const ERROR_LINE = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
+
+export function exitCode(output: string): number | undefined {
+  const m = EXIT_CODE.exec(output.length > 20000 ? output.slice(0, 4000) + output.slice(-4000) : output);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The first line that looks like an error, else the first non-empty line. */
+export function salientLine(output: string): string | undefined {
+  let first: string | undefined;
+  let start = 0;
+  for (let scanned = 0; start < output.length && scanned < 400; scanned++) {
+    let end = output.indexOf("\n", start);
+    if (end < 0) end = output.length;
+    const line = output.slice(start, end).trim();
+    if (line) {
+      if (ERROR_LINE.test(line)) return clip(line, 160);
+      first ??= line;
+    }
+    start = end + 1;
+  }
+  return first === undefined ? undefined : clip(first, 100);
+}
+
+function countLines(s: string): number {
+  let n = 1;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+export function prunedOutputLine(call: string, output: string, images: number): string {
+  const facts = [`${output.length.toLocaleString("en-US")} chars`, `${countLines(output)} lines`];
+  const code = exitCode(output);
+  if (code !== undefined) facts.push(`exit ${code}`);
+  if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
+  const line = salientLine(output);
+  return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
+}
+
+export function duplicateLine(call: string, laterIndex: number): string {
+  return `[output pruned] ${call} → identical to the output at message ${laterIndex}`;
+}
+
+const LEAF_LIMIT = 200;
+
+function shrinkValue(v: unknown): unknown {
+  if (typeof v === "string") {
+    if (v.length <= LEAF_LIMIT) return v;
+    let cut = LEAF_LIMIT;
+    const c = v.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff) cut--; // never split a surrogate pair
+    return `${v.slice(0, cut)}...[truncated ${v.length - cut} chars]`;
+  }
+  if (Array.isArray(v)) return v.map(shrinkValue);
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = shrinkValue(x);
+    return out;
+  }
+  return v;
+}
+
+/** Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller. */
+export function shrinkArguments(args: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return undefined;
+  }
+  const shrunk = JSON.stringify(shrinkValue(parsed));
+  return shrunk.length < args.length ? shrunk : undefined;
+}

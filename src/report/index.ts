@@ -1,0 +1,50 @@
+// report: what a pass did, in numbers and words.
+import type { Sanitized } from "../assemble/index.js";
+import type { Plan, PrunedItem, SummarizerFailure } from "../types.js";
+
+/** First output index whose message is not the input's object at that index: the cache breakpoint. */
+export function firstChangedIndex<M>(input: M[], output: M[]): number {
+  const n = Math.min(input.length, output.length);
+  for (let i = 0; i < n; i++) if (input[i] !== output[i]) return i;
+  return input.length === output.length ? -1 : n;
+}
+
+export interface WarningFacts {
+  plan: Plan;
+  pruned: PrunedItem[];
+  pruneAccepted: boolean;
+  pruneTotal: number;
+  failures: SummarizerFailure[];
+  sanitized: Sanitized;
+  tokensAfter: number;
+  tailTokens: number;
+  tailBudget: number;
+}
+
+export function warningsOf(f: WarningFacts): string[] {
+  const w: string[] = [];
+  const { plan } = f;
+  if (f.pruned.length && !f.pruneAccepted) {
+    w.push(
+      `prune alone would reach ${f.pruneTotal} tokens, above the prune target of ${plan.pruneTarget} (threshold minus runway): summarized instead`,
+    );
+  }
+  for (const x of f.failures) {
+    w.push(x.skipped ? `summarizer ${x.summarizer} skipped: ${x.message}` : `summarizer ${x.summarizer} failed (${x.kind}): ${x.message}`);
+  }
+  if (f.sanitized.removedOrphanResults.length) {
+    w.push(`removed tool results without a matching call at input indices ${f.sanitized.removedOrphanResults.join(", ")}`);
+  }
+  if (f.sanitized.stubbedCalls.length) {
+    w.push(`answered tool calls that had no result with a stub: ${f.sanitized.stubbedCalls.join(", ")}`);
+  }
+  if (f.tailTokens > f.tailBudget * 2 && plan.latestUserIndex === plan.tail.start) {
+    w.push(
+      `the tail holds ${f.tailTokens} tokens (budget ${f.tailBudget}) because the latest user message at index ${plan.latestUserIndex} is kept verbatim with everything after it`,
+    );
+  }
+  if (f.tokensAfter > plan.tokens.threshold) {
+    w.push(`still ${f.tokensAfter} tokens after compaction, above the threshold of ${plan.tokens.threshold}`);
+  }
+  return w;
+}

@@ -1,0 +1,148 @@
+// The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
+import { redact } from "../redact/index.js";
+import { deterministicSummarizer } from "../summarizers/deterministic.js";
+import type {
+  CompactionEvent,
+  CompactorState,
+  Cooldown,
+  FailureKind,
+  SummarizeRequest,
+  Summarizer,
+  SummarizerFailure,
+  SummaryInfo,
+} from "../types.js";
+
+/** Summarizers throw this to say precisely how they failed. */
+export class SummarizerError extends Error {
+  override readonly name = "SummarizerError";
+  readonly kind: FailureKind;
+  readonly status?: number;
+  constructor(kind: FailureKind, message: string, status?: number) {
+    super(message);
+    this.kind = kind;
+    if (status !== undefined) this.status = status;
+  }
+}
+
+export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return Boolean(signal?.aborted) || (error instanceof Error && error.name === "AbortError");
+}
+
+export function classify(error: unknown): FailureKind {
+  if (error instanceof SummarizerError) return error.kind;
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError") return "timeout";
+    if (error.name === "TypeError" && /fetch|network|connect/i.test(error.message)) return "network";
+    if (error.name === "SyntaxError") return "malformed";
+  }
+  return "error";
+}
+
+const SECOND = 1000;
+/** How long a summarizer rests after a failure of this kind; repeated timeouts rest longer. */
+export function cooldownMs(kind: FailureKind, failures: number): number {
+  switch (kind) {
+    case "timeout":
+      return [60, 300, 900][Math.min(failures, 3) - 1] * SECOND;
+    case "cut_off":
+    case "malformed":
+      return 30 * SECOND;
+    case "auth":
+    case "not_found":
+      return 900 * SECOND;
+    default:
+      return 60 * SECOND;
+  }
+}
+
+export function labelOf(s: Summarizer, i: number): string {
+  return s.label ?? `summarizer#${i}`;
+}
+
+async function collectText(
+  s: Summarizer,
+  req: SummarizeRequest,
+  onDelta: (text: string) => void,
+): Promise<string> {
+  const result = s(req);
+  if (typeof (result as Promise<string>).then === "function") {
+    const text = await (result as Promise<string>);
+    if (typeof text !== "string") throw new SummarizerError("malformed", "the summarizer returned no text");
+    onDelta(text);
+    return text;
+  }
+  let text = "";
+  for await (const delta of result as AsyncIterable<string>) {
+    if (req.signal?.aborted) throw req.signal.reason ?? new DOMException("aborted", "AbortError");
+    text += delta;
+    onDelta(delta);
+  }
+  return text;
+}
+
+export interface ChainInput {
+  summarizers: Summarizer[];
+  request: SummarizeRequest;
+  state: CompactorState;
+  now: number;
+  force: boolean;
+  onEvent?: (e: CompactionEvent) => void;
+  countText: (t: string) => number;
+}
+
+export interface ChainOutcome {
+  text?: string;
+  info?: SummaryInfo;
+  /** Index in the chain that produced the text (0 = first choice). */
+  position: number;
+  failures: SummarizerFailure[];
+  cooldowns: Record<string, Cooldown>;
+}
+
+/** The user's summarizers, then the deterministic one (once) as the last resort. */
+export function chainOf(summarizer: Summarizer | Summarizer[] | undefined): Summarizer[] {
+  const list = summarizer === undefined ? [] : Array.isArray(summarizer) ? summarizer : [summarizer];
+  return list.some((s) => s.label === "deterministic") ? list : [...list, deterministicSummarizer()];
+}
+
+export async function runChain(x: ChainInput): Promise<ChainOutcome> {
+  const failures: SummarizerFailure[] = [];
+  const cooldowns = { ...x.state.cooldowns };
+  const emit = x.onEvent ?? (() => {});
+  for (let i = 0; i < x.summarizers.length; i++) {
+    const s = x.summarizers[i];
+    const label = labelOf(s, i);
+    const resting = cooldowns[label];
+    const lastResort = s.label === "deterministic";
+    if (resting && resting.until > x.now && !x.force && !lastResort) {
+      const failure = { summarizer: label, kind: resting.kind, message: `cooling down until ${new Date(resting.until).toISOString()}`, skipped: true };
+      failures.push(failure);
+      emit({ type: "summary-failed", failure });
+      continue;
+    }
+    emit({ type: "summary-start", summarizer: label, attempt: i });
+    try {
+      const raw = await collectText(s, x.request, (text) => emit({ type: "summary-delta", summarizer: label, text }));
+      const text = redact(raw).trim();
+      if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
+      delete cooldowns[label];
+      const info: SummaryInfo = {
+        source: s.label === "deterministic" ? "deterministic" : "model",
+        tokens: x.countText(text),
+        summarizer: label,
+      };
+      if (s.model) info.model = s.model;
+      emit({ type: "summary-done", summary: info });
+      return { text, info, position: i, failures, cooldowns };
+    } catch (error) {
+      if (isAbort(error, x.request.signal)) throw error;
+      const kind = classify(error);
+      const count = (resting?.failures ?? 0) + 1;
+      if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
+      const failure = { summarizer: label, kind, message: error instanceof Error ? error.message : String(error) };
+      failures.push(failure);
+      emit({ type: "summary-failed", failure });
+    }
+  }
+  return { position: x.summarizers.length, failures, cooldowns };
+}

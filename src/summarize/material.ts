@@ -1,0 +1,117 @@
+// What the summarizer may see of the middle: redacted, bounded, earlier handoffs lifted out as state.
+import { findHandoff } from "../assemble/handoff.js";
+import { callsOfResults } from "../dialects/pairs.js";
+import type { MessageView, ToolCallView } from "../dialects/view.js";
+import { isRealUser } from "../plan/index.js";
+import { redact } from "../redact/index.js";
+import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
+
+export const BODY_LIMIT = 6000;
+const BODY_HEAD = 4000;
+const BODY_TAIL = 1500;
+export const ARGUMENTS_LIMIT = 1500;
+/** The whole summarizer input stays under this many characters. */
+export const INPUT_LIMIT = 160_000;
+const INPUT_HEAD_SHARE = 0.45;
+export const ASK_LIMIT = 1400;
+const PREVIOUS_SUMMARY_LIMIT = 24_000;
+
+/** Long text keeps its beginning and its end, with the cut stated. */
+export function bound(text: string, limit: number, headShare = BODY_HEAD / BODY_LIMIT): string {
+  if (text.length <= limit) return text;
+  const head = Math.floor(limit * headShare);
+  const tail = Math.floor(limit * (1 - headShare)) - 100;
+  return `${text.slice(0, head)}\n…[${text.length - head - tail} chars elided]…\n${text.slice(text.length - tail)}`;
+}
+
+function turnOf(m: MessageView, index: number, call: ToolCallView | undefined): HandoffTurn {
+  let text = m.text;
+  const handoff = m.role === "user" || m.role === "assistant" ? findHandoff(text) : undefined;
+  if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
+  if (m.images + m.attachments) text += `${text ? "\n" : ""}[${m.images + m.attachments} image/attachment part(s)]`;
+  const turn: HandoffTurn = {
+    index,
+    role: m.role,
+    text: redact(bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL))),
+    toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: redact(bound(c.arguments, ARGUMENTS_LIMIT)) })),
+  };
+  if (call) turn.call = { name: call.name, arguments: redact(bound(call.arguments, ARGUMENTS_LIMIT)) };
+  return turn;
+}
+
+function turnSize(t: HandoffTurn): number {
+  let n = t.text.length + 40;
+  for (const c of t.toolCalls) n += c.name.length + c.arguments.length + 20;
+  return n;
+}
+
+/** Keeps the first 45 % and the last 55 % of the budget when the turns are too long together. */
+function boundTurns(turns: HandoffTurn[], limit: number): HandoffTurn[] {
+  let total = 0;
+  for (const t of turns) total += turnSize(t);
+  if (total <= limit) return turns;
+  const head: HandoffTurn[] = [];
+  let used = 0;
+  for (const t of turns) {
+    if (used + turnSize(t) > limit * INPUT_HEAD_SHARE) break;
+    head.push(t);
+    used += turnSize(t);
+  }
+  const tail: HandoffTurn[] = [];
+  for (let i = turns.length - 1; i >= head.length; i--) {
+    if (used + turnSize(turns[i]) > limit) break;
+    tail.unshift(turns[i]);
+    used += turnSize(turns[i]);
+  }
+  const elided = turns.length - head.length - tail.length;
+  const gap: HandoffTurn = {
+    index: head.length ? head[head.length - 1].index + 1 : turns[0].index,
+    role: "system",
+    text: `[${elided} messages elided here to bound the summarizer input]`,
+    toolCalls: [],
+  };
+  return [...head, gap, ...tail];
+}
+
+function firstAsk(views: MessageView[]): string | undefined {
+  for (const m of views) if (isRealUser(m)) return userText(m);
+  return undefined;
+}
+
+function userText(m: MessageView): string {
+  return findHandoff(m.text)?.rest ?? m.text;
+}
+
+export interface MaterialInput {
+  views: MessageView[];
+  middle: Range;
+  pinned: number[];
+  latestUserIndex: number;
+  previousHandoffIndex: number;
+  statePreviousSummary: string | undefined;
+  focus: string | undefined;
+}
+
+export function handoffMaterial(x: MaterialInput): HandoffMaterial {
+  const { views, middle } = x;
+  const calls = callsOfResults(views);
+  const turns: HandoffTurn[] = [];
+  for (let i = middle.start; i < middle.end; i++) {
+    if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
+    const turn = turnOf(views[i], i, calls[i]);
+    if (turn.text || turn.toolCalls.length || turn.role === "tool") turns.push(turn);
+  }
+  // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.
+  let previous: string | undefined;
+  if (x.previousHandoffIndex >= middle.start && x.previousHandoffIndex < middle.end) {
+    const found = findHandoff(views[x.previousHandoffIndex].text);
+    previous = found?.ours && x.statePreviousSummary ? x.statePreviousSummary : found?.summary;
+  }
+  const material: HandoffMaterial = { turns: boundTurns(turns, INPUT_LIMIT), middleCount: middle.end - middle.start - x.pinned.length };
+  if (previous) material.previousSummary = redact(bound(previous, PREVIOUS_SUMMARY_LIMIT));
+  if (x.focus) material.focus = redact(bound(x.focus, ASK_LIMIT));
+  if (x.latestUserIndex >= 0) material.latestAsk = redact(bound(userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7));
+  const goal = firstAsk(views);
+  if (goal !== undefined) material.firstAsk = redact(bound(goal, ASK_LIMIT, 0.7));
+  return material;
+}

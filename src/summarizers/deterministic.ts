@@ -1,0 +1,194 @@
+// deterministicSummarizer: the checkpoint's sections filled from the middle without a model.
+import { describeCall, exitCode, salientLine } from "../prune/one-liner.js";
+import { SECTIONS } from "../summarize/prompt.js";
+import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
+
+export const DETERMINISTIC_LIMIT = 8000;
+const LIMITS = { actions: 12, errors: 5, files: 12, lastTurns: 8, turnChars: 700, asks: 5, constraints: 6, decisions: 4, values: 8 };
+
+type Section = (typeof SECTIONS)[number] | "Recent turns";
+type Checkpoint = Map<Section, string[]>;
+
+function clip(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function pushUnique(list: string[], item: string): void {
+  const at = list.indexOf(item);
+  if (at >= 0) list.splice(at, 1);
+  list.push(item);
+}
+
+const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;])/g;
+const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
+const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|prefer|make sure|avoid|only use|without)\b/i;
+const DECISION = /\b(?:because|instead of|decided|going with|we'll use|I'll use|the fix is|root cause)\b/i;
+const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
+const URL = /\bhttps?:\/\/[^\s"'<>)]{4,200}/g;
+
+function argsOf(call: { arguments: string }): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(call.arguments);
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function outcome(text: string): string {
+  if (text.startsWith("[output pruned]")) return text.slice(text.indexOf("→") + 1).trim();
+  if (!text.trim()) return "no output";
+  const code = exitCode(text);
+  const line = salientLine(text);
+  return [code !== undefined ? `exit ${code}` : "", line ? JSON.stringify(clip(line, 160)) : ""].filter(Boolean).join(": ") || "no output";
+}
+
+/** Error lines of a tool output; of a pruned one, only the line its one-liner quoted. */
+function errorLines(text: string): string[] {
+  if (text.startsWith("[output pruned]")) {
+    const quoted = /; "(.*)"$/.exec(text)?.[1];
+    return quoted && ERROR.test(quoted) ? [quoted.replace(/\\"/g, '"')] : [];
+  }
+  return text.split("\n", 400).filter((line) => ERROR.test(line));
+}
+
+function collect(m: HandoffMaterial): Checkpoint {
+  const actions: string[] = [];
+  const errors: string[] = [];
+  const files: string[] = [];
+  const asks: string[] = [];
+  const constraints: string[] = [];
+  const decisions: string[] = [];
+  const values: string[] = [];
+  const recent: string[] = [];
+  const unanswered = new Map<string, string>();
+
+  const onTurn = (t: HandoffTurn) => {
+    if (t.role === "assistant") {
+      for (const c of t.toolCalls) {
+        unanswered.set(`${c.name}\u0000${c.arguments}`, describeCall(c.name, c.arguments));
+        const args = argsOf(c);
+        for (const k of PATH_KEYS) if (typeof args[k] === "string") pushUnique(files, args[k] as string);
+        const command = args.command ?? args.cmd;
+        if (typeof command === "string") pushUnique(values, `\`${clip(command, 200)}\``);
+      }
+      for (const line of t.text.split(/(?<=[.!?])\s+|\n/)) if (DECISION.test(line)) pushUnique(decisions, clip(line, 240));
+    }
+    if (t.role === "tool") {
+      if (t.call) unanswered.delete(`${t.call.name}\u0000${t.call.arguments}`);
+      const call = t.call ? describeCall(t.call.name, t.call.arguments) : "tool";
+      pushUnique(actions, `${call} → ${outcome(t.text)}`);
+      for (const line of errorLines(t.text)) pushUnique(errors, clip(line, 240));
+    }
+    if (t.role === "user") {
+      if (t.text.trim()) pushUnique(asks, clip(t.text, 300));
+      for (const line of t.text.split(/(?<=[.!?])\s+|\n/)) if (CONSTRAINT.test(line)) pushUnique(constraints, clip(line, 200));
+    }
+    if (!t.text.startsWith("[output pruned]")) for (const match of t.text.matchAll(PATH)) pushUnique(files, match[1]);
+    for (const match of t.text.matchAll(URL)) pushUnique(values, match[0]);
+    if ((t.role === "user" || t.role === "assistant") && t.text.trim()) recent.push(`${t.role}: ${clip(t.text, LIMITS.turnChars)}`);
+  };
+  m.turns.forEach(onTurn);
+  const pending = [...unanswered.values()];
+
+  const last = (list: string[], n: number) => list.slice(-n);
+  const lastAssistant = [...m.turns].reverse().find((t) => t.role === "assistant");
+  const latest = m.latestAsk?.trim();
+  const cp: Checkpoint = new Map();
+  cp.set("Active task", latest ? latest.split("\n").map((l) => `> ${l}`) : []);
+  cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== latest ? [clip(m.firstAsk, 400)] : []);
+  cp.set("Constraints and preferences", last(constraints, LIMITS.constraints));
+  cp.set("Completed actions", last(actions, LIMITS.actions));
+  cp.set("Active state", lastAssistant?.text.trim() ? [clip(lastAssistant.text, 500)] : []);
+  cp.set("In progress", pending.slice(-3).map((p) => `${p} (no result in these turns)`));
+  cp.set("Blocked", last(errors, LIMITS.errors));
+  cp.set("Key decisions", last(decisions, LIMITS.decisions));
+  cp.set("Resolved questions", []);
+  cp.set("Pending asks", last(asks.filter((a) => a !== clip(latest ?? "", 300)), LIMITS.asks));
+  cp.set("Relevant files", last(files, LIMITS.files));
+  cp.set("Remaining work", ["Continue with the active task; the most recent turns follow this checkpoint verbatim."]);
+  cp.set("Critical values", last(values, LIMITS.values));
+  cp.set("Recent turns", last(recent, LIMITS.lastTurns));
+  if (m.focus) cp.set("Key decisions", [...(cp.get("Key decisions") ?? []), `Focus requested: ${clip(m.focus, 300)}`]);
+  return cp;
+}
+
+/** Reads a checkpoint written in our format back into sections (for iterative updates). */
+export function parseCheckpoint(text: string): Checkpoint {
+  const cp: Checkpoint = new Map();
+  let current: string[] | undefined;
+  for (const line of text.split("\n")) {
+    const heading = /^##\s+(.+?)\s*$/.exec(line);
+    if (heading) {
+      current = [];
+      cp.set(heading[1] as Section, current);
+    } else if (current && line.trim() && line.trim() !== "- none") {
+      current.push(line.replace(/^- /, ""));
+    }
+  }
+  return cp;
+}
+
+const CARRIED: Partial<Record<Section, number>> = {
+  "Constraints and preferences": LIMITS.constraints,
+  "Completed actions": LIMITS.actions,
+  "Key decisions": LIMITS.decisions,
+  "Resolved questions": LIMITS.asks,
+  "Pending asks": LIMITS.asks,
+  "Relevant files": LIMITS.files,
+  "Critical values": LIMITS.values,
+};
+
+/** Updates the previous checkpoint with the new one: lists merged and bounded, goal kept. */
+function merge(previous: Checkpoint, next: Checkpoint): Checkpoint {
+  const out: Checkpoint = new Map(next);
+  const goal = previous.get("Goal");
+  if (goal?.length) out.set("Goal", goal);
+  for (const [section, limit] of Object.entries(CARRIED) as [Section, number][]) {
+    const merged = [...(previous.get(section) ?? [])];
+    for (const item of next.get(section) ?? []) pushUnique(merged, item);
+    out.set(section, merged.slice(-limit));
+  }
+  return out;
+}
+
+function render(cp: Checkpoint, limit: number): string {
+  const order: Section[] = [...SECTIONS, "Recent turns"];
+  const write = (recentTurns: number) =>
+    order
+      .map((s) => {
+        let items = cp.get(s) ?? [];
+        if (s === "Recent turns") items = items.slice(items.length - recentTurns);
+        if (s === "Recent turns" && !items.length) return "";
+        const body = items.length ? items.map((i) => (s === "Active task" ? i : `- ${i}`)).join("\n") : "- none";
+        return `## ${s}\n${body}`;
+      })
+      .filter(Boolean)
+      .join("\n\n");
+  let text = write(LIMITS.lastTurns);
+  for (let n = LIMITS.lastTurns - 1; text.length > limit && n >= 0; n--) text = write(n);
+  return text.length <= limit ? text : `${text.slice(0, limit - 40)}\n…[checkpoint cut to ${limit} chars]`;
+}
+
+export function deterministicCheckpoint(m: HandoffMaterial): string {
+  let cp = collect(m);
+  if (m.previousSummary) cp = merge(parseCheckpoint(m.previousSummary), cp);
+  return render(cp, DETERMINISTIC_LIMIT);
+}
+
+/** Material for a caller who passes only the prompt: its user text becomes one turn. */
+function materialFromPrompt(req: SummarizeRequest): HandoffMaterial {
+  const text = req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : ""))
+    .join("\n\n");
+  return { turns: [{ index: 0, role: "user", text, toolCalls: [] }], middleCount: 1 };
+}
+
+/** The local, model-free summarizer: the default, and the last resort of every chain. */
+export function deterministicSummarizer(): Summarizer {
+  const summarize: Summarizer = async (req) => deterministicCheckpoint(req.handoff ?? materialFromPrompt(req));
+  summarize.label = "deterministic";
+  return summarize;
+}

@@ -1,0 +1,221 @@
+// Public types of the core. API.md is the contract: extend, don't rename.
+
+/** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
+export type ContentPart =
+  | { type: "text"; text: string; [k: string]: unknown }
+  | { type: "image_url"; image_url: { url: string; detail?: string }; [k: string]: unknown }
+  | { type: string; [k: string]: unknown };
+
+export interface ToolCall {
+  id: string;
+  type?: "function" | string;
+  function: { name: string; arguments: string };
+  [k: string]: unknown;
+}
+
+/** An OpenAI Chat Completions message, the default dialect. Extra fields are preserved. */
+export interface ChatMessage {
+  role: "system" | "developer" | "user" | "assistant" | "tool";
+  content?: string | ContentPart[] | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+  [k: string]: unknown;
+}
+
+export type DialectName = "openai" | "anthropic" | "ai-sdk";
+
+export interface SummarizeRequest {
+  /** The summarization prompt, already redacted and bounded. */
+  messages: ChatMessage[];
+  maxOutputTokens: number;
+  signal?: AbortSignal;
+  /**
+   * The same material in structured form (redacted, bounded), for summarizers that do not need a
+   * model, such as `deterministicSummarizer()`. Model-backed summarizers ignore it.
+   */
+  handoff?: HandoffMaterial;
+}
+
+export type Summarizer = ((request: SummarizeRequest) => AsyncIterable<string> | Promise<string>) & {
+  /** Shown in reports and events, and keys the summarizer's cooldown in the state. */
+  label?: string;
+  /** The model name, reported as `report.summary.model`. */
+  model?: string;
+};
+
+/** One middle message as the summarizer sees it: redacted, bounded, role-tagged. */
+export interface HandoffTurn {
+  index: number;
+  role: "system" | "user" | "assistant" | "tool";
+  text: string;
+  toolCalls: { name: string; arguments: string }[];
+  /** For tool results: the call it answers (redacted, bounded), when known. */
+  call?: { name: string; arguments: string };
+}
+
+export interface HandoffMaterial {
+  turns: HandoffTurn[];
+  /** How many middle messages the turns stand for (some may be elided by the input bound). */
+  middleCount: number;
+  previousSummary?: string;
+  focus?: string;
+  /** The latest real user request of the whole transcript, verbatim (bounded). */
+  latestAsk?: string;
+  /** The first real user request of the transcript (the goal), bounded. */
+  firstAsk?: string;
+}
+
+export interface CompactOptions {
+  contextWindow: number;
+  maxOutputTokens?: number;
+  threshold?: number;
+  headMessages?: number;
+  tailTokens?: number;
+  protectedTools?: string[];
+  imageTokens?: number;
+  tools?: unknown[];
+  countTokens?: (text: string) => number;
+  summarizer?: Summarizer | Summarizer[];
+  focus?: string;
+  state?: CompactorState;
+  force?: boolean;
+  signal?: AbortSignal;
+  onEvent?: (event: CompactionEvent) => void;
+  dialect?: DialectName;
+  system?: unknown;
+  /** Clock for cooldowns (ms since epoch); defaults to Date.now. Useful in tests and replays. */
+  now?: () => number;
+}
+
+export interface Range {
+  start: number;
+  end: number;
+}
+
+export interface Plan {
+  tokens: { total: number; threshold: number; perMessage: number[] };
+  shouldCompact: boolean;
+  reason: string;
+  head: Range;
+  middle: Range;
+  tail: Range;
+  latestUserIndex: number;
+  // Extensions beyond API.md's Plan:
+  /** Effective window: contextWindow − maxOutputTokens. */
+  effectiveWindow: number;
+  /** Prune-only is accepted when it brings the total to at or below this (threshold − runway). */
+  pruneTarget: number;
+  /** Tokens of the tool definitions, included in `tokens.total`. */
+  toolTokens: number;
+  /** Index of an earlier handoff (ours or another agent's) found in the transcript, or -1. */
+  previousHandoffIndex: number;
+  /**
+   * Middle messages kept verbatim: the latest user request when everything after it is too large
+   * for the tail. In the output they stand, as the same objects, right before the handoff.
+   */
+  pinned: number[];
+  /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
+  seam: "user" | "assistant" | "merge" | "none";
+}
+
+export type CompactMode = "noop" | "prune" | "summary" | "fallback" | "aborted";
+
+export interface SummaryInfo {
+  source: "model" | "deterministic" | "marker";
+  model?: string;
+  tokens: number;
+  /** Label of the summarizer that produced it. */
+  summarizer?: string;
+}
+
+export interface SummarizerFailure {
+  summarizer: string;
+  kind: FailureKind;
+  message: string;
+  /** True when the summarizer was skipped because it is cooling down. */
+  skipped?: boolean;
+}
+
+export type FailureKind =
+  | "auth"
+  | "not_found"
+  | "rate_limit"
+  | "timeout"
+  | "overloaded"
+  | "cut_off"
+  | "malformed"
+  | "refusal"
+  | "truncated"
+  | "empty"
+  | "network"
+  | "http"
+  | "error";
+
+export interface PrunedItem {
+  index: number;
+  kind: "tool_output" | "duplicate" | "arguments" | "image";
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+export interface CompactReport {
+  mode: CompactMode;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  partitions: { head: Range; middle: Range; tail: Range };
+  droppedMessages: number;
+  firstChangedIndex: number;
+  summary?: SummaryInfo;
+  warnings: string[];
+  durationMs: number;
+  /** Extensions. */
+  reason: string;
+  pruned: PrunedItem[];
+  failures: SummarizerFailure[];
+  /** Tool messages removed or added to keep every call paired with its result. */
+  sanitized: { removedOrphanResults: number[]; stubbedCalls: string[] };
+}
+
+export interface CompactResult<M = ChatMessage> {
+  messages: M[];
+  state: CompactorState;
+  report: CompactReport;
+  /** With `dialect: "anthropic"`: the system prompt, with the compaction note appended. */
+  system?: unknown;
+}
+
+export interface Cooldown {
+  until: number;
+  kind: FailureKind;
+  failures: number;
+}
+
+/** Plain JSON, owned by the caller; pass it back as `options.state`. */
+export interface CompactorState {
+  version: 1;
+  previousSummary?: string;
+  compactions: number;
+  /** Consecutive ineffective passes (< 10 % saved). */
+  strikes: number;
+  /** While backed off, automatic compaction waits until the total reaches this many tokens. */
+  backoffUntilTokens?: number;
+  /** Consecutive passes that needed a fallback. */
+  fallbackStreak: number;
+  cooldowns: Record<string, Cooldown>;
+  /** Provider tokens / local estimate, learned from `observeUsage`. */
+  calibration?: { ratio: number; samples: number };
+  /** Estimated tokens of the last compaction's output, for calibration against the next usage. */
+  lastTokensAfter?: number;
+}
+
+export type CompactionEvent =
+  | { type: "plan"; plan: Plan }
+  | { type: "prune"; items: number; tokensSaved: number; accepted: boolean }
+  | { type: "summary-start"; summarizer: string; attempt: number }
+  | { type: "summary-delta"; summarizer: string; text: string }
+  | { type: "summary-failed"; failure: SummarizerFailure }
+  | { type: "summary-done"; summary: SummaryInfo }
+  | { type: "done"; report: CompactReport };
