@@ -180,6 +180,14 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
   const known = new Map<M, number>();
   pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
   const tokensAfter = sumTokens(out, known, p);
+  if (tokensAfter >= pl.tokens.total) {
+    // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
+    const kept = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
+    kept.state = nextState(p as Prepared<unknown>, pl.tokens.total, pl.tokens.total, "noop", undefined, cooldowns);
+    kept.state.compactions = p.state.compactions;
+    kept.report.failures = failures;
+    return kept;
+  }
   let tailTokens = 0;
   for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
 

@@ -82,6 +82,21 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole | u
   return collides ? "merge" : other;
 }
 
+/**
+ * The role the handoff will follow: the last head message's, looking past tool results that
+ * answer no call of their group (assembly drops those).
+ */
+function roleBefore(views: MessageView[], end: number): NeutralRole | undefined {
+  let i = end - 1;
+  while (i >= 0 && views[i].role === "tool") {
+    const owner = groupStart(views, i, 0);
+    const id = views[i].toolCallId;
+    if (views[owner].role !== "tool" && views[owner].toolCalls.some((c) => c.id === id)) return "tool";
+    i--;
+  }
+  return i >= 0 ? views[i].role : undefined;
+}
+
 export function planViews(
   views: MessageView[],
   s: Settings,
@@ -108,8 +123,8 @@ export function planViews(
     else tStart = lu;
   }
 
-  const seamAt = (start: number) =>
-    start >= n || start <= hEnd ? "none" : seamRole(pinned >= 0 ? "user" : views[hEnd - 1]?.role, views[start].role);
+  const before = pinned >= 0 ? "user" : roleBefore(views, hEnd);
+  const seamAt = (start: number) => (start >= n || start <= hEnd ? "none" : seamRole(before, views[start].role));
   let seam = seamAt(tStart);
   // Never wrap the latest request in a merged handoff: start the tail one group earlier instead.
   if (seam === "merge" && tStart === lu) {

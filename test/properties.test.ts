@@ -1,0 +1,86 @@
+// DESIGN.md's invariants over generated transcripts and option sets.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compact, plan, type ChatMessage, type CompactorState, type Summarizer } from "../src/index.js";
+import { options, transcript } from "./support/arbitraries.js";
+import { violations } from "./support/invariants.js";
+
+async function check(input: ChatMessage[], opts: Parameters<typeof plan>[1]) {
+  const snapshot = JSON.stringify(input);
+  const p = plan(input, opts);
+  const result = await compact(input, opts);
+  return violations({ input, snapshot, plan: p, result });
+}
+
+describe("invariants over generated transcripts", () => {
+  it("hold for every transcript and option set (deterministic summarizer)", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, options, async (input, opts) => {
+        expect(await check(input, opts)).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("hold when every summarizer fails (marker path)", async () => {
+    const broken: Summarizer = async () => {
+      throw new Error("boom");
+    };
+    broken.label = "deterministic"; // replaces the last resort too
+    await fc.assert(
+      fc.asyncProperty(transcript, options, async (input, opts) => {
+        expect(await check(input, { ...opts, summarizer: broken })).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("under the threshold compact returns the very same array", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, async (input) => {
+        const result = await compact(input, { contextWindow: 10_000_000 });
+        expect(result.messages).toBe(input);
+        expect(result.report.mode).toBe("noop");
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("repeated automatic passes terminate: no-op or back-off within a few passes", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, options, async (input, opts) => {
+        let messages = input;
+        let state: CompactorState | undefined;
+        let passes = 0;
+        for (; passes < 8; passes++) {
+          const r = await compact(messages, { ...opts, force: false, state });
+          state = r.state;
+          if (r.report.mode === "noop") break;
+          messages = r.messages;
+        }
+        expect(passes).toBeLessThan(8);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a planted secret never reaches the summarizer nor the handoff", async () => {
+    const secret = "sk-proj-Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe";
+    await fc.assert(
+      fc.asyncProperty(transcript, options, async (input, opts) => {
+        const planted: ChatMessage[] = [...input];
+        planted.splice(Math.floor(planted.length / 2), 0, { role: "user", content: `my key is ${secret} ok` });
+        let seen = "";
+        const capture: Summarizer = async (req) => {
+          seen += JSON.stringify(req);
+          return "## Active task\n- continue";
+        };
+        const r = await compact(planted, { ...opts, summarizer: capture });
+        expect(seen).not.toContain(secret);
+        const written = r.messages.filter((m) => !planted.includes(m));
+        expect(JSON.stringify(written)).not.toContain(secret.slice(12));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,89 @@
+// fast-check generators of odd but valid OpenAI transcripts and option sets.
+import fc from "fast-check";
+import { HANDOFF_END, HANDOFF_PREFIX, type ChatMessage, type CompactOptions } from "../../src/index.js";
+
+const words = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.constantFrom("修复测试失败的问题", "ファイルを読んで", "한국어 텍스트", "🙂🚀 emoji", "error: ENOENT /src/app.ts", ""),
+  fc.lorem({ maxCount: 30 }),
+);
+const longText = fc.integer({ min: 300, max: 6000 }).map((n) => "log line with some output\n".repeat(Math.ceil(n / 26)).slice(0, n));
+const body = fc.oneof({ weight: 4, arbitrary: words }, { weight: 1, arbitrary: longText });
+
+const image = fc.constantFrom(
+  { type: "image_url", image_url: { url: `data:image/png;base64,${"iVBORw0KGgo".repeat(50)}` } },
+  { type: "image_url", image_url: { url: "https://example.com/a.png" } },
+);
+const content = fc.oneof(
+  { weight: 5, arbitrary: body },
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.tuple(body, fc.option(image, { nil: undefined })).map(([t, img]) => [{ type: "text", text: t }, ...(img ? [img] : [])]) },
+);
+
+const toolName = fc.constantFrom("Bash", "Read", "Edit", "Grep", "todo", "memory");
+const args = fc.oneof(
+  fc.record({ command: words }).map((o) => JSON.stringify(o)),
+  fc.record({ file_path: fc.constantFrom("/src/a.ts", "/README.md"), content: longText }).map((o) => JSON.stringify(o)),
+  fc.constant('{"command": "ls -la", "trunc'), // truncated JSON, as some providers emit
+  fc.constant("{}"),
+);
+
+type Block = ChatMessage[];
+let ids = 0;
+const id = () => `call_${(ids++).toString(36)}`;
+
+const userBlock = content.map((c): Block => [{ role: "user", content: c as ChatMessage["content"] }]);
+const assistantBlock = content.map((c): Block => [{ role: "assistant", content: c as ChatMessage["content"] }]);
+const toolGroup = fc
+  .tuple(fc.array(fc.tuple(toolName, args, body, fc.boolean()), { minLength: 1, maxLength: 4 }), fc.option(words, { nil: undefined }), fc.integer({ min: 0, max: 9 }))
+  .map(([calls, say, missing]): Block => {
+    const withIds = calls.map(([name, a, out, dup]) => ({ id: id(), name, a, out: dup ? "duplicate output\n".repeat(20) : out }));
+    const assistant: ChatMessage = {
+      role: "assistant",
+      content: say ?? null,
+      tool_calls: withIds.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.a } })),
+    };
+    // Sometimes a result is missing (a call the transcript never answered).
+    const results = withIds.filter((_, k) => !(missing === 0 && k === 0)).map((c): ChatMessage => ({ role: "tool", tool_call_id: c.id, content: c.out }));
+    return [assistant, ...results];
+  });
+const orphan = body.map((b): Block => [{ role: "tool", tool_call_id: `orphan_${id()}`, content: b }]);
+const earlierHandoff = words.map((w): Block => [{ role: "user", content: `${HANDOFF_PREFIX}\nolder turns\n\n## Goal\n- ${w}\n\n${HANDOFF_END}` }]);
+const huge = fc.integer({ min: 20_000, max: 80_000 }).map((n): Block => [{ role: "tool", tool_call_id: "none", content: "x".repeat(n) }]);
+
+const block = fc.oneof(
+  { weight: 4, arbitrary: userBlock },
+  { weight: 3, arbitrary: assistantBlock },
+  { weight: 6, arbitrary: toolGroup },
+  { weight: 1, arbitrary: orphan },
+  { weight: 1, arbitrary: earlierHandoff },
+  { weight: 1, arbitrary: huge.map((b) => [{ role: "user", content: b[0].content } as ChatMessage]) },
+);
+
+const system = fc.option(
+  fc.oneof(
+    words.map((w): ChatMessage => ({ role: "system", content: `You are an agent. ${w}` })),
+    fc.constant<ChatMessage>({ role: "developer", content: [{ type: "text", text: "dev rules" }] }),
+    fc.constant<ChatMessage>({ role: "system", content: null }),
+  ),
+  { nil: undefined },
+);
+
+export const transcript = fc
+  .tuple(system, fc.array(block, { maxLength: 40 }))
+  .map(([sys, blocks]) => [...(sys ? [sys] : []), ...blocks.flat()]);
+
+export const options = fc.record(
+  {
+    contextWindow: fc.integer({ min: 800, max: 60_000 }),
+    maxOutputTokens: fc.integer({ min: 0, max: 300 }),
+    threshold: fc.double({ min: 0.2, max: 1, noNaN: true }),
+    headMessages: fc.integer({ min: 0, max: 6 }),
+    tailTokens: fc.integer({ min: 0, max: 8000 }),
+    protectedTools: fc.subarray(["todo", "memory", "Read"]),
+    imageTokens: fc.integer({ min: 0, max: 3000 }),
+    force: fc.boolean(),
+  },
+  { requiredKeys: ["contextWindow"] },
+) as fc.Arbitrary<CompactOptions>;

@@ -1,0 +1,25 @@
+// Fixture transcripts from ../shared/fixtures (Node-only loader).
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { ChatMessage } from "../../src/index.js";
+
+export const SHARED = fileURLToPath(new URL("../../../shared/", import.meta.url));
+export const TRAJECTORIES = `${SHARED}fixtures/trajectories/openai/`;
+
+export interface Trajectory {
+  name: string;
+  messages: ChatMessage[];
+}
+
+export function trajectories(): Trajectory[] {
+  return readdirSync(TRAJECTORIES)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.json$/, ""), messages: JSON.parse(readFileSync(TRAJECTORIES + f, "utf8")).messages }));
+}
+
+export function trajectory(prefix: string): Trajectory {
+  const t = trajectories().find((x) => x.name.startsWith(prefix));
+  if (!t) throw new Error(`no fixture starting with ${prefix}`);
+  return t;
+}

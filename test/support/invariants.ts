@@ -1,0 +1,145 @@
+// DESIGN.md's invariants as one checker, shared by property tests, fixture sweeps and every runtime.
+import { HANDOFF_PREFIX, SYSTEM_NOTE, type ChatMessage, type CompactResult, type Plan } from "../../src/index.js";
+
+function text(m: ChatMessage): string {
+  if (typeof m.content === "string") return m.content;
+  if (Array.isArray(m.content)) return m.content.map((p) => (p.type === "text" ? String(p.text) : "")).join("\n");
+  return "";
+}
+
+function isJson(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** OpenAI validity: results follow their call's group, calls are answered (a trailing group may be in flight). */
+export function openAIValidity(messages: ChatMessage[]): string[] {
+  const problems: string[] = [];
+  let open = new Set<string>();
+  let groupAt = -1;
+  const unanswered = (at: number) => {
+    if (open.size && groupAt >= 0) problems.push(`calls ${[...open].join(",")} of message ${groupAt} have no result (before ${at})`);
+  };
+  messages.forEach((m, i) => {
+    if (m.role === "tool") {
+      if (!m.tool_call_id || !open.delete(m.tool_call_id)) problems.push(`tool result ${i} (${m.tool_call_id}) answers no open call`);
+      return;
+    }
+    unanswered(i);
+    open = new Set((m.tool_calls ?? []).map((c) => c.id));
+    groupAt = m.tool_calls?.length ? i : -1;
+  });
+  // A trailing group is in flight: allowed.
+  return problems;
+}
+
+export interface InvariantInput {
+  input: ChatMessage[];
+  snapshot: string;
+  plan: Plan;
+  result: CompactResult;
+  /** Calls whose input arguments were JSON. */
+}
+
+/** Every violated invariant, in words; empty when all hold. */
+export function violations({ input, snapshot, plan, result }: InvariantInput): string[] {
+  const v: string[] = [];
+  const out = result.messages;
+  const r = result.report;
+
+  // 4. the input is never mutated
+  if (JSON.stringify(input) !== snapshot) v.push("4: the input was mutated");
+
+  // compact reports plan's partitions
+  const same = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start === b.start && a.end === b.end;
+  if (!same(r.partitions.head, plan.head) || !same(r.partitions.middle, plan.middle) || !same(r.partitions.tail, plan.tail)) {
+    v.push(`partitions differ from plan: ${JSON.stringify(r.partitions)} vs ${JSON.stringify([plan.head, plan.middle, plan.tail])}`);
+  }
+  if (plan.head.start !== 0 || plan.head.end !== plan.middle.start || plan.middle.end !== plan.tail.start || plan.tail.end !== input.length) {
+    v.push("partitions are not contiguous over the input");
+  }
+
+  // 8. no-op returns the same array
+  if (r.mode === "noop" || r.mode === "aborted") {
+    if (out !== input) v.push("8: a no-op did not return the same array");
+    return v;
+  }
+  if (out === input) v.push("a compaction returned the input array");
+
+  // 1. validity (of what compaction wrote: pre-existing oddities are repaired and reported)
+  for (const p of openAIValidity(out)) v.push(`1: ${p}`);
+  const inputArgs = new Map<string, string>();
+  for (const m of input) for (const c of m.tool_calls ?? []) inputArgs.set(c.id, c.function.arguments);
+  for (const m of out) {
+    for (const c of m.tool_calls ?? []) {
+      const before = inputArgs.get(c.id);
+      if (before !== undefined && isJson(before) && !isJson(c.function.arguments)) v.push(`1: arguments of ${c.id} stopped being JSON`);
+    }
+  }
+  const written = new Set(out.filter((m) => !input.includes(m)));
+  // A handoff of its own must not repeat a neighbour's role; a merged one inherits its message's place.
+  const inserted = new Set(plan.seam === "merge" ? [] : [...written].filter((m) => text(m).startsWith(HANDOFF_PREFIX)));
+  out.forEach((m, i) => {
+    const prev = out[i - 1];
+    if (!prev || (!inserted.has(m) && !inserted.has(prev))) return;
+    if ((m.role === "user" || m.role === "assistant") && m.role === prev.role) {
+      v.push(`1: compaction put two ${m.role} messages together at ${i - 1}, ${i}`);
+    }
+  });
+
+  // 2. head byte-for-byte (the system prompt may gain the note; orphan results may be removed, reported)
+  const removed = new Set(r.sanitized.removedOrphanResults);
+  const head = input.slice(0, plan.head.end).filter((_, i) => !removed.has(i));
+  const core = out.filter((m) => !(m.role === "tool" && !input.includes(m) && text(m).startsWith("[no result")));
+  head.forEach((m, k) => {
+    if (core[k] === m) return;
+    const ok = k === 0 && m.role !== "user" && text(core[0]).startsWith(text(m)) && text(core[0]).endsWith(SYSTEM_NOTE);
+    if (!ok) v.push(`2: head message ${k} changed`);
+    else if (JSON.stringify({ ...core[0], content: null }) !== JSON.stringify({ ...m, content: null })) v.push("2: system fields changed");
+  });
+
+  // 3. tail kept as the same objects, except one message a handoff was merged into and reported orphans
+  let merged = 0;
+  for (let i = plan.tail.start; i < input.length; i++) {
+    if (removed.has(i) || out.includes(input[i])) continue;
+    const m = out.find((o) => written.has(o) && text(o).startsWith(HANDOFF_PREFIX) && text(o).endsWith(text(input[i])) && o.role === input[i].role);
+    if (m && merged++ === 0) continue;
+    v.push(`3: tail message ${i} is missing from the output`);
+  }
+  for (const i of plan.pinned) if (r.mode !== "prune" && !out.includes(input[i])) v.push(`3: pinned message ${i} missing`);
+  const lu = plan.latestUserIndex;
+  if (lu >= 0 && !out.includes(input[lu])) {
+    const carried = out.some((o) => o.role === "user" && text(o).endsWith(text(input[lu])));
+    if (!carried) v.push(`3: the latest user message ${lu} is not a user message in the output`);
+  }
+  if (lu >= 0 && !(lu < plan.head.end || plan.tail.start <= lu || plan.pinned.includes(lu))) {
+    v.push(`3: the latest user message ${lu} is neither in head, tail nor pinned`);
+  }
+
+  // 5. nothing lost silently
+  const middle = plan.middle.end - plan.middle.start - (r.mode === "prune" ? 0 : plan.pinned.length);
+  if (r.mode === "prune") {
+    if (r.droppedMessages !== 0) v.push("5: prune reported dropped messages");
+  } else {
+    if (r.droppedMessages !== middle) v.push(`5: droppedMessages ${r.droppedMessages}, middle ${middle}`);
+    if (!r.summary) v.push("5: summary info missing");
+    const handoffs = out.filter((m) => written.has(m) && text(m).startsWith(HANDOFF_PREFIX));
+    if (handoffs.length !== 1) v.push(`5: ${handoffs.length} handoffs written`);
+    if (r.summary?.source === "marker" && !handoffs.some((h) => text(h).includes(String(middle)))) v.push("5: the marker does not state the count");
+  }
+  const expected =
+    input.length - removed.size + r.sanitized.stubbedCalls.length - (r.mode === "prune" ? 0 : middle) + (r.mode !== "prune" && plan.seam !== "merge" ? 1 : 0);
+  if (out.length !== expected) v.push(`5: ${out.length} messages out, expected ${expected}`);
+  if (r.messagesAfter !== out.length || r.messagesBefore !== input.length) v.push("5: message counts in the report are wrong");
+  if (r.tokensAfter >= r.tokensBefore) v.push(`7: tokens did not shrink (${r.tokensBefore} → ${r.tokensAfter})`);
+
+  // first changed index
+  let first = -1;
+  for (let i = 0; i < Math.max(out.length, input.length); i++) if (out[i] !== input[i]) { first = i; break; }
+  if (first !== r.firstChangedIndex) v.push(`firstChangedIndex ${r.firstChangedIndex}, actual ${first}`);
+  return v;
+}
