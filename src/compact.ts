@@ -211,7 +211,7 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
     sanitized,
     tokensAfter,
     tailTokens,
-    tailBudget: settings.tailTokens,
+    tailBudget: pl.tailBudget,
   });
   const state = nextState(p as Prepared<unknown>, pl.tokens.total, tokensAfter, mode, summaryText, cooldowns);
   if (state.strikes >= MAX_STRIKES) {

@@ -25,7 +25,8 @@ export interface Settings extends EstimateSettings {
   effectiveWindow: number;
   thresholdTokens: number;
   headMessages: number;
-  tailTokens: number;
+  /** The tail budget the caller set; undefined means 20 % of the threshold (or of the total, when forced under it). */
+  tailTokens: number | undefined;
   runway: number;
   protectedTools: Set<string>;
   tools: unknown[] | undefined;
@@ -61,8 +62,8 @@ export function resolveSettings(o: CompactOptions): Settings {
 
   const effectiveWindow = contextWindow - maxOutputTokens;
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
-  const tailTokens = o.tailTokens ?? Math.floor(thresholdTokens * TAIL_SHARE);
-  check(Number.isFinite(tailTokens) && tailTokens >= 0, "tailTokens must be a number ≥ 0");
+  const tailTokens = o.tailTokens;
+  check(tailTokens === undefined || (Number.isFinite(tailTokens) && tailTokens >= 0), "tailTokens must be a number ≥ 0");
   return {
     contextWindow,
     maxOutputTokens,

@@ -108,6 +108,8 @@ export interface Plan {
   pruneTarget: number;
   /** Tokens of the tool definitions, included in `tokens.total`. */
   toolTokens: number;
+  /** The tail's token budget: `tailTokens`, or 20 % of the threshold (of the total when that is smaller). */
+  tailBudget: number;
   /** Index of an earlier handoff (ours or another agent's) found in the transcript, or -1. */
   previousHandoffIndex: number;
   /**

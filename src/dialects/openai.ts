@@ -7,12 +7,13 @@ import type { Dialect, MessageView, NeutralRole, ToolCallView } from "./view.js"
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const;
 
 const Part = v.pipe(
-  v.looseObject({ type: v.string('a content part needs a string "type"') }, "a content part must be an object"),
+  v.looseObject({ type: v.string('a content part needs a string "type"') }, 'a content part must be an object with a string "type"'),
   v.check((p) => p.type !== "text" || typeof (p as { text?: unknown }).text === "string", 'a "text" part needs a string "text"'),
 );
 
+// lazy rather than union: the array branch's own issues (which part, what is wrong) reach the user.
 const Content = v.nullish(
-  v.union([v.string(), v.array(Part)], "content must be a string, null or an array of parts"),
+  v.lazy((input) => (typeof input === "string" ? v.string() : v.array(Part, "content must be a string, null or an array of parts"))),
 );
 
 const ToolCallSchema = v.looseObject({

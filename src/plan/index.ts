@@ -7,6 +7,7 @@ import {
   MAX_STRIKES,
   MIN_TAIL_MESSAGES,
   PIN_SHARE,
+  TAIL_SHARE,
   TAIL_SOFT_CEILING,
   type Settings,
 } from "../options.js";
@@ -112,14 +113,16 @@ export function planViews(
   const previousHandoffIndex = lastHandoffIndex(views);
   const lu = latestUserIndex(views);
   const hEnd = headEnd(views, perMessage, s, previousHandoffIndex);
-  let tStart = tailStart(views, perMessage, hEnd, s.tailTokens);
+  // A manual compaction under the threshold still leaves something to compact.
+  const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
+  let tStart = tailStart(views, perMessage, hEnd, tailBudget);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   let pinned = -1;
   if (lu >= hEnd && lu < tStart) {
     let after = 0;
     for (let i = lu; i < n; i++) after += perMessage[i];
-    if (after > s.thresholdTokens * PIN_SHARE && lu > hEnd) pinned = lu;
+    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > 1) pinned = lu;
     else tStart = lu;
   }
 
@@ -169,6 +172,7 @@ export function planViews(
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
     toolTokens,
+    tailBudget,
     previousHandoffIndex,
     pinned: pinned >= 0 ? [pinned] : [],
     seam: middleEmpty ? "none" : seam,

@@ -40,6 +40,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const isProtected = (name: string | undefined) => name !== undefined && s.protectedTools.has(name);
 
   for (let i = plan.middle.start; i < plan.middle.end; i++) {
+    if (plan.pinned.includes(i)) continue; // the latest request stays verbatim
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;

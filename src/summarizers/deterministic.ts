@@ -171,10 +171,11 @@ function render(cp: Checkpoint, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 40)}\n…[checkpoint cut to ${limit} chars]`;
 }
 
-export function deterministicCheckpoint(m: HandoffMaterial): string {
+/** About 3.5 characters a token: the checkpoint stays within the summary budget it is given. */
+export function deterministicCheckpoint(m: HandoffMaterial, maxOutputTokens = Infinity): string {
   let cp = collect(m);
   if (m.previousSummary) cp = merge(parseCheckpoint(m.previousSummary), cp);
-  return render(cp, DETERMINISTIC_LIMIT);
+  return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
@@ -188,7 +189,7 @@ function materialFromPrompt(req: SummarizeRequest): HandoffMaterial {
 
 /** The local, model-free summarizer: the default, and the last resort of every chain. */
 export function deterministicSummarizer(): Summarizer {
-  const summarize: Summarizer = async (req) => deterministicCheckpoint(req.handoff ?? materialFromPrompt(req));
+  const summarize: Summarizer = async (req) => deterministicCheckpoint(req.handoff ?? materialFromPrompt(req), req.maxOutputTokens);
   summarize.label = "deterministic";
   return summarize;
 }
