@@ -1,9 +1,9 @@
 // createCompactor: the same pipeline, holding the state between passes.
 import { compact, estimateTokens, plan } from "./compact.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
-import type { CompactOptions, CompactorState, CompactResult } from "./types.js";
+import type { ChatMessage, CompactOptions, CompactorState, CompactResult } from "./types.js";
 
-export interface Compactor<M = unknown> {
+export interface Compactor<M = ChatMessage> {
   shouldCompact(messages: M[]): boolean;
   compact(messages: M[], pass?: { focus?: string; force?: boolean; signal?: AbortSignal }): Promise<CompactResult<M>>;
   /** Provider usage ({prompt_tokens} or {input_tokens}) for the transcript last planned or compacted. */
@@ -12,7 +12,7 @@ export interface Compactor<M = unknown> {
   reset(): void;
 }
 
-export function createCompactor<M = unknown>(options: CompactOptions): Compactor<M> {
+export function createCompactor<M = ChatMessage>(options: CompactOptions): Compactor<M> {
   let state = normalizeState(options.state);
   // The uncalibrated estimate of what was last sent, to compare with the provider's count.
   let lastRaw: number | undefined;

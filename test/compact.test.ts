@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import {
+  HANDOFF_END,
+  HANDOFF_PREFIX,
+  SummarizerError,
+  compact,
+  createCompactor,
+  plan,
+  type ChatMessage,
+  type CompactionEvent,
+  type Summarizer,
+} from "../src/index.js";
+import { assistant, call, filler, sys, user } from "./support/build.js";
+
+function chatty(turns = 40): ChatMessage[] {
+  const m: ChatMessage[] = [sys(), user("Plan the migration"), assistant("Sure.")];
+  for (let i = 0; i < turns; i++) m.push(user(`q${i} ${filler(120)}`), assistant(`a${i} ${filler(120)}`));
+  m.push(user("What is left?"), assistant("Let me check."));
+  return m;
+}
+const opts = { contextWindow: 12_000 };
+const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+
+function failing(kind: ConstructorParameters<typeof SummarizerError>[0], label = "primary"): Summarizer {
+  const s: Summarizer = async () => {
+    throw new SummarizerError(kind, `simulated ${kind}`);
+  };
+  s.label = label;
+  return s;
+}
+
+async function* stream(parts: string[]) {
+  for (const p of parts) yield p;
+}
+
+describe("summarizer chain", () => {
+  it("streams a model summary, with events in order", async () => {
+    const events: CompactionEvent["type"][] = [];
+    const deltas: string[] = [];
+    const model: Summarizer = () => stream(["## Active task\n", "- migrate ", "the db"]);
+    model.label = "model";
+    model.model = "gpt-test";
+    const r = await compact(chatty(), {
+      ...opts,
+      summarizer: model,
+      onEvent: (e) => {
+        events.push(e.type);
+        if (e.type === "summary-delta") deltas.push(e.text);
+      },
+    });
+    expect(r.report.mode).toBe("summary");
+    expect(r.report.summary).toMatchObject({ source: "model", model: "gpt-test", summarizer: "model" });
+    expect(deltas.join("")).toBe("## Active task\n- migrate the db");
+    expect(events[0]).toBe("plan");
+    expect(events.slice(-2)).toEqual(["summary-done", "done"]);
+    const handoff = r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!;
+    expect(text(handoff)).toContain("- migrate the db");
+    expect(text(handoff)).toContain(HANDOFF_END);
+  });
+
+  it.each(["auth", "rate_limit", "timeout", "overloaded", "cut_off", "refusal", "truncated"] as const)(
+    "a %s failure falls through to the next summarizer and cools the failed one down",
+    async (kind) => {
+      const r = await compact(chatty(), { ...opts, summarizer: failing(kind), now: () => 1_000 });
+      expect(r.report.mode).toBe("fallback");
+      expect(r.report.summary?.source).toBe("deterministic");
+      expect(r.report.failures).toEqual([{ summarizer: "primary", kind, message: `simulated ${kind}` }]);
+      expect(r.state.cooldowns.primary.until).toBeGreaterThan(1_000);
+    },
+  );
+
+  it("an empty summary is a failure, not a summary", async () => {
+    const empty: Summarizer = async () => "   ";
+    const r = await compact(chatty(), { ...opts, summarizer: empty });
+    expect(r.report.failures[0].kind).toBe("empty");
+    expect(r.report.summary?.source).toBe("deterministic");
+  });
+
+  it("honours a cooldown on the next pass; force ignores it", async () => {
+    let calls = 0;
+    const flaky: Summarizer = async () => {
+      calls++;
+      throw new SummarizerError("timeout", "slow");
+    };
+    flaky.label = "flaky";
+    const first = await compact(chatty(), { ...opts, summarizer: flaky, now: () => 0 });
+    expect(first.state.cooldowns.flaky).toMatchObject({ kind: "timeout", until: 60_000, failures: 1 });
+    const second = await compact(chatty(), { ...opts, summarizer: flaky, state: first.state, now: () => 30_000 });
+    expect(calls).toBe(1);
+    expect(second.report.failures[0]).toMatchObject({ summarizer: "flaky", skipped: true });
+    await compact(chatty(), { ...opts, summarizer: flaky, state: first.state, now: () => 30_000, force: true });
+    expect(calls).toBe(2);
+    const later = await compact(chatty(), { ...opts, summarizer: flaky, state: second.state, now: () => 61_000 });
+    expect(calls).toBe(3);
+    expect(later.state.cooldowns.flaky).toMatchObject({ failures: 2, until: 61_000 + 300_000 });
+  });
+
+  it("when every summarizer fails, an explicit marker says how many messages were removed", async () => {
+    const broken = failing("error", "deterministic");
+    const input = chatty();
+    const p = plan(input, opts);
+    const r = await compact(input, { ...opts, summarizer: [failing("auth"), broken] });
+    expect(r.report.summary?.source).toBe("marker");
+    const removed = p.middle.end - p.middle.start;
+    const marker = r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!;
+    expect(text(marker)).toContain(`${removed} earlier messages were (indices ${p.middle.start}–${p.middle.end - 1}`);
+    expect(text(marker)).toContain("primary: auth");
+    expect(r.report.droppedMessages).toBe(removed);
+  });
+
+  it("an abort returns the input unchanged", async () => {
+    const input = chatty();
+    const before = new AbortController();
+    before.abort();
+    const r1 = await compact(input, { ...opts, signal: before.signal });
+    expect(r1.report.mode).toBe("aborted");
+    expect(r1.messages).toBe(input);
+
+    const during = new AbortController();
+    const slow: Summarizer = async function* () {
+      yield "## Active";
+      during.abort();
+      yield " task";
+    };
+    const r2 = await compact(input, { ...opts, summarizer: slow, signal: during.signal });
+    expect(r2.report.mode).toBe("aborted");
+    expect(r2.messages).toBe(input);
+  });
+});
+
+describe("assemble", () => {
+  it("merges the handoff into the first tail message when both roles collide", async () => {
+    // head ends with a user message, the tail starts with an assistant tool call: neither role fits.
+    const m: ChatMessage[] = [sys(), user("task")];
+    for (let i = 0; i < 40; i++) m.push(assistant(filler(150)));
+    m.push(...call("Bash", { command: "ls" }, "a\nb"), ...call("Bash", { command: "pwd" }, "/"));
+    const p = plan(m, { contextWindow: 12_000, headMessages: 1, tailTokens: 10 });
+    expect(p.seam).toBe("merge");
+    const r = await compact(m, { contextWindow: 12_000, headMessages: 1, tailTokens: 10 });
+    const merged = r.messages[p.head.end];
+    expect(text(merged).startsWith(HANDOFF_PREFIX)).toBe(true);
+    expect(merged.tool_calls).toBe(m[p.tail.start].tool_calls);
+    expect(r.messages.slice(p.head.end + 1)).toEqual(m.slice(p.tail.start + 1));
+  });
+
+  it("never wraps the latest user message in a merged handoff", async () => {
+    const m: ChatMessage[] = [sys(), user("task"), assistant("ok")];
+    for (let i = 0; i < 40; i++) m.push(user(filler(100)), assistant(filler(150)));
+    m.push(user("the latest ask"));
+    const r = await compact(m, { contextWindow: 12_000, headMessages: 2, tailTokens: 10 });
+    expect(r.messages.at(-1)).toBe(m.at(-1));
+  });
+});
+
+describe("createCompactor", () => {
+  it("keeps state between passes and resets", async () => {
+    const c = createCompactor<ChatMessage>(opts);
+    expect(c.shouldCompact(chatty())).toBe(true);
+    const r = await c.compact(chatty());
+    expect(c.state.compactions).toBe(1);
+    expect(c.state.previousSummary).toBeTruthy();
+    expect(c.shouldCompact(r.messages)).toBe(false);
+    c.reset();
+    expect(c.state.compactions).toBe(0);
+  });
+
+  it("calibrates the estimate from provider usage", () => {
+    const c = createCompactor<ChatMessage>({ contextWindow: 100_000 });
+    const m = chatty(10);
+    const raw = plan(m, { contextWindow: 100_000 }).tokens.total;
+    c.shouldCompact(m);
+    c.observeUsage({ prompt_tokens: raw * 2 });
+    expect(c.state.calibration?.ratio).toBeCloseTo(2, 1);
+    const calibrated = plan(m, { contextWindow: 100_000, state: c.state }).tokens.total;
+    expect(calibrated / raw).toBeGreaterThan(1.8);
+    c.observeUsage({ input_tokens: raw, cache_read_input_tokens: raw });
+    expect(c.state.calibration?.samples).toBe(2);
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { compact, type ChatMessage } from "../src/index.js";
+import { assistant, call, filler, sys, user } from "./support/build.js";
+
+function agent(turns: number, output: (i: number) => string, name = "Bash"): ChatMessage[] {
+  const m: ChatMessage[] = [sys(), user("Fix the build"), assistant("Looking.")];
+  for (let i = 0; i < turns; i++) m.push(...call(name, name === "Read" ? { file_path: `/src/f${i}.ts` } : { command: `make step${i}` }, output(i)));
+  m.push(user("and then?"), assistant("next"));
+  return m;
+}
+
+const content = (m: ChatMessage) => String(m.content);
+
+describe("prune", () => {
+  it("replaces old middle tool outputs with informative one-liners", async () => {
+    const m = agent(40, (i) => `${filler(400)}\nError: step${i} failed\nexit code: 2`);
+    const r = await compact(m, { contextWindow: 30_000 });
+    expect(r.report.mode).toBe("prune");
+    const stub = r.messages.find((x) => x.role === "tool" && content(x).startsWith("[output pruned]"))!;
+    expect(content(stub)).toMatch(/^\[output pruned\] Bash command="make step\d+" → [\d,]+ chars, 3 lines, exit 2; "Error: step\d+ failed"$/);
+    expect(r.report.pruned.every((p) => p.tokensAfter < p.tokensBefore)).toBe(true);
+    expect(r.report.droppedMessages).toBe(0);
+  });
+
+  it("deduplicates identical outputs, keeping the newest", async () => {
+    const same = filler(200);
+    const m = agent(60, () => same, "Read");
+    const r = await compact(m, { contextWindow: 16_000, tailTokens: 200 });
+    const dups = r.report.pruned.filter((p) => p.kind === "duplicate");
+    expect(dups.length).toBeGreaterThan(0);
+    const last = r.messages.filter((x) => x.role === "tool").at(-1)!;
+    expect(content(last)).toBe(same);
+    expect(content(r.messages[dups[0].index])).toMatch(/identical to the output at message \d+/);
+  });
+
+  it("never touches protected tools", async () => {
+    const m = agent(40, () => filler(400), "todo");
+    const r = await compact(m, { contextWindow: 30_000, protectedTools: ["todo"] });
+    expect(r.report.pruned.filter((p) => p.kind !== "arguments")).toEqual([]);
+  });
+
+  it("shrinks huge tool-call arguments and keeps them valid JSON", async () => {
+    const m: ChatMessage[] = [sys(), user("write files"), assistant("ok")];
+    for (let i = 0; i < 20; i++) m.push(...call("Write", { file_path: `/f${i}.ts`, content: filler(900) }, "written"));
+    m.push(user("done?"), assistant("yes"));
+    const r = await compact(m, { contextWindow: 30_000 });
+    const shrunk = r.report.pruned.filter((p) => p.kind === "arguments");
+    expect(shrunk.length).toBeGreaterThan(0);
+    for (const p of shrunk) {
+      const args = JSON.parse(r.messages[p.index].tool_calls![0].function.arguments);
+      expect(args.file_path).toMatch(/^\/f\d+\.ts$/);
+      expect(args.content).toMatch(/\.\.\.\[truncated \d+ chars\]$/);
+    }
+  });
+
+  it("leaves truncated (invalid) JSON arguments alone instead of breaking them further", async () => {
+    const bad = `{"command": "${"x".repeat(2000)}`;
+    const m: ChatMessage[] = [sys(), user("go"), assistant("ok")];
+    for (let i = 0; i < 20; i++) {
+      m.push({ role: "assistant", content: null, tool_calls: [{ id: `b${i}`, type: "function", function: { name: "Bash", arguments: bad } }] });
+      m.push({ role: "tool", tool_call_id: `b${i}`, content: filler(300) });
+    }
+    m.push(user("next"));
+    const r = await compact(m, { contextWindow: 30_000 });
+    for (const x of r.messages) for (const c of x.tool_calls ?? []) expect([bad]).toContain(c.function.arguments);
+  });
+
+  it("replaces image payloads in the middle with a text stub", async () => {
+    const shot: ChatMessage = { role: "user", content: [{ type: "text", text: "see" }, { type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(100_000)}` } }] };
+    const m = [sys(), user("task"), assistant("ok"), ...Array.from({ length: 8 }, () => [shot, assistant("noted")]).flat(), user("what now?"), assistant("…")];
+    const r = await compact(m, { contextWindow: 16_000 });
+    expect(r.report.pruned.some((p) => p.kind === "image")).toBe(true);
+    expect(JSON.stringify(r.messages)).toContain("[image_url omitted during compaction]");
+  });
+
+  it("accepts prune-only only when it buys the runway; otherwise summarizes the pruned middle", async () => {
+    // Outputs that prune well: prune-only lands far below the threshold.
+    const roomy = await compact(agent(40, () => filler(400)), { contextWindow: 30_000 });
+    expect(roomy.report.mode).toBe("prune");
+    expect(roomy.report.tokensAfter).toBeLessThanOrEqual(Math.floor(30_000 * 0.75 * 0.85));
+
+    // Mostly prose in the middle: pruning saves a little, not the runway.
+    const m: ChatMessage[] = [sys(), user("discuss")];
+    for (let i = 0; i < 60; i++) m.push(user(filler(150)), assistant(filler(150)));
+    m.push(...call("Bash", { command: "ls" }, filler(300)));
+    const tight = await compact(m, { contextWindow: 20_000 });
+    expect(tight.report.mode).toBe("summary");
+  });
+});
