@@ -9,14 +9,20 @@ export const TOOL_CALL_OVERHEAD = 8;
 
 export type TextCounter = (text: string) => number;
 
+/** Code points charged a token each: CJK, kana, hangul, fullwidth forms, and astral (surrogate) ones. */
+const DENSE = /[\u1100-\u11ff\u2e80-\u9fff\ua960-\ua97f\uac00-\udbff\uf900-\ufaff\uff00-\uffef]/;
+
 /**
  * About four characters a token for Latin text and code; one token per CJK, kana or hangul code
- * point; one per astral code point (emoji, rare CJK). One pass, no allocation.
+ * point; one per astral code point (emoji, rare CJK). A native regex scan finds the first dense
+ * character, so text without any is counted without a per-character loop.
  */
 export function heuristicTokens(text: string): number {
+  const first = text.search(DENSE);
+  if (first < 0) return Math.ceil(text.length / 4);
   let dense = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
+  let other = first;
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x1100) other++;
     else if (

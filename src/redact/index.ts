@@ -15,7 +15,7 @@ const SHAPES: Shape[] = [
   { kind: "url-credentials", pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,100}:)([^\s@/]{3,200})@/gi, group: 2 },
   {
     kind: "assignment",
-    pattern: /\b[\w.-]{0,40}(?:secret|passw(?:or)?d|passwd|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[\w.-]{0,20}["']?\s{0,4}[:=]\s{0,4}["']?([^\s"',;]{8,})/gi,
+    pattern: /(?:secret|passw(?:or)?d|passwd|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[\w.-]{0,20}["']?\s{0,4}[:=]\s{0,4}["']?([^\s"',;]{8,})/gi,
     group: 1,
   },
 ];

@@ -1,0 +1,36 @@
+// Small timing and reporting helpers for `npm run bench` (Node only).
+import { cpus, totalmem } from "node:os";
+import { build } from "esbuild";
+import { gzipSync } from "node:zlib";
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Median milliseconds of `fn` over `runs` runs after `warmup` unmeasured ones. */
+export async function time(fn: () => unknown, runs = 30, warmup = 5): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+
+export function machine(): string {
+  return `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`;
+}
+
+export async function bundleSize(entry: string): Promise<{ minified: number; gzip: number }> {
+  const out = await build({ entryPoints: [entry], bundle: true, minify: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
+  const code = out.outputFiles[0].contents;
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+export function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
