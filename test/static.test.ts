@@ -7,7 +7,7 @@ const SRC = new URL("../src/", import.meta.url).pathname;
 const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts"));
 
 const FORBIDDEN: [string, RegExp][] = [
-  ["a node: import", /from\s+["']node:|import\(\s*["']node:/],
+  ["a node: import", /from\s+["']node:|import\s*\(?\s*["']node:/],
   ["a bare Node builtin import", /from\s+["'](fs|path|os|crypto|child_process|stream|buffer|util|url|http|https|net)["']/],
   ["require", /\brequire\s*\(/],
   ["process", /\bprocess\./],

@@ -1,47 +1,77 @@
-// `npm test`: every suite in every runtime, then one line "N passed, N failed".
+// `npm test`: every suite in every runtime (Node, Deno, workerd, Chromium), then one plain line
+// "N passed, N failed" summing them all.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { ensureDeps } from "./ensure-deps.mjs";
+import { generatePortableFixtures } from "./gen-portable-fixtures.mjs";
 
-ensureDeps();
-mkdirSync("test-results", { recursive: true });
+const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 const totals = { passed: 0, failed: 0 };
 const lines = [];
 
 function run(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
-  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  return r.status === 0;
+  const r = spawnSync(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 1 << 28 });
+  process.stdout.write(r.stdout ?? "");
+  return { ok: r.status === 0, stdout: r.stdout ?? "" };
+}
+
+function record(name, passed, failed) {
+  totals.passed += passed;
+  totals.failed += failed;
+  lines.push(`${name.padEnd(10)} ${passed} passed, ${failed} failed`);
 }
 
 /** A step that is one check: it passes or fails as a whole. */
 function check(name, cmd, args) {
-  const ok = run(name, cmd, args);
-  totals[ok ? "passed" : "failed"]++;
-  lines.push(`${name}: ${ok ? "ok" : "FAILED"}`);
+  const { ok } = run(name, cmd, args);
+  record(name, ok ? 1 : 0, ok ? 0 : 1);
 }
 
-/** A vitest project: its own test counts, read from the JSON report. */
-function vitest(name, config) {
+/** A vitest project: its own counts, read from its JSON report. */
+function vitest(name, config, env = {}) {
   const out = `test-results/${name}.json`;
-  const ok = run(name, "npx", ["vitest", "run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  const { ok } = run(name, "npx", ["vitest", "run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
   let passed = 0;
-  let failed = 0;
-  try {
+  let failed = 1;
+  if (existsSync(out)) {
     const report = JSON.parse(readFileSync(out, "utf8"));
     passed = report.numPassedTests;
-    failed = report.numFailedTests;
-    if (!ok && failed === 0) failed = 1; // a suite that failed to load, or a crash
-  } catch {
-    failed = 1;
+    failed = report.numFailedTests || (ok ? 0 : 1); // a suite that failed to load counts as a failure
   }
-  totals.passed += passed;
-  totals.failed += failed;
-  lines.push(`${name}: ${passed} passed, ${failed} failed`);
+  record(name, passed, failed);
 }
+
+/** Deno's own runner: counts from its summary line. */
+function deno() {
+  const { ok, stdout } = run("deno", "npx", ["deno", "test", "--no-check", "--unstable-sloppy-imports", "--allow-read", "--no-prompt", "test/portable/deno.test.ts"], {
+    DENO_DIR: "/tmp/context-compactor-deno",
+    NO_COLOR: "1",
+  });
+  const m = /(\d+) passed[^|]*\| (\d+) failed/.exec(stdout.replace(/\x1b\[[0-9;]*m/g, ""));
+  record("deno", m ? Number(m[1]) : 0, m ? Number(m[2]) || (ok ? 0 : 1) : 1);
+}
+
+/** Debian's Chromium for the browser suite: installed once, skipped when present. */
+function ensureChromium() {
+  if (existsSync("/usr/bin/chromium")) return;
+  console.log("[setup] installing Debian's chromium (apt)");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const apt = (...a) => spawnSync(sudo[0] ?? a[0], sudo.length ? a : a.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  apt("apt-get", "update", "-qq");
+  apt("apt-get", "install", "-y", "-qq", "chromium");
+}
+
+ensureDeps();
+ensureChromium();
+generatePortableFixtures();
+mkdirSync("test-results", { recursive: true });
 
 check("typecheck", "npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 vitest("node", "vitest.config.ts");
+deno();
+vitest("workerd", "vitest.workers.config.ts", QUIET_WRANGLER);
+vitest("chromium", "vitest.browser.config.ts");
 
 console.log(`\n${lines.join("\n")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);

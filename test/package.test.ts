@@ -1,0 +1,28 @@
+// The published package: built output, exports that resolve, and nothing users do not need.
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+
+const npx = (...args: string[]) => execFileSync("npx", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+describe("package", () => {
+  it("builds dist/ with ESM and .d.ts for both entries", async () => {
+    execFileSync("node", ["tools/build.mjs"], { stdio: "ignore" });
+    const core = await import("../dist/index.js");
+    expect(Object.keys(core)).toEqual(expect.arrayContaining(["plan", "compact", "createCompactor", "estimateTokens", "redact", "deterministicSummarizer", "CompactionInputError"]));
+    const { tiktokenCounter } = await import("../dist/tiktoken.js");
+    expect(tiktokenCounter()("hello world")).toBe(2);
+  });
+
+  it("publint finds no problems", () => {
+    expect(npx("publint", "--strict")).toMatch(/All good/);
+  });
+
+  it("are-the-types-wrong finds no problems for ESM consumers", () => {
+    expect(() => npx("attw", "--pack", ".", "--profile", "esm-only")).not.toThrow();
+  });
+
+  it("npm pack ships only dist/, README, LICENSE and package.json", () => {
+    const files = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { encoding: "utf8" }))[0].files.map((f: { path: string }) => f.path);
+    expect(files.filter((f: string) => !/^dist\/.+\.(js|d\.ts)$/.test(f)).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+  });
+});

@@ -1,0 +1,102 @@
+// The portable suite: every public function of the core on real fixture transcripts, run unchanged in
+// Node, Deno, workerd and Chromium. Web-standard APIs only, like the core itself.
+import {
+  HANDOFF_PREFIX,
+  compact,
+  createCompactor,
+  deterministicSummarizer,
+  estimateTokens,
+  plan,
+  redact,
+  CompactionInputError,
+  type ChatMessage,
+  type Summarizer,
+} from "../../src/index.js";
+import { violations } from "../support/invariants.js";
+import { trajectories } from "./fixtures.gen.js";
+import { assert, equal, same, test } from "./harness.js";
+
+const fixtures = trajectories as { name: string; messages: ChatMessage[] }[];
+const largest = fixtures.reduce((a, b) => (estimateTokens(b.messages) > estimateTokens(a.messages) ? b : a));
+const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+
+test("fixtures are loaded", () => {
+  equal(fixtures.length, 17, "fixture transcripts");
+});
+
+test("estimateTokens: text, CJK, images at a fixed price, whole transcripts", () => {
+  equal(estimateTokens("a".repeat(400)), 100, "Latin text");
+  equal(estimateTokens("修复测试失败"), 6, "CJK");
+  const shot: ChatMessage = { role: "user", content: [{ type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(500_000)}` } }] };
+  assert(estimateTokens(shot) < 1700, "a 500 kB image costs the fixed estimate");
+  assert(estimateTokens(largest.messages) > 100_000, "the largest fixture is over 100k tokens");
+});
+
+for (const contextWindow of [16_000, 64_000]) {
+  test(`plan + compact (deterministic) keep every invariant on every fixture at ${contextWindow}`, async () => {
+    for (const { name, messages } of fixtures) {
+      const options = { contextWindow };
+      const snapshot = JSON.stringify(messages);
+      const p = plan(messages, options);
+      const result = await compact(messages, options);
+      same(violations({ input: messages, snapshot, plan: p, result }), [], `${name} at ${contextWindow}`);
+    }
+  });
+}
+
+test("compact with a fake streaming summarizer streams deltas into the handoff", async () => {
+  const model: Summarizer = async function* (req) {
+    assert(req.messages[0].role === "system", "the prompt starts with instructions");
+    for (const part of ["## Active task\n", "- keep going ", "on the epic"]) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      yield part;
+    }
+  };
+  model.label = "fake-model";
+  const deltas: string[] = [];
+  const r = await compact(largest.messages, {
+    contextWindow: 32_000,
+    summarizer: model,
+    onEvent: (e) => {
+      if (e.type === "summary-delta") deltas.push(e.text);
+    },
+  });
+  equal(r.report.mode, "summary", "mode");
+  equal(r.report.summary?.summarizer, "fake-model", "summarizer");
+  equal(deltas.join(""), "## Active task\n- keep going on the epic", "streamed text");
+  assert(r.messages.some((m) => text(m).startsWith(HANDOFF_PREFIX) && text(m).includes("on the epic")), "handoff carries the summary");
+  assert(r.report.tokensAfter < 32_000 * 0.75, "fits under the threshold");
+});
+
+test("deterministicSummarizer works on its own", async () => {
+  const s = deterministicSummarizer();
+  const out = await s({ messages: [{ role: "user", content: "Fix the failing test in src/app.ts" }], maxOutputTokens: 1000 });
+  assert(typeof out === "string" && out.includes("## Active task"), "it writes the checkpoint sections");
+});
+
+test("redact removes secret shapes and keeps ids", () => {
+  const r = redact("key sk-proj-Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe and id call_abc123 and 3f2504e0-4f89-11d3-9a0c-0305e82c3301");
+  assert(!r.includes("Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe"), "the key is gone");
+  assert(r.includes("call_abc123") && r.includes("3f2504e0-4f89-11d3-9a0c-0305e82c3301"), "ids stay");
+});
+
+test("createCompactor keeps state across passes and calibrates from usage", async () => {
+  const c = createCompactor({ contextWindow: 32_000 });
+  assert(c.shouldCompact(largest.messages), "the largest fixture needs compaction");
+  const r = await c.compact(largest.messages);
+  equal(c.state.compactions, 1, "compactions");
+  assert(!c.shouldCompact(r.messages), "the result needs none");
+  c.observeUsage({ prompt_tokens: 20_000 });
+  assert(c.state.calibration !== undefined, "usage calibrates");
+});
+
+test("bad input is rejected with the index", () => {
+  let error: unknown;
+  try {
+    plan([{ role: "user", content: "x" }, { role: "robot" }], { contextWindow: 1000 });
+  } catch (e) {
+    error = e;
+  }
+  assert(error instanceof CompactionInputError, "a CompactionInputError");
+  equal(error.index, 1, "index");
+});
