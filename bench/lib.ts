@@ -24,8 +24,12 @@ export function machine(): string {
   return `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`;
 }
 
-export async function bundleSize(entry: string): Promise<{ minified: number; gzip: number }> {
-  const out = await build({ entryPoints: [entry], bundle: true, minify: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
+/** What a user's bundle gains from `import { names } from entry` (all exports when names is omitted). */
+export async function bundleSize(entry: string, names?: string[]): Promise<{ minified: number; gzip: number }> {
+  const input = names
+    ? { stdin: { contents: `export { ${names.join(", ")} } from "./${entry}";`, resolveDir: ".", loader: "ts" as const } }
+    : { entryPoints: [entry] };
+  const out = await build({ ...input, bundle: true, minify: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
   const code = out.outputFiles[0].contents;
   return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
 }
@@ -34,3 +38,6 @@ export function table(head: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
 }
+
+/** The compaction core: everything but the network summarizers and the exact tokenizer. */
+export const CORE_NAMES = ["plan", "compact", "createCompactor", "estimateTokens", "redact", "deterministicSummarizer", "CompactionInputError"];

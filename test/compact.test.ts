@@ -69,6 +69,24 @@ describe("summarizer chain", () => {
     },
   );
 
+  it.each(["auth", "not_found", "rate_limit", "timeout", "overloaded", "cut_off", "malformed", "refusal", "truncated", "empty", "network"] as const)(
+    "primary fails with %s → the secondary model writes the summary, and events say so",
+    async (kind) => {
+      const events: CompactionEvent[] = [];
+      const secondary: Summarizer = async () => "## Active task\n- from the secondary";
+      secondary.label = "secondary";
+      secondary.model = "backup-1";
+      const r = await compact(chatty(), { ...opts, summarizer: [failing(kind), secondary], onEvent: (e) => events.push(e) });
+      expect(r.report.mode).toBe("fallback");
+      expect(r.report.summary).toMatchObject({ source: "model", model: "backup-1", summarizer: "secondary" });
+      const failed = events.find((e) => e.type === "summary-failed");
+      const done = events.find((e) => e.type === "summary-done");
+      expect(failed).toMatchObject({ failure: { summarizer: "primary", kind } });
+      expect(done).toMatchObject({ summary: { summarizer: "secondary" } });
+      expect(events.indexOf(failed!)).toBeLessThan(events.indexOf(done!));
+    },
+  );
+
   it("an empty summary is a failure, not a summary", async () => {
     const empty: Summarizer = async () => "   ";
     const r = await compact(chatty(), { ...opts, summarizer: empty });

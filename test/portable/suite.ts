@@ -2,6 +2,10 @@
 // Node, Deno, workerd and Chromium. Web-standard APIs only, like the core itself.
 import {
   HANDOFF_PREFIX,
+  SummarizerError,
+  anthropic,
+  openAICompatible,
+  workersAI,
   compact,
   createCompactor,
   deterministicSummarizer,
@@ -13,7 +17,7 @@ import {
   type Summarizer,
 } from "../../src/index.js";
 import { violations } from "../support/invariants.js";
-import { trajectories } from "./fixtures.gen.js";
+import { sse, trajectories } from "./fixtures.gen.js";
 import { assert, equal, same, test } from "./harness.js";
 
 const fixtures = trajectories as { name: string; messages: ChatMessage[] }[];
@@ -99,4 +103,56 @@ test("bad input is rejected with the index", () => {
   }
   assert(error instanceof CompactionInputError, "a CompactionInputError");
   equal(error.index, 1, "index");
+});
+
+/** A recorded stream, cut every `every` bytes, as a fetch Response. */
+function replay(file: string, every = 7): Response {
+  const bytes = new Uint8Array(sse[file]);
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, (at += every)));
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+async function read(s: Summarizer): Promise<string> {
+  let text = "";
+  for await (const d of s({ messages: [{ role: "user", content: "x" }], maxOutputTokens: 50 }) as AsyncIterable<string>) text += d;
+  return text;
+}
+
+test("openAICompatible, anthropic and workersAI read recorded streams cut into small chunks", async () => {
+  const fetchOf = (file: string) => (async () => replay(file)) as unknown as typeof fetch;
+  const o = await read(openAICompatible({ model: "m", fetch: fetchOf("openai-chat__text-plain.txt") }));
+  assert(o.startsWith("I'm unable to provide real-time weather updates"), `openai text: ${o.slice(0, 60)}`);
+  const a = await read(anthropic({ model: "m", fetch: fetchOf("anthropic__sdk-basic-text.txt") }));
+  equal(a, "Hello there!", "anthropic text");
+  const w = await read(workersAI({ run: async () => replay("cloudflare__workers-ai-native-text.txt").body }, "@cf/m"));
+  equal(w, "Hello chunk1Hello chunk2", "workers ai text");
+});
+
+test("a multi-byte character split across chunks arrives whole", async () => {
+  const bytes = sse["sse-edge__multibyte-split-across-chunks.txt"];
+  for (let every = 1; every <= 4; every++) {
+    const body = replay("sse-edge__multibyte-split-across-chunks.txt", every).body!;
+    const text = await new Response(body).text();
+    equal(text, new TextDecoder().decode(new Uint8Array(bytes)), `cut every ${every} bytes`);
+  }
+});
+
+test("an error event in a recorded stream is a classified failure, and compaction falls back", async () => {
+  const s = openAICompatible({ model: "m", fetch: (async () => replay("openai-chat__ERROR-first-chunk.txt")) as unknown as typeof fetch });
+  let kind = "";
+  try {
+    await read(s);
+  } catch (e) {
+    if (e instanceof SummarizerError) kind = e.kind;
+  }
+  equal(kind, "overloaded", "failure class");
+  const r = await compact(largest.messages, { contextWindow: 32_000, summarizer: s });
+  equal(r.report.mode, "fallback", "mode");
+  equal(r.report.summary?.source, "deterministic", "summary source");
 });
