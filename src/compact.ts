@@ -1,6 +1,7 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
-import { assemble, type Sanitized } from "./assemble/index.js";
-import { handoffText, markerText } from "./assemble/handoff.js";
+import { assemble } from "./assemble/index.js";
+import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
+import { appendSystemNote } from "./dialects/anthropic.js";
 import { dialectOf } from "./dialects/index.js";
 import type { Dialect, MessageView } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
@@ -26,6 +27,8 @@ import type {
 
 interface Prepared<M> {
   dialect: Dialect<M>;
+  /** options.system, for dialects that keep the system prompt beside the messages. */
+  system: unknown;
   input: M[];
   settings: Settings;
   state: CompactorState;
@@ -39,8 +42,9 @@ function prepare<M>(messages: unknown, options: CompactOptions): Prepared<M> {
   const settings = resolveSettings(options);
   const state = normalizeState(options.state);
   const views = input.map((m) => dialect.view(m));
-  const plan = planViews(views, settings, state, Boolean(options.force));
-  return { dialect, input, settings, state, views, plan };
+  const plan = planViews(views, settings, state, Boolean(options.force), (r) => dialect.wireRole(r), dialect.keepsEmptied);
+  const system = dialect.name === "anthropic" ? options.system : undefined;
+  return { dialect, input, settings, state, views, plan, system };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -64,18 +68,27 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
     reason: pl.reason,
     pruned: [],
     failures: [],
-    sanitized: { removedOrphanResults: [], stubbedCalls: [] },
+    sanitized: { removedOrphanResults: [], stubbedCalls: [], rewritten: [], messagesDropped: 0, messagesAdded: 0 },
   };
 }
 
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
   const report = baseReport(p as Prepared<unknown>, mode, started);
   if (why) report.warnings.push(why);
-  return { messages: p.input, state: p.state, report };
+  return withSystem({ messages: p.input, state: p.state, report }, p, false);
+}
+
+/** A system prompt kept beside the messages comes back beside them, with the note once compacted. */
+function withSystem<M>(r: CompactResult<M>, p: Prepared<M>, changed: boolean): CompactResult<M> {
+  if (p.system === undefined) return r;
+  const noted = changed && !(p.settings.system ?? "").includes(SYSTEM_NOTE);
+  r.system = noted ? appendSystemNote(p.system, SYSTEM_NOTE) : p.system;
+  r.report.systemChanged = noted;
+  return r;
 }
 
 function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
-  let total = p.plan.toolTokens;
+  let total = p.plan.fixedTokens;
   for (const m of out) total += known.get(m) ?? messageTokens(p.dialect.view(m), p.settings);
   return total;
 }
@@ -199,7 +212,7 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
     firstChangedIndex: firstChangedIndex(p.input, out),
     pruned: pruned.items,
     failures,
-    sanitized: sanitized satisfies Sanitized,
+    sanitized,
   });
   if (summary) report.summary = summary;
   report.warnings = warningsOf({
@@ -220,8 +233,9 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
     );
   }
   report.durationMs = Date.now() - started;
+  const result = withSystem({ messages: out, state, report }, p, true);
   emit({ type: "done", report });
-  return { messages: out, state, report };
+  return result;
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */

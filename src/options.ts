@@ -30,6 +30,8 @@ export interface Settings extends EstimateSettings {
   runway: number;
   protectedTools: Set<string>;
   tools: unknown[] | undefined;
+  /** The text of a system prompt kept beside the messages (dialect "anthropic"). */
+  system: string | undefined;
 }
 
 function check(ok: boolean, message: string): void {
@@ -40,6 +42,14 @@ function calibrated(count: (t: string) => number, state: CompactorState | undefi
   const ratio = state?.calibration?.ratio;
   if (!ratio || ratio === 1) return count;
   return (t) => Math.round(count(t) * ratio);
+}
+
+/** A separate system prompt as text: a string, or text blocks. */
+export function systemText(system: unknown): string | undefined {
+  if (typeof system === "string") return system;
+  if (Array.isArray(system)) return system.map((b) => (typeof b?.text === "string" ? b.text : "")).join("\n");
+  if (system !== undefined && system !== null) throw new RangeError("context-compactor: system must be a string or an array of text blocks");
+  return undefined;
 }
 
 export function resolveSettings(o: CompactOptions): Settings {
@@ -74,6 +84,7 @@ export function resolveSettings(o: CompactOptions): Settings {
     runway: Math.max(MIN_RUNWAY_TOKENS, Math.floor(thresholdTokens * RUNWAY_SHARE)),
     protectedTools: new Set(o.protectedTools ?? []),
     tools: o.tools,
+    system: systemText(o.system),
     imageTokens,
     countText: calibrated(o.countTokens ?? heuristicTokens, o.state),
   };

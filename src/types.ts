@@ -106,8 +106,8 @@ export interface Plan {
   effectiveWindow: number;
   /** Prune-only is accepted when it brings the total to at or below this (threshold − runway). */
   pruneTarget: number;
-  /** Tokens of the tool definitions, included in `tokens.total`. */
-  toolTokens: number;
+  /** Tokens sent with every request but never rewritten (tool definitions, a separate system prompt); in `tokens.total`. */
+  fixedTokens: number;
   /** The tail's token budget: `tailTokens`, or 20 % of the threshold (of the total when that is smaller). */
   tailBudget: number;
   /** Index of an earlier handoff (ours or another agent's) found in the transcript, or -1. */
@@ -117,6 +117,8 @@ export interface Plan {
    * for the tail. In the output they stand, as the same objects, right before the handoff.
    */
   pinned: number[];
+  /** The pinned request follows the handoff instead of preceding it (when it would meet a user message). */
+  handoffBeforePinned: boolean;
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";
 }
@@ -177,8 +179,23 @@ export interface CompactReport {
   reason: string;
   pruned: PrunedItem[];
   failures: SummarizerFailure[];
+  /** With a system prompt kept beside the messages: whether compaction appended its note to it. */
+  systemChanged?: boolean;
   /** Tool messages removed or added to keep every call paired with its result. */
-  sanitized: { removedOrphanResults: number[]; stubbedCalls: string[] };
+  sanitized: Sanitized;
+}
+
+/** What assembly changed to keep every tool call paired with its result. */
+export interface Sanitized {
+  /** Input indices of messages that lost tool results answering no call of their group. */
+  removedOrphanResults: number[];
+  /** Ids of calls that had no result and were given a stub one. */
+  stubbedCalls: string[];
+  /** Input indices of messages the sanitizer rewrote (orphan results removed or stub results added). */
+  rewritten: number[];
+  /** Messages dropped because nothing was left of them, and messages inserted for stubs. */
+  messagesDropped: number;
+  messagesAdded: number;
 }
 
 export interface CompactResult<M = ChatMessage> {

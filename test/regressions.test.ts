@@ -10,7 +10,7 @@ import {
   type CompactorState,
   type Summarizer,
 } from "../src/index.js";
-import { openAIValidity } from "./support/invariants.js";
+import { openAIValidity } from "./support/validity.js";
 import { trajectory } from "./support/fixtures.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
 

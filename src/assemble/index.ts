@@ -1,12 +1,8 @@
 // assemble: head + handoff + tail, the system note once, every tool call paired with its result.
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
-import type { Plan } from "../types.js";
+import type { Plan, Sanitized } from "../types.js";
 import { SYSTEM_NOTE } from "./handoff.js";
 
-export interface Sanitized {
-  removedOrphanResults: number[];
-  stubbedCalls: string[];
-}
 
 interface Slot<M> {
   message: M;
@@ -19,30 +15,56 @@ export const STUB_RESULT = "[no result: this tool call was not answered in the t
 
 /**
  * Drops tool results whose call is gone and answers calls whose result is gone with a stub.
- * A tool-call group at the very end is in flight (its results are yet to come) and stays as is.
+ * A tool-call group at the very end with no result yet is in flight and stays as is.
  */
 function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[]; sanitized: Sanitized } {
-  const sanitized: Sanitized = { removedOrphanResults: [], stubbedCalls: [] };
-  const out: Slot<M>[] = [];
-  let open = new Map<string, ToolCallView>();
-  const answerOpenCalls = () => {
-    for (const call of open.values()) {
-      const stub = dialect.stubResult(call, STUB_RESULT);
-      out.push({ message: stub, view: dialect.view(stub), from: -1 });
-      sanitized.stubbedCalls.push(call.id);
-    }
+  const sanitized: Sanitized = { removedOrphanResults: [], stubbedCalls: [], rewritten: [], messagesDropped: 0, messagesAdded: 0 };
+  const rewrite = (old: Slot<M>, message: M): Slot<M> => {
+    if (old.from >= 0) sanitized.rewritten.push(old.from);
+    return slot(message, old.from);
   };
-  for (const s of slots) {
+  const out: Slot<M>[] = [];
+  const slot = (message: M, from = -1): Slot<M> => ({ message, view: dialect.view(message), from });
+  let open = new Map<string, ToolCallView>();
+  let lastCarrier = -1; // index in `out` of the group's last result-carrying message
+
+  /** Answers the open calls before `next` is added; returns `next`, possibly rewritten. */
+  const answerOpenCalls = <S extends Slot<M> | undefined>(next: S): S | Slot<M> => {
+    if (!open.size) return next;
+    const calls = [...open.values()];
+    const a = dialect.answer(calls, STUB_RESULT, { last: lastCarrier >= 0 ? out[lastCarrier].message : undefined, next: next?.message });
+    if (a.last) out[lastCarrier] = rewrite(out[lastCarrier], a.last);
+    for (const m of a.insert ?? []) out.push(slot(m));
+    sanitized.messagesAdded += a.insert?.length ?? 0;
+    for (const c of calls) sanitized.stubbedCalls.push(c.id);
+    open = new Map();
+    return a.next && next ? rewrite(next, a.next) : next;
+  };
+
+  for (let s of slots) {
+    const orphans = new Set<string>();
+    for (const r of s.view.results) if (!open.delete(r.id)) orphans.add(r.id); // a second result for one call is an orphan too
+    if (orphans.size) {
+      if (s.from >= 0) sanitized.removedOrphanResults.push(s.from);
+      const kept = dialect.withoutResults(s.message, orphans);
+      if (kept === undefined) {
+        sanitized.messagesDropped++;
+        continue;
+      }
+      s = rewrite(s, kept);
+    }
     if (s.view.role === "tool") {
-      const id = s.view.toolCallId;
-      if (id !== undefined && open.delete(id)) out.push(s);
-      else if (s.from >= 0) sanitized.removedOrphanResults.push(s.from);
+      out.push(s);
+      lastCarrier = out.length - 1;
       continue;
     }
-    answerOpenCalls();
+    s = answerOpenCalls(s);
     out.push(s);
     open = new Map(s.view.toolCalls.map((c) => [c.id, c]));
+    lastCarrier = -1;
   }
+  // Results have started to arrive for the last group: the ones still missing will not.
+  if (lastCarrier >= 0) answerOpenCalls(undefined);
   return { slots: out, sanitized };
 }
 
@@ -66,11 +88,13 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
   if (x.handoff === undefined) {
     for (let i = plan.middle.start; i < plan.middle.end; i++) slots.push({ message: x.pruned[i], view: x.prunedViews[i], from: i });
   } else {
-    for (const i of plan.pinned) slots.push({ message: x.input[i], view: x.views[i], from: i });
+    const pinned = plan.pinned.map((i) => ({ message: x.input[i], view: x.views[i], from: i }));
+    if (!plan.handoffBeforePinned) slots.push(...pinned);
     if (plan.seam === "user" || plan.seam === "assistant") {
       const m = dialect.handoff(plan.seam, x.handoff);
       slots.push({ message: m, view: dialect.view(m), from: -1 });
     }
+    if (plan.handoffBeforePinned) slots.push(...pinned);
   }
 
   for (let i = plan.tail.start; i < x.input.length; i++) slots.push({ message: x.input[i], view: x.views[i], from: i });

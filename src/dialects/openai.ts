@@ -1,8 +1,8 @@
 // OpenAI Chat Completions: the default dialect.
 import * as v from "valibot";
-import { CompactionInputError } from "../errors.js";
 import type { ChatMessage, ContentPart } from "../types.js";
-import type { Dialect, MessageView, NeutralRole, ToolCallView } from "./view.js";
+import { validateEach } from "./validate.js";
+import type { Dialect, MessageView, ToolCallView } from "./view.js";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const;
 
@@ -48,39 +48,14 @@ const Message = v.variant(
       : `unknown role ${JSON.stringify(issue.input)} (expected ${ROLES.join(", ")})`,
 );
 
-function describe(issues: v.BaseIssue<unknown>[]): string[] {
-  return issues.map((issue) => {
-    const path = v.getDotPath(issue);
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-}
-
-function validate(messages: unknown): ChatMessage[] {
-  if (!Array.isArray(messages)) throw new CompactionInputError(-1, ["must be an array of messages"]);
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (m === null || typeof m !== "object" || Array.isArray(m)) {
-      throw new CompactionInputError(i, ["a message must be an object"]);
-    }
-    const result = v.safeParse(Message, m);
-    if (!result.success) throw new CompactionInputError(i, describe(result.issues));
-  }
-  return messages as ChatMessage[];
-}
-
 const IMAGE_PARTS = new Set(["image_url", "image", "input_image"]);
 const ATTACHMENT_PARTS = new Set(["input_audio", "file", "input_file", "audio"]);
 
-function neutralRole(role: ChatMessage["role"]): NeutralRole {
-  return role === "developer" ? "system" : role;
-}
-
-function view(m: ChatMessage): MessageView {
+function parts(content: ChatMessage["content"]) {
   let text = "";
   let images = 0;
   let attachments = 0;
   let otherChars = 0;
-  const content = m.content;
   if (typeof content === "string") text = content;
   else if (Array.isArray(content)) {
     for (const part of content) {
@@ -90,18 +65,17 @@ function view(m: ChatMessage): MessageView {
       else otherChars += JSON.stringify(part).length;
     }
   }
-  const toolCalls: ToolCallView[] = (m.tool_calls ?? []).map((c) => ({
-    id: c.id,
-    name: c.function.name,
-    arguments: c.function.arguments,
-  }));
-  const out: MessageView = { role: neutralRole(m.role), text, images, attachments, otherChars, toolCalls };
-  if (m.role === "tool") out.toolCallId = m.tool_call_id;
-  return out;
+  return { text, images, attachments, otherChars };
 }
 
-function withToolOutput(m: ChatMessage, text: string): ChatMessage {
-  return { ...m, content: text };
+function view(m: ChatMessage): MessageView {
+  const p = parts(m.content);
+  const toolCalls: ToolCallView[] = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+  if (m.role === "tool") {
+    const result = { id: m.tool_call_id!, text: p.text, images: p.images + p.attachments };
+    return { role: "tool", text: "", images: 0, attachments: 0, otherChars: p.otherChars, toolCalls, results: [result] };
+  }
+  return { role: m.role === "developer" ? "system" : m.role, ...p, toolCalls, results: [] };
 }
 
 function withArguments(m: ChatMessage, args: Map<number, string>): ChatMessage {
@@ -133,13 +107,16 @@ function appendNote(m: ChatMessage, note: string): ChatMessage {
 
 export const openai: Dialect<ChatMessage> = {
   name: "openai",
-  validate,
+  validate: (messages) => validateEach(messages, Message) as ChatMessage[],
   view,
-  withToolOutput,
+  keepsEmptied: false,
+  wireRole: (r) => r,
+  withResults: (m, outputs) => (outputs.has(0) ? { ...m, content: outputs.get(0)! } : m),
   withArguments,
   withoutImages,
+  withoutResults: () => undefined, // a tool message is its result
+  answer: (calls, text) => ({ insert: calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: text })) }),
   handoff: (role, text) => ({ role, content: text }),
   prepend,
   appendNote,
-  stubResult: (call, text) => ({ role: "tool", tool_call_id: call.id, content: text }),
 };

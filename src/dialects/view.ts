@@ -8,19 +8,37 @@ export interface ToolCallView {
   arguments: string;
 }
 
+/** One tool result a message carries (an OpenAI tool message carries one; others may carry several). */
+export interface ToolResultView {
+  id: string;
+  text: string;
+  /** Image and attachment parts inside the result. */
+  images: number;
+}
+
 export interface MessageView {
+  /** "tool" for a message that carries tool results and nothing else, whatever its wire role. */
   role: NeutralRole;
-  /** All text of the message, parts joined by a newline. */
+  /** The message's own text (not its tool results), parts joined by a newline. */
   text: string;
   /** Image parts (charged a fixed estimate each, never by size). */
   images: number;
   /** Audio, file and document parts (charged like images: their payload is never text). */
   attachments: number;
-  /** Text-like size of parts the dialect does not know, for estimation only. */
+  /** Text-like size of parts the dialect does not know (thinking, server tools…), for estimation only. */
   otherChars: number;
   toolCalls: ToolCallView[];
-  /** For tool results: the call they answer. */
-  toolCallId?: string;
+  results: ToolResultView[];
+}
+
+/** What sanitizing writes to answer calls whose results are missing. */
+export interface Answer<M> {
+  /** Replaces the group's last result-carrying message. */
+  last?: M;
+  /** Replaces the message after the group. */
+  next?: M;
+  /** Inserted after the group. */
+  insert?: M[];
 }
 
 export interface Dialect<M> {
@@ -28,18 +46,24 @@ export interface Dialect<M> {
   /** Checks the input and returns it typed; throws CompactionInputError naming the index. */
   validate(messages: unknown): M[];
   view(message: M): MessageView;
-  /** A tool result with its output replaced (prune). */
-  withToolOutput(message: M, text: string): M;
+  /** The role on the wire: where user and assistant must alternate, a tool-result carrier may count as a user. */
+  wireRole(role: NeutralRole): NeutralRole;
+  /** Whether a message left without results keeps its place (strict alternation) instead of being dropped. */
+  readonly keepsEmptied: boolean;
+  /** Tool results replaced (prune), by index in `view(message).results`. */
+  withResults(message: M, outputs: Map<number, string>): M;
   /** An assistant message whose tool calls get new argument strings, by call index. */
   withArguments(message: M, args: Map<number, string>): M;
-  /** The message with each image or attachment part replaced by a text stub. */
+  /** The message with each image or attachment part replaced by a text stub ("{kind}" is the part type). */
   withoutImages(message: M, stub: string): M;
+  /** The message without the results answering `ids`; undefined when nothing is left of it. */
+  withoutResults(message: M, ids: Set<string>): M | undefined;
+  /** Stub results for calls the transcript never answered. */
+  answer(calls: ToolCallView[], text: string, around: { last?: M; next?: M }): Answer<M>;
   /** A fresh message carrying the handoff. */
   handoff(role: "user" | "assistant", text: string): M;
   /** The message with `text` put before its own content (a handoff merged into it). */
   prepend(message: M, text: string): M;
   /** The system message with the compaction note appended. */
   appendNote(message: M, note: string): M;
-  /** A tool result standing in for one the transcript never recorded. */
-  stubResult(call: ToolCallView, text: string): M;
 }

@@ -53,6 +53,7 @@ export function messageTokens(m: MessageView, s: EstimateSettings): number {
   for (const call of m.toolCalls) {
     t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
   }
+  for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
   return t;
 }
 

@@ -1,7 +1,7 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
 import { findHandoff } from "../assemble/handoff.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
-import { messageTokens, toolDefinitionTokens } from "../estimate/index.js";
+import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
   HEAD_RESULTS_SHARE,
   MAX_STRIKES,
@@ -42,7 +42,7 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
   // they are large (an agent that reads ten files first), then it ends before the call instead.
   let results = 0;
   let extended = end;
-  while (extended < views.length && views[extended].role === "tool") results += perMessage[extended++];
+  while (extended < views.length && views[extended].results.length) results += perMessage[extended++];
   if (results <= s.thresholdTokens * HEAD_RESULTS_SHARE) end = extended;
   else end = Math.max(system, groupStart(views, end - 1, system));
   // An earlier handoff is state, not an ordinary turn: the head stops before it.
@@ -52,7 +52,7 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
 
 /** Start of the tool-call group containing `i`: back past tool results to the call that made them. */
 function groupStart(views: MessageView[], i: number, floor: number): number {
-  while (i > floor && views[i].role === "tool") i--;
+  while (i > floor && views[i].results.length) i--;
   return i;
 }
 
@@ -84,30 +84,34 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole | u
 }
 
 /**
- * The role the handoff will follow: the last head message's, looking past tool results that
- * answer no call of their group (assembly drops those).
+ * The wire role the handoff will follow: the last head message's, looking past tool results that
+ * answer no call of their group when assembly will drop them.
  */
-function roleBefore(views: MessageView[], end: number): NeutralRole | undefined {
+function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: boolean): NeutralRole | undefined {
   let i = end - 1;
-  while (i >= 0 && views[i].role === "tool") {
+  while (!orphansStay && i >= 0 && views[i].role === "tool") {
     const owner = groupStart(views, i, 0);
-    const id = views[i].toolCallId;
-    if (views[owner].role !== "tool" && views[owner].toolCalls.some((c) => c.id === id)) return "tool";
+    if (owner !== i && views[i].results.some((r) => views[owner].toolCalls.some((c) => c.id === r.id))) return wire("tool");
     i--;
   }
-  return i >= 0 ? views[i].role : undefined;
+  return i >= 0 ? wire(views[i].role) : undefined;
 }
+
+type Wire = (role: NeutralRole) => NeutralRole;
 
 export function planViews(
   views: MessageView[],
   s: Settings,
   state: CompactorState | undefined,
   force: boolean,
+  wire: Wire = (r) => r,
+  orphansStay = false,
 ): Plan {
   const n = views.length;
   const perMessage = views.map((m) => messageTokens(m, s));
-  const toolTokens = toolDefinitionTokens(s.tools, s);
-  let total = toolTokens;
+  // Sent with every request but never rewritten: tool definitions and a system prompt kept apart.
+  const fixedTokens = toolDefinitionTokens(s.tools, s) + (s.system ? MESSAGE_OVERHEAD + s.countText(s.system) : 0);
+  let total = fixedTokens;
   for (const t of perMessage) total += t;
 
   const previousHandoffIndex = lastHandoffIndex(views);
@@ -126,8 +130,18 @@ export function planViews(
     else tStart = lu;
   }
 
-  const before = pinned >= 0 ? "user" : roleBefore(views, hEnd);
-  const seamAt = (start: number) => (start >= n || start <= hEnd ? "none" : seamRole(before, views[start].role));
+  // A pinned request follows the head unless that would put two user messages together; then the
+  // handoff goes between them (as an assistant message) and the request follows it.
+  const headRole = roleBefore(views, hEnd, wire, orphansStay);
+  if (pinned >= 0 && headRole === "user" && wire(views[tStart].role) === "user") {
+    // User messages on both sides of the request: no place for it that keeps alternation.
+    pinned = -1;
+    tStart = lu;
+  }
+  const handoffBeforePinned = pinned >= 0 && headRole === "user";
+  const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
+  const seamAt = (start: number) =>
+    start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : wire(views[start].role));
   let seam = seamAt(tStart);
   // Never wrap the latest request in a merged handoff: start the tail one group earlier instead.
   if (seam === "merge" && tStart === lu) {
@@ -171,10 +185,11 @@ export function planViews(
     latestUserIndex: lu,
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
-    toolTokens,
+    fixedTokens,
     tailBudget,
     previousHandoffIndex,
     pinned: pinned >= 0 ? [pinned] : [],
+    handoffBeforePinned,
     seam: middleEmpty ? "none" : seam,
   };
 }

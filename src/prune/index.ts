@@ -1,6 +1,6 @@
 // prune: deterministic savings in the middle before any model runs.
 import { callsOfResults } from "../dialects/pairs.js";
-import type { Dialect, MessageView } from "../dialects/view.js";
+import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
@@ -21,13 +21,42 @@ export interface PruneResult<M> {
   items: PrunedItem[];
 }
 
-/** Index of the newest tool output with the same text, for outputs worth deduplicating. */
+/** Index of the newest message holding each tool output worth deduplicating. */
 function newestCopies(views: MessageView[]): Map<string, number> {
   const newest = new Map<string, number>();
   views.forEach((m, i) => {
-    if (m.role === "tool" && m.text.length >= PRUNE_MIN_CHARS) newest.set(m.text, i);
+    for (const r of m.results) if (r.text.length >= PRUNE_MIN_CHARS) newest.set(r.text, i);
   });
   return newest;
+}
+
+/** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean) {
+  const outputs = new Map<number, string>();
+  let duplicate = false;
+  m.results.forEach((r, k) => {
+    const call = calls[k];
+    if (isProtected(call?.name)) return;
+    const target = describeCall(call?.name, call?.arguments);
+    const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
+    if (later !== undefined && later > i) {
+      outputs.set(k, duplicateLine(target, later));
+      duplicate = true;
+    } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
+      outputs.set(k, prunedOutputLine(target, r.text, r.images));
+    }
+  });
+  return { outputs, duplicate };
+}
+
+function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean): Map<number, string> {
+  const shrunk = new Map<number, string>();
+  m.toolCalls.forEach((c, k) => {
+    if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
+    const smaller = shrinkArguments(c.arguments);
+    if (smaller !== undefined) shrunk.set(k, smaller);
+  });
+  return shrunk;
 }
 
 export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>): PruneResult<M> {
@@ -37,7 +66,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const items: PrunedItem[] = [];
   const calls = callsOfResults(views);
   const newest = newestCopies(views);
-  const isProtected = (name: string | undefined) => name !== undefined && s.protectedTools.has(name);
+  const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
 
   for (let i = plan.middle.start; i < plan.middle.end; i++) {
     if (plan.pinned.includes(i)) continue; // the latest request stays verbatim
@@ -45,34 +74,19 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    if (m.role === "tool") {
-      const call = calls[i];
-      if (!isProtected(call?.name)) {
-        const target = describeCall(call?.name, call?.arguments);
-        const later = m.text.length >= PRUNE_MIN_CHARS ? newest.get(m.text) : undefined;
-        if (later !== undefined && later > i) {
-          next = dialect.withToolOutput(next, duplicateLine(target, later));
-          kind = "duplicate";
-        } else if (m.text.length > PRUNE_MIN_CHARS || m.images + m.attachments > 0) {
-          next = dialect.withToolOutput(next, prunedOutputLine(target, m.text, m.images + m.attachments));
-          kind = "tool_output";
-        }
-      }
-    } else {
-      const shrunk = new Map<number, string>();
-      m.toolCalls.forEach((c, k) => {
-        if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
-        const smaller = shrinkArguments(c.arguments);
-        if (smaller !== undefined) shrunk.set(k, smaller);
-      });
-      if (shrunk.size) {
-        next = dialect.withArguments(next, shrunk);
-        kind = "arguments";
-      }
-      if (m.images + m.attachments > 0) {
-        next = dialect.withoutImages(next, IMAGE_STUB);
-        kind ??= "image";
-      }
+    const results = prunedResults(i, m, calls[i], newest, isProtected);
+    if (results.outputs.size) {
+      next = dialect.withResults(next, results.outputs);
+      kind = results.duplicate ? "duplicate" : "tool_output";
+    }
+    const shrunk = shrunkCalls(m, isProtected);
+    if (shrunk.size) {
+      next = dialect.withArguments(next, shrunk);
+      kind ??= "arguments";
+    }
+    if (m.images + m.attachments > 0) {
+      next = dialect.withoutImages(next, IMAGE_STUB);
+      kind ??= "image";
     }
 
     if (kind) {
@@ -86,7 +100,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     }
   }
 
-  let total = plan.toolTokens;
+  let total = plan.fixedTokens;
   for (const t of perMessage) total += t;
   return { messages: out, views: outViews, perMessage, total, items };
 }

@@ -1,6 +1,5 @@
 // report: what a pass did, in numbers and words.
-import type { Sanitized } from "../assemble/index.js";
-import type { Plan, PrunedItem, SummarizerFailure } from "../types.js";
+import type { Plan, PrunedItem, Sanitized, SummarizerFailure } from "../types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */
 export function firstChangedIndex<M>(input: M[], output: M[]): number {

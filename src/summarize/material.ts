@@ -24,19 +24,29 @@ export function bound(text: string, limit: number, headShare = BODY_HEAD / BODY_
   return `${text.slice(0, head)}\n…[${text.length - head - tail} chars elided]…\n${text.slice(text.length - tail)}`;
 }
 
-function turnOf(m: MessageView, index: number, call: ToolCallView | undefined): HandoffTurn {
+function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
   let text = m.text;
   const handoff = m.role === "user" || m.role === "assistant" ? findHandoff(text) : undefined;
   if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
   if (m.images + m.attachments) text += `${text ? "\n" : ""}[${m.images + m.attachments} image/attachment part(s)]`;
-  const turn: HandoffTurn = {
+  if (!text && !m.toolCalls.length) return undefined;
+  return {
     index,
-    role: m.role,
+    role: m.role === "tool" ? "user" : m.role,
     text: redact(bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL))),
     toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: redact(bound(c.arguments, ARGUMENTS_LIMIT)) })),
   };
-  if (call) turn.call = { name: call.name, arguments: redact(bound(call.arguments, ARGUMENTS_LIMIT)) };
-  return turn;
+}
+
+/** Each tool result of a message as a turn of its own, with the call it answers. */
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[]): HandoffTurn[] {
+  return m.results.map((r, k) => {
+    const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
+    const turn: HandoffTurn = { index, role: "tool", text: redact(bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL))), toolCalls: [] };
+    const call = calls[k];
+    if (call) turn.call = { name: call.name, arguments: redact(bound(call.arguments, ARGUMENTS_LIMIT)) };
+    return turn;
+  });
 }
 
 function turnSize(t: HandoffTurn): number {
@@ -98,8 +108,9 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
-    const turn = turnOf(views[i], i, calls[i]);
-    if (turn.text || turn.toolCalls.length || turn.role === "tool") turns.push(turn);
+    turns.push(...resultTurns(views[i], i, calls[i]));
+    const turn = turnOf(views[i], i);
+    if (turn) turns.push(turn);
   }
   // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.
   let previous: string | undefined;

@@ -13,10 +13,13 @@ import {
   plan,
   redact,
   CompactionInputError,
+  convert,
+  fromOpenAI,
   type ChatMessage,
   type Summarizer,
 } from "../../src/index.js";
 import { violations } from "../support/invariants.js";
+import { validity } from "../support/validity.js";
 import { sse, trajectories } from "./fixtures.gen.js";
 import { assert, equal, same, test } from "./harness.js";
 
@@ -155,4 +158,16 @@ test("an error event in a recorded stream is a classified failure, and compactio
   const r = await compact(largest.messages, { contextWindow: 32_000, summarizer: s });
   equal(r.report.mode, "fallback", "mode");
   equal(r.report.summary?.source, "deterministic", "summary source");
+});
+
+test("convert and compact the largest fixture as Anthropic Messages and AI SDK messages", async () => {
+  for (const dialect of ["anthropic", "ai-sdk"] as const) {
+    const c = fromOpenAI(largest.messages, dialect);
+    same(c.lost, [], `${dialect}: nothing lost`);
+    const r = await compact(c.messages as any[], { contextWindow: 32_000, dialect, system: c.system });
+    equal(r.report.mode, "summary", `${dialect}: mode`);
+    same(validity(dialect, r.messages), [], `${dialect}: valid`);
+    const back = convert(r.messages, { from: dialect, to: "openai", system: r.system });
+    assert(back.messages.length > 0, `${dialect}: converts back`);
+  }
 });

@@ -1,11 +1,9 @@
 // DESIGN.md's invariants as one checker, shared by property tests, fixture sweeps and every runtime.
-import { HANDOFF_PREFIX, SYSTEM_NOTE, type ChatMessage, type CompactResult, type Plan } from "../../src/index.js";
+import { dialectOf } from "../../src/dialects/index.js";
+import { HANDOFF_PREFIX, SYSTEM_NOTE, type CompactResult, type DialectName, type Plan } from "../../src/index.js";
+import { validity } from "./validity.js";
 
-function text(m: ChatMessage): string {
-  if (typeof m.content === "string") return m.content;
-  if (Array.isArray(m.content)) return m.content.map((p) => (p.type === "text" ? String(p.text) : "")).join("\n");
-  return "";
-}
+type Message = any;
 
 function isJson(s: string): boolean {
   try {
@@ -16,38 +14,20 @@ function isJson(s: string): boolean {
   }
 }
 
-/** OpenAI validity: results follow their call's group, calls are answered (a trailing group may be in flight). */
-export function openAIValidity(messages: ChatMessage[]): string[] {
-  const problems: string[] = [];
-  let open = new Set<string>();
-  let groupAt = -1;
-  const unanswered = (at: number) => {
-    if (open.size && groupAt >= 0) problems.push(`calls ${[...open].join(",")} of message ${groupAt} have no result (before ${at})`);
-  };
-  messages.forEach((m, i) => {
-    if (m.role === "tool") {
-      if (!m.tool_call_id || !open.delete(m.tool_call_id)) problems.push(`tool result ${i} (${m.tool_call_id}) answers no open call`);
-      return;
-    }
-    unanswered(i);
-    open = new Set((m.tool_calls ?? []).map((c) => c.id));
-    groupAt = m.tool_calls?.length ? i : -1;
-  });
-  // A trailing group is in flight: allowed.
-  return problems;
-}
-
 export interface InvariantInput {
-  input: ChatMessage[];
+  input: Message[];
   snapshot: string;
   plan: Plan;
-  result: CompactResult;
-  /** Calls whose input arguments were JSON. */
+  result: CompactResult<Message>;
+  dialect?: DialectName;
 }
 
 /** Every violated invariant, in words; empty when all hold. */
-export function violations({ input, snapshot, plan, result }: InvariantInput): string[] {
+export function violations({ input, snapshot, plan, result, dialect = "openai" }: InvariantInput): string[] {
   const v: string[] = [];
+  const d = dialectOf(dialect);
+  const text = (m: Message): string => d.view(m).text;
+  const calls = (m: Message) => d.view(m).toolCalls;
   const out = result.messages;
   const r = result.report;
 
@@ -71,13 +51,13 @@ export function violations({ input, snapshot, plan, result }: InvariantInput): s
   if (out === input) v.push("a compaction returned the input array");
 
   // 1. validity (of what compaction wrote: pre-existing oddities are repaired and reported)
-  for (const p of openAIValidity(out)) v.push(`1: ${p}`);
+  for (const p of validity(dialect, out)) v.push(`1: ${p}`);
   const inputArgs = new Map<string, string>();
-  for (const m of input) for (const c of m.tool_calls ?? []) inputArgs.set(c.id, c.function.arguments);
+  for (const m of input) for (const c of calls(m)) inputArgs.set(c.id, c.arguments);
   for (const m of out) {
-    for (const c of m.tool_calls ?? []) {
+    for (const c of calls(m)) {
       const before = inputArgs.get(c.id);
-      if (before !== undefined && isJson(before) && !isJson(c.function.arguments)) v.push(`1: arguments of ${c.id} stopped being JSON`);
+      if (before !== undefined && isJson(before) && !isJson(c.arguments)) v.push(`1: arguments of ${c.id} stopped being JSON`);
     }
   }
   const written = new Set(out.filter((m) => !input.includes(m)));
@@ -92,15 +72,22 @@ export function violations({ input, snapshot, plan, result }: InvariantInput): s
   });
 
   // 2. head byte-for-byte (the system prompt may gain the note; orphan results may be removed, reported)
-  const removed = new Set(r.sanitized.removedOrphanResults);
-  const head = input.slice(0, plan.head.end).filter((_, i) => !removed.has(i));
-  const core = out.filter((m) => !(m.role === "tool" && !input.includes(m) && text(m).startsWith("[no result")));
-  head.forEach((m, k) => {
-    if (core[k] === m) return;
-    const ok = k === 0 && m.role !== "user" && text(core[0]).startsWith(text(m)) && text(core[0]).endsWith(SYSTEM_NOTE);
-    if (!ok) v.push(`2: head message ${k} changed`);
-    else if (JSON.stringify({ ...core[0], content: null }) !== JSON.stringify({ ...m, content: null })) v.push("2: system fields changed");
-  });
+  const removed = new Set([...r.sanitized.removedOrphanResults, ...r.sanitized.rewritten]);
+  let last = -1;
+  for (let i = 0; i < plan.head.end; i++) {
+    if (removed.has(i)) continue;
+    const m = input[i];
+    let at = out.indexOf(m);
+    if (at < 0 && i === 0 && d.view(m).role === "system") {
+      at = 0;
+      const ok = text(out[0]).startsWith(text(m)) && text(out[0]).endsWith(SYSTEM_NOTE);
+      if (!ok) v.push("2: the system prompt changed beyond the appended note");
+      else if (JSON.stringify({ ...out[0], content: null }) !== JSON.stringify({ ...m, content: null })) v.push("2: system fields changed");
+    }
+    if (at < 0) v.push(`2: head message ${i} changed`);
+    else if (at < last) v.push(`2: head message ${i} moved`);
+    last = Math.max(last, at);
+  }
 
   // 3. tail kept as the same objects, except one message a handoff was merged into and reported orphans
   let merged = 0;
@@ -110,7 +97,7 @@ export function violations({ input, snapshot, plan, result }: InvariantInput): s
     if (m && merged++ === 0) continue;
     v.push(`3: tail message ${i} is missing from the output`);
   }
-  for (const i of plan.pinned) if (r.mode !== "prune" && !out.includes(input[i])) v.push(`3: pinned message ${i} missing`);
+  for (const i of plan.pinned) if (r.mode !== "prune" && !removed.has(i) && !out.includes(input[i])) v.push(`3: pinned message ${i} missing`);
   const lu = plan.latestUserIndex;
   if (lu >= 0 && !out.includes(input[lu])) {
     const carried = out.some((o) => o.role === "user" && text(o).endsWith(text(input[lu])));
@@ -127,12 +114,13 @@ export function violations({ input, snapshot, plan, result }: InvariantInput): s
   } else {
     if (r.droppedMessages !== middle) v.push(`5: droppedMessages ${r.droppedMessages}, middle ${middle}`);
     if (!r.summary) v.push("5: summary info missing");
-    const handoffs = out.filter((m) => written.has(m) && text(m).startsWith(HANDOFF_PREFIX));
+    const inputTexts = new Set(input.map(text)); // a message the sanitizer rewrote keeps its text
+    const handoffs = out.filter((m) => written.has(m) && d.view(m).role !== "system" && text(m).startsWith(HANDOFF_PREFIX) && !inputTexts.has(text(m)));
     if (handoffs.length !== 1) v.push(`5: ${handoffs.length} handoffs written`);
     if (r.summary?.source === "marker" && !handoffs.some((h) => text(h).includes(String(middle)))) v.push("5: the marker does not state the count");
   }
   const expected =
-    input.length - removed.size + r.sanitized.stubbedCalls.length - (r.mode === "prune" ? 0 : middle) + (r.mode !== "prune" && plan.seam !== "merge" ? 1 : 0);
+    input.length - r.sanitized.messagesDropped + r.sanitized.messagesAdded - (r.mode === "prune" ? 0 : middle) + (r.mode !== "prune" && plan.seam !== "merge" ? 1 : 0);
   if (out.length !== expected) v.push(`5: ${out.length} messages out, expected ${expected}`);
   if (r.messagesAfter !== out.length || r.messagesBefore !== input.length) v.push("5: message counts in the report are wrong");
   if (r.tokensAfter >= r.tokensBefore) v.push(`7: tokens did not shrink (${r.tokensBefore} → ${r.tokensAfter})`);

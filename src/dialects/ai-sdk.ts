@@ -1,0 +1,113 @@
+// Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
+import * as v from "valibot";
+import { validateEach } from "./validate.js";
+import type { Dialect, MessageView, ToolCallView, ToolResultView } from "./view.js";
+
+export type ModelPart = { type: string; [k: string]: unknown };
+export interface ModelMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string | ModelPart[];
+  [k: string]: unknown;
+}
+
+const Part = v.pipe(
+  v.looseObject({ type: v.string('a part needs a string "type"') }, 'a part must be an object with a string "type"'),
+  v.check((p) => p.type !== "text" || typeof p.text === "string", 'a "text" part needs a string "text"'),
+  v.check((p) => p.type !== "tool-call" || (typeof p.toolCallId === "string" && typeof p.toolName === "string"), 'a "tool-call" part needs a string "toolCallId" and "toolName"'),
+  v.check(
+    (p) => p.type !== "tool-result" || (typeof p.toolCallId === "string" && typeof p.output === "object" && p.output !== null),
+    'a "tool-result" part needs a string "toolCallId" and an "output" object',
+  ),
+);
+const Content = v.lazy((input) => (typeof input === "string" ? v.string() : v.array(Part, "content must be a string or an array of parts")));
+
+const Message = v.variant(
+  "role",
+  [
+    v.looseObject({ role: v.literal("system"), content: v.string("a system message needs string content") }),
+    v.looseObject({ role: v.picklist(["user", "assistant"]), content: Content }),
+    v.looseObject({ role: v.literal("tool"), content: v.array(Part, "a tool message needs an array of parts") }),
+  ],
+  (issue) => (issue.input === undefined ? "a message needs a role" : `unknown role ${JSON.stringify(issue.input)} (expected system, user, assistant, tool)`),
+);
+
+const parts = (c: ModelMessage["content"]): ModelPart[] => (typeof c === "string" ? [{ type: "text", text: c }] : c);
+const MEDIA = new Set(["image", "file"]);
+
+/** The text of a tool result's output, whatever its type. */
+function outputView(p: ModelPart): ToolResultView {
+  const o = p.output as { type?: string; value?: unknown } | undefined;
+  let text = "";
+  let images = 0;
+  if (o?.type === "content" && Array.isArray(o.value)) {
+    for (const x of o.value as ModelPart[]) {
+      if (x.type === "text") text += (text ? "\n" : "") + String(x.text);
+      else images++;
+    }
+  } else if (typeof o?.value === "string") text = o.value;
+  else if (o?.value !== undefined) text = JSON.stringify(o.value);
+  return { id: String(p.toolCallId), text, images };
+}
+
+function view(m: ModelMessage): MessageView {
+  let text = "";
+  let images = 0;
+  let attachments = 0;
+  let otherChars = 0;
+  const toolCalls: ToolCallView[] = [];
+  const results: ToolResultView[] = [];
+  for (const p of parts(m.content)) {
+    if (p.type === "text") text += (text ? "\n" : "") + String(p.text);
+    // Calls the provider ran itself carry their result in the same message: not ours to pair.
+    else if (p.type === "tool-call" && !p.providerExecuted) toolCalls.push({ id: String(p.toolCallId), name: String(p.toolName), arguments: JSON.stringify(p.input ?? {}) });
+    else if (p.type === "tool-result" && m.role === "tool") results.push(outputView(p));
+    else if (p.type === "image") images++;
+    else if (p.type === "file") attachments++;
+    else otherChars += JSON.stringify(p).length;
+  }
+  return { role: m.role, text, images, attachments, otherChars, toolCalls, results };
+}
+
+function mapParts(m: ModelMessage, f: (p: ModelPart) => ModelPart | undefined): ModelPart[] {
+  const out: ModelPart[] = [];
+  for (const p of parts(m.content)) {
+    const x = f(p);
+    if (x) out.push(x);
+  }
+  return out;
+}
+
+function indexed(m: ModelMessage, type: string, values: Map<number, string>, set: (p: ModelPart, value: string) => ModelPart): ModelMessage {
+  let k = -1;
+  return { ...m, content: mapParts(m, (p) => (p.type === type && (type !== "tool-call" || !p.providerExecuted) && values.has(++k) ? set(p, values.get(k)!) : p)) };
+}
+
+const stubResult = (c: ToolCallView, text: string): ModelPart => ({ type: "tool-result", toolCallId: c.id, toolName: c.name, output: { type: "error-text", value: text } });
+
+export const aiSdkDialect: Dialect<ModelMessage> = {
+  name: "ai-sdk",
+  validate: (messages) => validateEach(messages, Message) as ModelMessage[],
+  view,
+  keepsEmptied: false,
+  wireRole: (r) => r,
+  withResults: (m, outputs) => indexed(m, "tool-result", outputs, (p, value) => ({ ...p, output: { type: "text", value } })),
+  withArguments: (m, args) => indexed(m, "tool-call", args, (p, value) => ({ ...p, input: JSON.parse(value) })),
+  withoutImages: (m, stub) => ({ ...m, content: mapParts(m, (p) => (MEDIA.has(p.type) ? { type: "text", text: stub.replace("{kind}", p.type) } : p)) }),
+  withoutResults: (m, ids) => {
+    const content = mapParts(m, (p) => (p.type === "tool-result" && ids.has(String(p.toolCallId)) ? undefined : p));
+    return content.length ? { ...m, content } : undefined;
+  },
+  answer: (calls, text, { last }) => {
+    const stubs = calls.map((c) => stubResult(c, text));
+    return last ? { last: { ...last, content: [...parts(last.content), ...stubs] } } : { insert: [{ role: "tool", content: stubs }] };
+  },
+  handoff: (role, text) => ({ role, content: text }),
+  // Reasoning opens an assistant message for some providers: the handoff goes after it.
+  prepend: (m, text) => {
+    const ps = parts(m.content);
+    let at = 0;
+    while (at < ps.length && ps[at].type === "reasoning") at++;
+    return { ...m, content: [...ps.slice(0, at), { type: "text", text }, ...ps.slice(at)] };
+  },
+  appendNote: (m, note) => ({ ...m, content: typeof m.content === "string" && m.content ? `${m.content}\n\n${note}` : note }),
+};

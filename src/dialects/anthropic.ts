@@ -1,0 +1,136 @@
+// Anthropic Messages: system beside the messages, content blocks, tool results inside user messages,
+// strict user/assistant alternation.
+import * as v from "valibot";
+import type { Dialect, MessageView, ToolCallView, ToolResultView } from "./view.js";
+import { validateEach } from "./validate.js";
+
+export type AnthropicBlock = { type: string; [k: string]: unknown };
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | AnthropicBlock[];
+  [k: string]: unknown;
+}
+
+const Block = v.pipe(
+  v.looseObject({ type: v.string('a content block needs a string "type"') }, 'a content block must be an object with a string "type"'),
+  v.check((b) => b.type !== "text" || typeof b.text === "string", 'a "text" block needs a string "text"'),
+  v.check((b) => b.type !== "tool_use" || (typeof b.id === "string" && typeof b.name === "string"), 'a "tool_use" block needs a string "id" and "name"'),
+  v.check((b) => b.type !== "tool_result" || typeof b.tool_use_id === "string", 'a "tool_result" block needs a string "tool_use_id"'),
+);
+
+const Message = v.looseObject(
+  {
+    role: v.picklist(["user", "assistant"], 'role must be "user" or "assistant" (the system prompt goes in options.system)'),
+    content: v.lazy((input) => (typeof input === "string" ? v.string() : v.array(Block, "content must be a string or an array of content blocks"))),
+  },
+  "a message must be an object",
+);
+
+const IMAGE = new Set(["image"]);
+const ATTACHMENT = new Set(["document", "file", "container_upload"]);
+
+function blocks(content: AnthropicMessage["content"]): AnthropicBlock[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : content;
+}
+
+/** Text and images inside a tool_result's content (a string or text/image blocks). */
+function resultView(b: AnthropicBlock): ToolResultView {
+  const c = b.content as unknown;
+  if (typeof c === "string") return { id: String(b.tool_use_id), text: c, images: 0 };
+  let text = "";
+  let images = 0;
+  for (const x of Array.isArray(c) ? (c as AnthropicBlock[]) : []) {
+    if (x.type === "text") text += (text ? "\n" : "") + String(x.text);
+    else if (IMAGE.has(x.type) || ATTACHMENT.has(x.type)) images++;
+  }
+  return { id: String(b.tool_use_id), text, images };
+}
+
+function view(m: AnthropicMessage): MessageView {
+  let text = "";
+  let images = 0;
+  let attachments = 0;
+  let otherChars = 0;
+  const toolCalls: ToolCallView[] = [];
+  const results: ToolResultView[] = [];
+  for (const b of blocks(m.content)) {
+    if (b.type === "text") text += (text ? "\n" : "") + String(b.text);
+    else if (b.type === "tool_use") toolCalls.push({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) });
+    else if (b.type === "tool_result") results.push(resultView(b));
+    else if (IMAGE.has(b.type)) images++;
+    else if (ATTACHMENT.has(b.type)) attachments++;
+    // thinking, redacted_thinking, server tools and their results: kept as they are, counted by size
+    else otherChars += JSON.stringify(b).length;
+  }
+  const onlyResults = results.length > 0 && !text && !images && !attachments && !toolCalls.length;
+  return { role: onlyResults ? "tool" : m.role, text, images, attachments, otherChars, toolCalls, results };
+}
+
+function mapBlocks(m: AnthropicMessage, f: (b: AnthropicBlock, i: number) => AnthropicBlock | undefined): AnthropicMessage {
+  const out: AnthropicBlock[] = [];
+  blocks(m.content).forEach((b, i) => {
+    const x = f(b, i);
+    if (x) out.push(x);
+  });
+  return { ...m, content: out };
+}
+
+function withResults(m: AnthropicMessage, outputs: Map<number, string>): AnthropicMessage {
+  let k = -1;
+  return mapBlocks(m, (b) => {
+    if (b.type !== "tool_result") return b;
+    k++;
+    return outputs.has(k) ? { ...b, content: outputs.get(k)! } : b;
+  });
+}
+
+function withArguments(m: AnthropicMessage, args: Map<number, string>): AnthropicMessage {
+  let k = -1;
+  return mapBlocks(m, (b) => {
+    if (b.type !== "tool_use") return b;
+    k++;
+    return args.has(k) ? { ...b, input: JSON.parse(args.get(k)!) } : b;
+  });
+}
+
+const THINKING = new Set(["thinking", "redacted_thinking"]);
+
+export const anthropicDialect: Dialect<AnthropicMessage> = {
+  name: "anthropic",
+  validate: (messages) => validateEach(messages, Message) as AnthropicMessage[],
+  view,
+  // A message of tool results is a user message on the wire: it takes part in the alternation.
+  keepsEmptied: true,
+  wireRole: (r) => (r === "tool" ? "user" : r),
+  withResults,
+  withArguments,
+  withoutImages: (m, stub) =>
+    mapBlocks(m, (b) => (IMAGE.has(b.type) || ATTACHMENT.has(b.type) ? { type: "text", text: stub.replace("{kind}", b.type) } : b)),
+  // Strict alternation: a message left empty keeps its place with a note instead of disappearing.
+  withoutResults: (m, ids) => {
+    const kept = mapBlocks(m, (b) => (b.type === "tool_result" && ids.has(String(b.tool_use_id)) ? undefined : b));
+    return (kept.content as AnthropicBlock[]).length ? kept : { ...m, content: [{ type: "text", text: "[tool results removed: their calls are gone]" }] };
+  },
+  // Every result of a group belongs in the one user message after it.
+  answer: (calls, text, { last, next }) => {
+    const stubs = calls.map((c) => ({ type: "tool_result", tool_use_id: c.id, content: text, is_error: true }));
+    if (last) return { last: { ...last, content: [...blocks(last.content), ...stubs] } };
+    if (next?.role === "user") return { next: { ...next, content: [...stubs, ...blocks(next.content)] } };
+    return { insert: [{ role: "user", content: stubs }] };
+  },
+  handoff: (role, text) => ({ role, content: text }),
+  // Thinking blocks must open an assistant message: the handoff goes after them.
+  prepend: (m, text) => {
+    const bs = blocks(m.content);
+    let at = 0;
+    while (at < bs.length && THINKING.has(bs[at].type)) at++;
+    return { ...m, content: [...bs.slice(0, at), { type: "text", text }, ...bs.slice(at)] };
+  },
+  appendNote: (m) => m, // the system prompt lives in options.system
+};
+
+/** The separate system prompt with the note appended, in the form it came in. */
+export function appendSystemNote(system: unknown, note: string): string | AnthropicBlock[] {
+  if (Array.isArray(system)) return [...(system as AnthropicBlock[]), { type: "text", text: note }];
+  return typeof system === "string" && system ? `${system}\n\n${note}` : note;
+}

@@ -1,0 +1,196 @@
+// Conversions between the three dialects, through OpenAI Chat Completions. Lossless where the formats
+// allow; whatever cannot be carried is listed in `lost`, never dropped silently.
+import type { ChatMessage, ContentPart, DialectName, ToolCall } from "../types.js";
+import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
+import type { ModelMessage, ModelPart } from "./ai-sdk.js";
+
+export interface Converted {
+  messages: unknown[];
+  /** The system prompt, when the target keeps it beside the messages (Anthropic). */
+  system?: string;
+  /** What the target format cannot carry, one line per item, naming the message index. */
+  lost: string[];
+}
+
+const text = (t: string): ContentPart => ({ type: "text", text: t });
+const parseInput = (args: string): unknown => {
+  try {
+    return JSON.parse(args);
+  } catch {
+    return { arguments: args };
+  }
+};
+const contentText = (c: ChatMessage["content"]): string =>
+  typeof c === "string" ? c : Array.isArray(c) ? c.filter((p) => p.type === "text").map((p) => String(p.text)).join("\n") : "";
+
+/** Merges neighbours that share a role (for formats that require alternation). */
+function alternate<M extends { role: string; content: unknown }>(messages: M[], toBlocks: (c: M["content"]) => unknown[]): M[] {
+  const out: M[] = [];
+  for (const m of messages) {
+    const prev = out[out.length - 1];
+    if (prev && prev.role === m.role) out[out.length - 1] = { ...prev, content: [...toBlocks(prev.content), ...toBlocks(m.content)] };
+    else out.push(m);
+  }
+  return out;
+}
+
+// ---- Anthropic ----------------------------------------------------------------------------------
+
+function imageToAnthropic(url: string): AnthropicBlock {
+  const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return data
+    ? { type: "image", source: { type: "base64", media_type: data[1], data: data[2] } }
+    : { type: "image", source: { type: "url", url } };
+}
+
+function openAIToAnthropic(messages: ChatMessage[], lost: string[]): Converted {
+  const system: string[] = [];
+  const out: AnthropicMessage[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === "system" || m.role === "developer") return void system.push(contentText(m.content));
+    if (m.role === "tool") {
+      out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: m.tool_call_id!, content: contentText(m.content) }] });
+      return;
+    }
+    const blocks: AnthropicBlock[] = [];
+    const c = m.content;
+    if (typeof c === "string" && c) blocks.push(text(c));
+    for (const p of Array.isArray(c) ? c : []) {
+      if (p.type === "text") blocks.push(p);
+      else if (p.type === "image_url") blocks.push(imageToAnthropic(String((p.image_url as { url: string }).url)));
+      else lost.push(`message ${i}: a "${p.type}" part has no Anthropic equivalent`);
+    }
+    for (const call of m.tool_calls ?? []) blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
+    out.push({ role: m.role, content: blocks });
+  });
+  const alternating = alternate(out, (c) => (typeof c === "string" ? [text(c)] : c));
+  if (alternating[0]?.role === "assistant") {
+    alternating.unshift({ role: "user", content: "(conversation continued)" });
+    lost.push("message 0: Anthropic needs a user message first; a placeholder was added");
+  }
+  return { messages: alternating, system: system.join("\n\n") || undefined, lost };
+}
+
+function anthropicToOpenAI(messages: AnthropicMessage[], system: unknown, lost: string[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const sys = typeof system === "string" ? system : Array.isArray(system) ? system.map((b) => String(b?.text ?? "")).join("\n") : "";
+  if (sys) out.push({ role: "system", content: sys });
+  messages.forEach((m, i) => {
+    const blocks: AnthropicBlock[] = typeof m.content === "string" ? [text(m.content)] : m.content;
+    const parts: ContentPart[] = [];
+    const calls: ToolCall[] = [];
+    for (const b of blocks) {
+      if (b.type === "text") parts.push(text(String(b.text)));
+      else if (b.type === "image") {
+        const s = b.source as { type: string; media_type?: string; data?: string; url?: string };
+        parts.push({ type: "image_url", image_url: { url: s.type === "base64" ? `data:${s.media_type};base64,${s.data}` : String(s.url) } });
+      } else if (b.type === "tool_use") calls.push({ id: String(b.id), type: "function", function: { name: String(b.name), arguments: JSON.stringify(b.input ?? {}) } });
+      else if (b.type === "tool_result") {
+        const c = b.content;
+        const blocksIn = Array.isArray(c) ? (c as AnthropicBlock[]) : [];
+        if (blocksIn.some((x) => x.type !== "text")) lost.push(`message ${i}: images inside a tool result cannot be carried by an OpenAI tool message`);
+        out.push({ role: "tool", tool_call_id: String(b.tool_use_id), content: typeof c === "string" ? c : blocksIn.filter((x) => x.type === "text").map((x) => String(x.text)).join("\n") });
+      } else lost.push(`message ${i}: a "${b.type}" block has no OpenAI equivalent`);
+    }
+    if (!parts.length && !calls.length) return;
+    const content = parts.every((p) => p.type === "text") ? parts.map((p) => String(p.text)).join("\n") : parts;
+    out.push(calls.length ? { role: "assistant", content: content || null, tool_calls: calls } : { role: m.role, content });
+  });
+  return out;
+}
+
+// ---- AI SDK -------------------------------------------------------------------------------------
+
+function openAIToAiSdk(messages: ChatMessage[], lost: string[]): ModelMessage[] {
+  const names = new Map<string, string>();
+  const out: ModelMessage[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === "system" || m.role === "developer") return void out.push({ role: "system", content: contentText(m.content) });
+    if (m.role === "tool") {
+      const part: ModelPart = { type: "tool-result", toolCallId: m.tool_call_id!, toolName: names.get(m.tool_call_id!) ?? "unknown", output: { type: "text", value: contentText(m.content) } };
+      const prev = out[out.length - 1];
+      if (prev?.role === "tool") (prev.content as ModelPart[]).push(part);
+      else out.push({ role: "tool", content: [part] });
+      return;
+    }
+    const parts: ModelPart[] = [];
+    const c = m.content;
+    if (typeof c === "string" && c) parts.push(text(c));
+    for (const p of Array.isArray(c) ? c : []) {
+      if (p.type === "text") parts.push(p);
+      else if (p.type === "image_url") parts.push({ type: "image", image: String((p.image_url as { url: string }).url) });
+      else lost.push(`message ${i}: a "${p.type}" part has no AI SDK equivalent`);
+    }
+    for (const call of m.tool_calls ?? []) {
+      names.set(call.id, call.function.name);
+      parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseInput(call.function.arguments) });
+    }
+    out.push({ role: m.role, content: typeof c === "string" && !m.tool_calls?.length ? c : parts });
+  });
+  return out;
+}
+
+function aiSdkToOpenAI(messages: ModelMessage[], lost: string[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  messages.forEach((m, i) => {
+    const parts: ModelPart[] = typeof m.content === "string" ? [text(m.content)] : m.content;
+    const content: ContentPart[] = [];
+    const calls: ToolCall[] = [];
+    for (const p of parts) {
+      if (p.type === "text") content.push(text(String(p.text)));
+      else if (p.type === "image") content.push({ type: "image_url", image_url: { url: String(p.image) } });
+      else if (p.type === "tool-call" && !p.providerExecuted) calls.push({ id: String(p.toolCallId), type: "function", function: { name: String(p.toolName), arguments: JSON.stringify(p.input ?? {}) } });
+      else if (p.type === "tool-result" && m.role === "tool") {
+        const o = p.output as { type: string; value: unknown };
+        const value = o.type === "content" ? (o.value as ModelPart[]).filter((x) => x.type === "text").map((x) => String(x.text)).join("\n") : typeof o.value === "string" ? o.value : JSON.stringify(o.value);
+        if (o.type === "content" && (o.value as ModelPart[]).some((x) => x.type !== "text")) lost.push(`message ${i}: media inside a tool result cannot be carried by an OpenAI tool message`);
+        out.push({ role: "tool", tool_call_id: String(p.toolCallId), content: value });
+      } else lost.push(`message ${i}: a "${p.type}" part has no OpenAI equivalent`);
+    }
+    if (m.role === "tool") return;
+    const flat = content.every((p) => p.type === "text") ? content.map((p) => String(p.text)).join("\n") : content;
+    out.push(calls.length ? { role: "assistant", content: flat || null, tool_calls: calls } : { role: m.role, content: flat });
+  });
+  return out;
+}
+
+// ---- entry points -------------------------------------------------------------------------------
+
+/** Any dialect → OpenAI Chat Completions. */
+export function toOpenAI(messages: unknown[], from: DialectName, system?: unknown): { messages: ChatMessage[]; lost: string[] } {
+  const lost: string[] = [];
+  if (from === "openai") return { messages: messages as ChatMessage[], lost };
+  if (from === "anthropic") return { messages: anthropicToOpenAI(messages as AnthropicMessage[], system, lost), lost };
+  return { messages: aiSdkToOpenAI(messages as ModelMessage[], lost), lost };
+}
+
+/** OpenAI Chat Completions → any dialect. */
+export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted {
+  const lost: string[] = [];
+  if (to === "openai") return { messages, lost };
+  if (to === "anthropic") return openAIToAnthropic(messages, lost);
+  return { messages: openAIToAiSdk(messages, lost), lost };
+}
+
+/** Between any two dialects (through OpenAI). */
+export function convert(messages: unknown[], options: { from: DialectName; to: DialectName; system?: unknown }): Converted {
+  const a = toOpenAI(messages, options.from, options.system);
+  const b = fromOpenAI(a.messages, options.to);
+  return { ...b, lost: [...a.lost, ...b.lost] };
+}
+
+/** Which dialect a transcript is written in, from its shape (for pasted or dropped files). */
+export function detectDialect(messages: unknown[]): DialectName {
+  for (const m of messages as { role?: string; content?: unknown; tool_calls?: unknown }[]) {
+    if (m?.tool_calls || m?.role === "developer") return "openai";
+    if (Array.isArray(m?.content)) {
+      for (const p of m.content as { type?: string }[]) {
+        if (p?.type === "tool_use" || p?.type === "tool_result" || p?.type === "thinking") return "anthropic";
+        if (p?.type === "tool-call" || p?.type === "tool-result" || p?.type === "reasoning") return "ai-sdk";
+        if (p?.type === "image_url") return "openai";
+      }
+    }
+    if (m?.role === "tool") return Array.isArray(m.content) ? "ai-sdk" : "openai";
+  }
+  return "openai";
+}

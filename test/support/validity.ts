@@ -1,0 +1,88 @@
+// Each dialect's own validity rules, as its provider documents them, checked on a transcript.
+import type { AnthropicBlock, AnthropicMessage, ChatMessage, DialectName, ModelMessage, ModelPart } from "../../src/index.js";
+
+/**
+ * Anthropic Messages: the first message is from the user; user and assistant strictly alternate;
+ * every tool_use is answered by a tool_result in the very next (user) message, which lists its
+ * tool_result blocks first; a tool_result answers a tool_use of the message just before; thinking
+ * blocks open an assistant message. A trailing assistant tool_use is in flight.
+ */
+export function anthropicValidity(messages: AnthropicMessage[]): string[] {
+  const p: string[] = [];
+  const blocks = (m: AnthropicMessage): AnthropicBlock[] => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content);
+  if (messages.length && messages[0].role !== "user") p.push("the first message is not from the user");
+  messages.forEach((m, i) => {
+    if (i > 0 && messages[i - 1].role === m.role) p.push(`messages ${i - 1} and ${i} are both ${m.role}`);
+    const bs = blocks(m);
+    const uses = bs.filter((b) => b.type === "tool_use").map((b) => String(b.id));
+    if (m.role === "assistant") {
+      const firstOther = bs.findIndex((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
+      if (firstOther >= 0 && bs.slice(firstOther).some((b) => b.type === "thinking" || b.type === "redacted_thinking")) p.push(`message ${i}: thinking after other blocks`);
+      if (uses.length && i < messages.length - 1) {
+        const answered = new Set(blocks(messages[i + 1]).filter((b) => b.type === "tool_result").map((b) => String(b.tool_use_id)));
+        for (const id of uses) if (!answered.has(id)) p.push(`message ${i}: tool_use ${id} has no tool_result in the next message`);
+      }
+    } else {
+      const results = bs.filter((b) => b.type === "tool_result");
+      const lastResult = bs.map((b) => b.type).lastIndexOf("tool_result");
+      if (results.length && bs.slice(0, lastResult).some((b) => b.type !== "tool_result")) p.push(`message ${i}: tool_result blocks are not first`);
+      const prev = i > 0 ? new Set(blocks(messages[i - 1]).filter((b) => b.type === "tool_use").map((b) => String(b.id))) : new Set<string>();
+      for (const r of results) if (!prev.has(String(r.tool_use_id))) p.push(`message ${i}: tool_result ${String(r.tool_use_id)} answers no tool_use of message ${i - 1}`);
+    }
+  });
+  return p;
+}
+
+/**
+ * AI SDK ModelMessage: a tool-call of an assistant message is answered by a tool-result in the tool
+ * message(s) right after it; a tool-result answers a call of that assistant message. A trailing
+ * group is in flight.
+ */
+export function aiSdkValidity(messages: ModelMessage[]): string[] {
+  const p: string[] = [];
+  const parts = (m: ModelMessage): ModelPart[] => (typeof m.content === "string" ? [] : m.content);
+  let open = new Set<string>();
+  let owner = -1;
+  const close = (at: number) => {
+    if (open.size) p.push(`calls ${[...open].join(",")} of message ${owner} have no result before ${at}`);
+  };
+  messages.forEach((m, i) => {
+    if (!["system", "user", "assistant", "tool"].includes(m.role)) p.push(`message ${i}: bad role ${m.role}`);
+    if (m.role === "tool") {
+      for (const r of parts(m)) if (r.type === "tool-result" && !open.delete(String(r.toolCallId))) p.push(`message ${i}: tool-result ${String(r.toolCallId)} answers no open call`);
+      return;
+    }
+    close(i);
+    open = new Set(parts(m).filter((x) => x.type === "tool-call" && !x.providerExecuted).map((x) => String(x.toolCallId)));
+    owner = i;
+  });
+  return p;
+}
+
+export function validity(dialect: DialectName, messages: unknown[]): string[] {
+  if (dialect === "anthropic") return anthropicValidity(messages as AnthropicMessage[]);
+  if (dialect === "ai-sdk") return aiSdkValidity(messages as ModelMessage[]);
+  return openAIValidity(messages as ChatMessage[]);
+}
+
+/** OpenAI validity: results follow their call's group, calls are answered (a trailing group may be in flight). */
+export function openAIValidity(messages: ChatMessage[]): string[] {
+  const problems: string[] = [];
+  let open = new Set<string>();
+  let groupAt = -1;
+  const unanswered = (at: number) => {
+    if (open.size && groupAt >= 0) problems.push(`calls ${[...open].join(",")} of message ${groupAt} have no result (before ${at})`);
+  };
+  messages.forEach((m, i) => {
+    if (m.role === "tool") {
+      if (!m.tool_call_id || !open.delete(m.tool_call_id)) problems.push(`tool result ${i} (${m.tool_call_id}) answers no open call`);
+      return;
+    }
+    unanswered(i);
+    open = new Set((m.tool_calls ?? []).map((c) => c.id));
+    groupAt = m.tool_calls?.length ? i : -1;
+  });
+  // A trailing group is in flight: allowed.
+  return problems;
+}
+
