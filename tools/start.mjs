@@ -1,7 +1,16 @@
-// `npm start`: the main job on local defaults.
-import { spawnSync } from "node:child_process";
+// `npm start`: the worker with the demo, locally, exactly as deployed (wrangler dev / workerd).
+// No account, no API key, no network: without an upstream, compaction uses the deterministic summarizer.
+import { spawn } from "node:child_process";
 import { ensureDeps } from "./ensure-deps.mjs";
 
 ensureDeps();
-const r = spawnSync("npx", ["tsx", "tools/cli.ts", ...process.argv.slice(2)], { stdio: "inherit" });
-process.exit(r.status ?? 1);
+const { buildDemo } = await import("./build-demo.mjs");
+await buildDemo();
+const port = process.env.PORT ?? "8787";
+console.log(`\ncontext-compactor worker on http://127.0.0.1:${port}/  (demo at /, API under /v1, OpenAPI at /openapi.json)\n`);
+const dev = spawn("./node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false", ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
+dev.on("exit", (code) => process.exit(code ?? 0));

@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { ensureDeps } from "./ensure-deps.mjs";
 import { generatePortableFixtures } from "./gen-portable-fixtures.mjs";
+import { buildDemo } from "./build-demo.mjs";
 
 const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 const totals = { passed: 0, failed: 0 };
@@ -19,7 +20,7 @@ function run(name, cmd, args, env = {}) {
 function record(name, passed, failed) {
   totals.passed += passed;
   totals.failed += failed;
-  lines.push(`${name.padEnd(10)} ${passed} passed, ${failed} failed`);
+  lines.push(`${name.padEnd(18)} ${passed} passed, ${failed} failed`);
 }
 
 /** A step that is one check: it passes or fails as a whole. */
@@ -65,12 +66,15 @@ function ensureChromium() {
 ensureDeps();
 ensureChromium();
 generatePortableFixtures();
+await buildDemo(); // the worker serves it as assets
 mkdirSync("test-results", { recursive: true });
 
 check("typecheck", "npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
-vitest("node", "vitest.config.ts");
+check("typecheck-workers", "npx", ["tsc", "-p", "workers/tsconfig.json", "--noEmit"]);
+vitest("node", "vitest.config.ts", QUIET_WRANGLER);
 deno();
 vitest("workerd", "vitest.workers.config.ts", QUIET_WRANGLER);
+vitest("worker", "vitest.worker.config.ts", QUIET_WRANGLER);
 vitest("chromium", "vitest.browser.config.ts");
 
 console.log(`\n${lines.join("\n")}`);

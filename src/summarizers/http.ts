@@ -51,7 +51,7 @@ export async function* streamEvents(
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -96,7 +96,7 @@ export async function* streamEvents(
       reader.cancel().catch(() => {});
     }
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
 }

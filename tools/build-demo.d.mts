@@ -1,0 +1,1 @@
+export function buildDemo(): Promise<string>;
