@@ -22,6 +22,7 @@ import type {
   CompactReport,
   CompactResult,
   Plan,
+  PrunedItem,
   SummaryInfo,
 } from "./types.js";
 
@@ -50,6 +51,21 @@ function prepare<M>(messages: unknown, options: CompactOptions): Prepared<M> {
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
 export function plan(messages: unknown, options: CompactOptions): Plan {
   return prepare(messages, options).plan;
+}
+
+export interface PrunePreview {
+  /** The total after deterministic pruning of the middle alone. */
+  tokensAfter: number;
+  /** Whether that alone would be accepted (at or below threshold − runway). */
+  accepted: boolean;
+  items: PrunedItem[];
+}
+
+/** What prune alone would do to the middle, without running any summarizer. Pure, synchronous. */
+export function previewPrune(messages: unknown, options: CompactOptions): PrunePreview {
+  const p = prepare(messages, options);
+  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect);
+  return { tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
 }
 
 function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): CompactReport {

@@ -1,5 +1,5 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
-export { compact, estimateTokens, plan } from "./compact.js";
+export { compact, estimateTokens, plan, previewPrune, type PrunePreview } from "./compact.js";
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError } from "./errors.js";
 export { redact } from "./redact/index.js";

@@ -1,6 +1,300 @@
-// The browser demo (placeholder until its issue lands): runs the core client-side.
-import { plan } from "../src/index.js";
+// The browser demo: load a transcript, see its head / middle / tail, steer the plan, compact it.
+// Everything runs in the page with the core itself; nothing is sent anywhere unless the user points
+// the summarizer at an endpoint.
+import {
+  HANDOFF_PREFIX,
+  compact,
+  detectDialect,
+  estimateTokens,
+  openAICompatible,
+  plan,
+  previewPrune,
+  type CompactOptions,
+  type DialectName,
+  type Plan,
+} from "../src/index.js";
+import { SAMPLES } from "./samples.js";
 
-const app = document.getElementById("app")!;
-const p = plan([{ role: "user", content: "hello" }], { contextWindow: 8000 });
-app.innerHTML = `<h1>context-compactor</h1><p>The core runs in this page: a one-message transcript has ${p.tokens.total} tokens.</p>`;
+interface Loaded {
+  name: string;
+  messages: unknown[];
+  dialect: DialectName;
+  system?: unknown;
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+let current: Loaded | undefined;
+
+// ---- loading ------------------------------------------------------------------------------------
+
+/** A transcript from JSON text: an array of messages, or {messages, system?}; the dialect by shape. */
+export function parseTranscript(name: string, text: string): Loaded {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${name} is not valid JSON: ${(e as Error).message}`);
+  }
+  const obj = data as { messages?: unknown; system?: unknown };
+  const messages = Array.isArray(data) ? data : Array.isArray(obj?.messages) ? obj.messages : undefined;
+  if (!messages) throw new Error(`${name}: expected an array of messages, or an object with a "messages" array`);
+  const dialect = detectDialect(messages);
+  // Validate now, so the error names the message at fault instead of failing later.
+  plan(messages, { contextWindow: 1_000_000, dialect, system: obj?.system });
+  return { name, messages, dialect, system: Array.isArray(data) ? undefined : obj.system };
+}
+
+function showError(message: string | undefined) {
+  const el = $("error");
+  el.hidden = !message;
+  el.textContent = message ?? "";
+}
+
+function load(loaded: Loaded) {
+  current = loaded;
+  showError(undefined);
+  $("dialect").textContent = `${loaded.messages.length} messages · ${loaded.dialect === "ai-sdk" ? "AI SDK" : loaded.dialect === "anthropic" ? "Anthropic" : "OpenAI"} format`;
+  $("result").hidden = true;
+  $("stream").hidden = true;
+  render();
+}
+
+function tryLoad(name: string, text: string) {
+  try {
+    load(parseTranscript(name, text));
+  } catch (e) {
+    showError((e as Error).message);
+  }
+}
+
+// ---- options --------------------------------------------------------------------------------------
+
+function num(id: string): number | undefined {
+  const v = ($(id) as HTMLInputElement).value.trim();
+  return v === "" ? undefined : Number(v);
+}
+
+function options(): CompactOptions {
+  const protectedTools = ($("protectedTools") as HTMLInputElement).value.split(",").map((s) => s.trim()).filter(Boolean);
+  const focus = ($("focus") as HTMLInputElement).value.trim();
+  return {
+    contextWindow: num("contextWindow") ?? 32_000,
+    maxOutputTokens: num("maxOutputTokens") ?? 0,
+    threshold: num("threshold"),
+    headMessages: num("headMessages"),
+    tailTokens: num("tailTokens"),
+    imageTokens: num("imageTokens"),
+    protectedTools,
+    focus: focus || undefined,
+    dialect: current?.dialect,
+    system: current?.system,
+  };
+}
+
+// ---- the strip ------------------------------------------------------------------------------------
+
+interface BlockInfo {
+  index: number;
+  tokens: number;
+  partition: "head" | "middle" | "tail" | "handoff";
+  role: string;
+  tool?: string;
+  text: string;
+  latest?: boolean;
+  pruned?: boolean;
+}
+
+function describeMessage(m: unknown): { role: string; tool?: string; text: string } {
+  const msg = m as { role?: string; content?: unknown; tool_calls?: { function: { name: string } }[] };
+  const parts = Array.isArray(msg.content) ? (msg.content as { type?: string; text?: string; name?: string; toolName?: string }[]) : [];
+  const tool = msg.tool_calls?.[0]?.function.name ?? parts.find((p) => p.type === "tool_use")?.name ?? parts.find((p) => p.type === "tool-call")?.toolName;
+  const text = typeof msg.content === "string" ? msg.content : JSON.stringify(msg.content ?? msg.tool_calls ?? "", null, 1);
+  const isResult = msg.role === "tool" || parts.some((p) => p.type === "tool_result");
+  return { role: isResult ? "tool" : String(msg.role), tool, text };
+}
+
+function drawStrip(container: HTMLElement, blocks: BlockInfo[], scale: number, markers: { cls: string; at: number; label: string }[]) {
+  // The bar is as wide as the transcript is long on the window's scale; each block grows by its tokens.
+  const bar = document.createElement("div");
+  bar.className = "bar";
+  const total = blocks.reduce((a, b) => a + b.tokens, 0);
+  bar.style.width = `${Math.min(100, (total / scale) * 100)}%`;
+  for (const b of blocks) {
+    const el = document.createElement("div");
+    el.className = `block ${b.partition} role-${b.role}${b.latest ? " latest" : ""}${b.pruned ? " pruned" : ""}`;
+    el.style.flexGrow = String(b.tokens);
+    el.tabIndex = 0;
+    el.setAttribute("role", "listitem");
+    el.dataset.index = String(b.index);
+    el.dataset.partition = b.partition;
+    el.dataset.tokens = String(b.tokens);
+    el.setAttribute("aria-label", `#${b.index} ${b.role}${b.tool ? ` ${b.tool}` : ""}, ${b.partition}, ${b.tokens} tokens${b.latest ? ", latest request" : ""}${b.pruned ? ", pruned by prune alone" : ""}`);
+    const show = () => {
+      $("detail").textContent = `#${b.index} · ${b.role}${b.tool ? ` · ${b.tool}` : ""} · ${b.partition} · ${fmt(b.tokens)} tokens${b.latest ? " · latest request" : ""}${b.pruned ? " · pruned by prune alone" : ""}\n\n${b.text.slice(0, 3000)}${b.text.length > 3000 ? "\n…" : ""}`;
+    };
+    el.addEventListener("mouseenter", show);
+    el.addEventListener("focus", show);
+    el.addEventListener("keydown", (e) => {
+      const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+      if (!step) return;
+      e.preventDefault();
+      ((step > 0 ? el.nextElementSibling : el.previousElementSibling) as HTMLElement | null)?.focus();
+    });
+    bar.append(el);
+  }
+  container.replaceChildren(bar);
+  for (const m of markers) {
+    if (m.at > scale) continue;
+    const line = document.createElement("div");
+    line.className = `marker ${m.cls}`;
+    line.style.left = `${(m.at / scale) * 100}%`;
+    line.title = `${m.label}: ${fmt(m.at)} tokens`;
+    container.append(line);
+  }
+}
+
+function stats(container: HTMLElement, rows: [string, string, string?][]) {
+  container.replaceChildren(
+    ...rows.map(([k, v, id]) => {
+      const div = document.createElement("div");
+      div.innerHTML = `<dt>${k}</dt><dd${id ? ` data-testid="${id}"` : ""}>${v}</dd>`;
+      return div;
+    }),
+  );
+}
+
+const sum = (xs: number[], r: { start: number; end: number }) => xs.slice(r.start, r.end).reduce((a, b) => a + b, 0);
+
+function render() {
+  if (!current) return;
+  const o = options();
+  ($("threshold-out") as HTMLOutputElement).value = String(o.threshold);
+  let p: Plan;
+  try {
+    p = plan(current.messages, o);
+  } catch (e) {
+    return showError((e as Error).message);
+  }
+  showError(undefined);
+  const preview = previewPrune(current.messages, o);
+  const pruned = new Set(preview.items.map((i) => i.index));
+  const per = p.tokens.perMessage;
+  $("reason").textContent = `${p.shouldCompact ? "Compaction due: " : "No compaction: "}${p.reason}`;
+  stats($("stats"), [
+    ["Total tokens", fmt(p.tokens.total), "total"],
+    ["Threshold", fmt(p.tokens.threshold), "threshold"],
+    ["Effective window", fmt(p.effectiveWindow), "effective"],
+    ["Head", `${fmt(sum(per, p.head))} · ${p.head.end - p.head.start} msgs`, "head"],
+    ["Middle", `${fmt(sum(per, p.middle))} · ${p.middle.end - p.middle.start} msgs`, "middle"],
+    ["Tail", `${fmt(sum(per, p.tail))} · ${p.tail.end - p.tail.start} msgs`, "tail"],
+    ["Prune alone", `−${fmt(p.tokens.total - preview.tokensAfter)} → ${fmt(preview.tokensAfter)}${preview.accepted ? " (enough)" : ""}`, "prune"],
+    ["Prune target", fmt(p.pruneTarget), "prune-target"],
+  ]);
+  const blocks: BlockInfo[] = current.messages.map((m, i) => ({
+    index: i,
+    tokens: per[i],
+    partition: i < p.head.end ? "head" : i < p.tail.start ? "middle" : "tail",
+    ...describeMessage(m),
+    latest: i === p.latestUserIndex,
+    pruned: pruned.has(i),
+  }));
+  const scale = Math.max(p.tokens.total - p.fixedTokens, p.effectiveWindow);
+  drawStrip($("strip"), blocks, scale, [
+    { cls: "runway", at: p.pruneTarget, label: "prune target" },
+    { cls: "threshold", at: p.tokens.threshold, label: "threshold" },
+    { cls: "window", at: p.effectiveWindow, label: "window" },
+  ]);
+}
+
+let pending = 0;
+const scheduleRender = () => {
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(render);
+};
+
+// ---- compaction -----------------------------------------------------------------------------------
+
+async function runCompaction() {
+  if (!current) return;
+  const button = $("compact") as HTMLButtonElement;
+  button.disabled = true;
+  const stream = $("stream");
+  stream.hidden = false;
+  stream.textContent = "";
+  const o = options();
+  const useEndpoint = ($("summarizer") as HTMLSelectElement).value === "openai";
+  const summarizer = useEndpoint
+    ? openAICompatible({ baseURL: ($("baseURL") as HTMLInputElement).value, apiKey: ($("apiKey") as HTMLInputElement).value || undefined, model: ($("model") as HTMLInputElement).value })
+    : undefined;
+  try {
+    const r = await compact(current.messages, {
+      ...o,
+      force: true,
+      summarizer,
+      onEvent: (e) => {
+        if (e.type === "summary-delta") stream.textContent += e.text;
+        if (e.type === "summary-failed") stream.textContent += `\n[${e.failure.summarizer} failed: ${e.failure.kind} — ${e.failure.message}]\n`;
+      },
+    });
+    const rep = r.report;
+    const input = new Set(current.messages);
+    const handoff = r.messages.find((m) => !input.has(m) && describeMessage(m).text.includes(HANDOFF_PREFIX));
+    stats($("result-stats"), [
+      ["Mode", rep.mode + (rep.summary ? ` (${rep.summary.source})` : ""), "mode"],
+      ["Tokens", `${fmt(rep.tokensBefore)} → ${fmt(rep.tokensAfter)}`, "tokens"],
+      ["Saved", `${Math.round((1 - rep.tokensAfter / rep.tokensBefore) * 100)} %`, "saved"],
+      ["Messages", `${rep.messagesBefore} → ${rep.messagesAfter}`, "messages"],
+      ["First changed index", String(rep.firstChangedIndex), "first-changed"],
+    ]);
+    $("warnings").replaceChildren(...rep.warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
+    const head = new Set(current.messages.slice(0, rep.partitions.head.end));
+    const blocks: BlockInfo[] = r.messages.map((m, i) => ({
+      index: i,
+      tokens: estimateTokens(m, { dialect: current!.dialect, imageTokens: o.imageTokens }),
+      partition: m === handoff ? "handoff" : head.has(m) || i < rep.partitions.head.end ? "head" : input.has(m) ? "tail" : "middle",
+      ...describeMessage(m),
+    }));
+    drawStrip($("result-strip"), blocks, Math.max(rep.tokensBefore, o.contextWindow - (o.maxOutputTokens ?? 0)), []);
+    $("handoff").textContent = handoff ? describeMessage(handoff).text : "(no handoff: prune alone was enough)";
+    $("result").hidden = false;
+  } catch (e) {
+    showError((e as Error).message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// ---- wiring ---------------------------------------------------------------------------------------
+
+function init() {
+  const select = $("sample") as HTMLSelectElement;
+  for (const [i, s] of SAMPLES.entries()) select.append(new Option(`${s.title} (${s.messages.length} msgs)`, String(i)));
+  select.addEventListener("change", () => {
+    const s = SAMPLES[Number(select.value)];
+    load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) });
+  });
+  $("file").addEventListener("change", async (e) => {
+    const f = (e.target as HTMLInputElement).files?.[0];
+    if (f) tryLoad(f.name, await f.text());
+  });
+  $("load-paste").addEventListener("click", () => tryLoad("the pasted JSON", ($("paste") as HTMLTextAreaElement).value));
+  document.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dragging");
+    const f = e.dataTransfer?.files[0];
+    if (f) tryLoad(f.name, await f.text());
+  });
+  $("knobs").addEventListener("input", scheduleRender);
+  $("summarizer").addEventListener("change", () => ($("endpoint").hidden = ($("summarizer") as HTMLSelectElement).value !== "openai"));
+  $("compact").addEventListener("click", runCompaction);
+  const s = SAMPLES[0];
+  load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) });
+}
+
+init();
