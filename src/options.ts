@@ -69,6 +69,7 @@ export function resolveSettings(o: CompactOptions): Settings {
   check(Number.isFinite(imageTokens) && imageTokens >= 0, "imageTokens must be a number ≥ 0");
   check(o.tools === undefined || Array.isArray(o.tools), "tools must be an array of tool definitions");
   check(o.countTokens === undefined || typeof o.countTokens === "function", "countTokens must be a function");
+  check(o.runway === undefined || (Number.isFinite(o.runway) && o.runway >= 0), "runway must be a number of tokens ≥ 0");
 
   const effectiveWindow = contextWindow - maxOutputTokens;
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
@@ -81,7 +82,7 @@ export function resolveSettings(o: CompactOptions): Settings {
     thresholdTokens,
     headMessages,
     tailTokens,
-    runway: Math.max(MIN_RUNWAY_TOKENS, Math.floor(thresholdTokens * RUNWAY_SHARE)),
+    runway: o.runway ?? Math.max(MIN_RUNWAY_TOKENS, Math.floor(thresholdTokens * RUNWAY_SHARE)),
     protectedTools: new Set(o.protectedTools ?? []),
     tools: o.tools,
     system: systemText(o.system),

@@ -84,6 +84,11 @@ export interface CompactOptions {
   onEvent?: (event: CompactionEvent) => void;
   dialect?: DialectName;
   system?: unknown;
+  /**
+   * Room prune-only must leave under the threshold to be accepted (tokens); default
+   * max(2,000, 15 % of the threshold). 0 accepts any prune that gets under the threshold.
+   */
+  runway?: number;
   /** Clock for cooldowns (ms since epoch); defaults to Date.now. Useful in tests and replays. */
   now?: () => number;
 }

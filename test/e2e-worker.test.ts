@@ -1,5 +1,4 @@
 // End to end: `wrangler dev` as deployed, a recorded upstream on 127.0.0.1, the official openai client.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,12 +9,12 @@ import { trajectory } from "./support/fixtures.js";
 import { SSE_DIR } from "./support/sse.js";
 import { openAIValidity } from "./support/validity.js";
 import { buildDemo } from "../tools/build-demo.mjs";
+import { startWranglerDev } from "../tools/dev-server.mjs";
 
 const REPLAY = readFileSync(`${SSE_DIR}openai-chat__text-plain.txt`);
 const received: { messages: unknown[] }[] = [];
 let upstream: Server;
 let upstreamPort = 0;
-let worker: ChildProcess | undefined;
 let base = "";
 const persist = mkdtempSync(`${tmpdir()}/compactor-dev-`);
 
@@ -37,39 +36,12 @@ function startUpstream(): Promise<void> {
   return new Promise((r) => upstream.listen(0, "127.0.0.1", () => ((upstreamPort = (upstream.address() as AddressInfo).port), r())));
 }
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
+let stopWorker = async () => {};
 
 async function startWorker(): Promise<void> {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  worker = spawn(
-    "./node_modules/.bin/wrangler",
-    ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false", "--persist-to", persist, "--var", `UPSTREAM_BASE_URL:http://127.0.0.1:${upstreamPort}/v1`],
-    { env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: "ignore" },
-  );
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${base}/openapi.json`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("wrangler dev did not start");
-}
-
-async function stopWorker(): Promise<void> {
-  if (!worker) return;
-  const exited = new Promise((r) => worker!.once("exit", r));
-  worker.kill("SIGTERM");
-  await exited;
-  worker = undefined;
+  const dev = await startWranglerDev({ persist, vars: { UPSTREAM_BASE_URL: `http://127.0.0.1:${upstreamPort}/v1` } });
+  base = dev.base;
+  stopWorker = dev.stop;
 }
 
 beforeAll(async () => {
