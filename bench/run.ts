@@ -57,8 +57,9 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   cache: { title: "Cache economics: a long session turn by turn", run: cacheBench },
   load: { title: "Load: the worker under wrangler dev", run: () => loadBench(Number(process.env.LOAD_SECONDS ?? 60)) },
 };
-if (existsSync(new URL("redact.ts", import.meta.url))) {
-  const { redactBench } = (await import("./redact.js")) as { redactBench: () => Promise<string> };
+const redactModule = new URL("redact.ts", import.meta.url);
+if (existsSync(redactModule)) {
+  const { redactBench } = (await import(redactModule.href)) as { redactBench: () => Promise<string> };
   SECTIONS.redact = { title: "Secret redaction", run: redactBench };
 }
 
