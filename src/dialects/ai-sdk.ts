@@ -1,7 +1,7 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
 import * as v from "valibot";
 import { validateEach } from "./validate.js";
-import type { Dialect, MessageView, ToolCallView, ToolResultView } from "./view.js";
+import { addText, emptyView, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };
 export interface ModelMessage {
@@ -50,22 +50,17 @@ function outputView(p: ModelPart): ToolResultView {
 }
 
 function view(m: ModelMessage): MessageView {
-  let text = "";
-  let images = 0;
-  let attachments = 0;
-  let otherChars = 0;
-  const toolCalls: ToolCallView[] = [];
-  const results: ToolResultView[] = [];
+  const v = emptyView(m.role);
   for (const p of parts(m.content)) {
-    if (p.type === "text") text += (text ? "\n" : "") + String(p.text);
+    if (p.type === "text") addText(v, String(p.text));
     // Calls the provider ran itself carry their result in the same message: not ours to pair.
-    else if (p.type === "tool-call" && !p.providerExecuted) toolCalls.push({ id: String(p.toolCallId), name: String(p.toolName), arguments: JSON.stringify(p.input ?? {}) });
-    else if (p.type === "tool-result" && m.role === "tool") results.push(outputView(p));
-    else if (p.type === "image") images++;
-    else if (p.type === "file") attachments++;
-    else otherChars += JSON.stringify(p).length;
+    else if (p.type === "tool-call" && !p.providerExecuted) v.toolCalls.push({ id: String(p.toolCallId), name: String(p.toolName), arguments: JSON.stringify(p.input ?? {}) });
+    else if (p.type === "tool-result" && m.role === "tool") v.results.push(outputView(p));
+    else if (p.type === "image") v.images++;
+    else if (p.type === "file") v.attachments++;
+    else v.otherChars += JSON.stringify(p).length;
   }
-  return { role: m.role, text, images, attachments, otherChars, toolCalls, results };
+  return v;
 }
 
 function mapParts(m: ModelMessage, f: (p: ModelPart) => ModelPart | undefined): ModelPart[] {

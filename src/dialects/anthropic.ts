@@ -1,7 +1,7 @@
 // Anthropic Messages: system beside the messages, content blocks, tool results inside user messages,
 // strict user/assistant alternation.
 import * as v from "valibot";
-import type { Dialect, MessageView, ToolCallView, ToolResultView } from "./view.js";
+import { addText, emptyView, type Dialect, type MessageView, type ToolResultView } from "./view.js";
 import { validateEach } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
@@ -47,23 +47,19 @@ function resultView(b: AnthropicBlock): ToolResultView {
 }
 
 function view(m: AnthropicMessage): MessageView {
-  let text = "";
-  let images = 0;
-  let attachments = 0;
-  let otherChars = 0;
-  const toolCalls: ToolCallView[] = [];
-  const results: ToolResultView[] = [];
+  const v = emptyView(m.role);
   for (const b of blocks(m.content)) {
-    if (b.type === "text") text += (text ? "\n" : "") + String(b.text);
-    else if (b.type === "tool_use") toolCalls.push({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) });
-    else if (b.type === "tool_result") results.push(resultView(b));
-    else if (IMAGE.has(b.type)) images++;
-    else if (ATTACHMENT.has(b.type)) attachments++;
+    if (b.type === "text") addText(v, String(b.text));
+    else if (b.type === "tool_use") v.toolCalls.push({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) });
+    else if (b.type === "tool_result") v.results.push(resultView(b));
+    else if (IMAGE.has(b.type)) v.images++;
+    else if (ATTACHMENT.has(b.type)) v.attachments++;
     // thinking, redacted_thinking, server tools and their results: kept as they are, counted by size
-    else otherChars += JSON.stringify(b).length;
+    else v.otherChars += JSON.stringify(b).length;
   }
-  const onlyResults = results.length > 0 && !text && !images && !attachments && !toolCalls.length;
-  return { role: onlyResults ? "tool" : m.role, text, images, attachments, otherChars, toolCalls, results };
+  // A user message of tool results and nothing else is a tool-result carrier.
+  if (v.results.length && !v.text && !v.images && !v.attachments) v.role = "tool";
+  return v;
 }
 
 function mapBlocks(m: AnthropicMessage, f: (b: AnthropicBlock, i: number) => AnthropicBlock | undefined): AnthropicMessage {

@@ -31,6 +31,16 @@ export interface MessageView {
   results: ToolResultView[];
 }
 
+/** An empty view to fill part by part. */
+export function emptyView(role: NeutralRole): MessageView {
+  return { role, text: "", images: 0, attachments: 0, otherChars: 0, toolCalls: [], results: [] };
+}
+
+/** Appends a text part, parts joined by a newline. */
+export function addText(v: { text: string }, text: string): void {
+  v.text += (v.text ? "\n" : "") + text;
+}
+
 /** What sanitizing writes to answer calls whose results are missing. */
 export interface Answer<M> {
   /** Replaces the group's last result-carrying message. */
