@@ -7,9 +7,10 @@ const npx = (...args: string[]) => execFileSync("npx", args, { encoding: "utf8",
 describe("package", () => {
   it("builds dist/ with ESM and .d.ts for both entries", async () => {
     execFileSync("node", ["tools/build.mjs"], { stdio: "ignore" });
-    const core = await import("../dist/index.js");
+    // Computed specifiers: dist/ exists only once built, so the typecheck must not resolve them.
+    const core = await import(new URL("../dist/index.js", import.meta.url).href);
     expect(Object.keys(core)).toEqual(expect.arrayContaining(["plan", "compact", "createCompactor", "estimateTokens", "redact", "deterministicSummarizer", "CompactionInputError"]));
-    const { tiktokenCounter } = await import("../dist/tiktoken.js");
+    const { tiktokenCounter } = await import(new URL("../dist/tiktoken.js", import.meta.url).href);
     expect(tiktokenCounter()("hello world")).toBe(2);
   });
 
