@@ -65,7 +65,7 @@ describe("invariants over generated transcripts", () => {
   });
 
   it("a planted secret never reaches the summarizer nor the handoff", async () => {
-    const secret = "sk-proj-Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe";
+    const secret = "sk-proj-Zx81fQ2mN7pLkT3BlbkFJ3vT9wRy4uHs6dJc0bAe";
     await fc.assert(
       fc.asyncProperty(transcript, options, async (input, opts) => {
         const planted: ChatMessage[] = [...input];

@@ -1,41 +1,66 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-
-interface Shape {
-  kind: string;
-  pattern: RegExp;
-  /** Which capture group holds the secret value (0 = the whole match). */
-  group?: number;
-}
-
-const SHAPES: Shape[] = [
-  { kind: "private-key", pattern: /-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[\s\S]{0,20000}?-----END[A-Z ]{0,40}PRIVATE KEY-----/g },
-  { kind: "vendor-token", pattern: /\b(?:sk-(?:proj-|ant-|live_|test_)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{20,})/g },
-  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: "auth-header", pattern: /\b(?:Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{12,})/g, group: 1 },
-  { kind: "url-credentials", pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,100}:)([^\s@/]{3,200})@/gi, group: 2 },
-  {
-    kind: "assignment",
-    pattern: /(?:secret|passw(?:or)?d|passwd|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[\w.-]{0,20}["']?\s{0,4}[:=]\s{0,4}["']?([^\s"',;]{8,})/gi,
-    group: 1,
-  },
-];
+import { NOT_SECRET, SHAPES, looksRandom } from "./shapes.js";
 
 export const REDACTED = "[REDACTED]";
+const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
+/** Values at least this long keep a short prefix, so a log reader can tell which key it was. */
+const KEEP_PREFIX_FROM = 24;
+
+/** The vendor prefix of a token (`sk-proj-`, `xoxb-`, `ghp_`), or its first four characters. */
+function prefixOf(value: string): string {
+  const vendor = /^[A-Za-z][A-Za-z0-9]{0,9}[-_.](?:[a-z]{2,8}[-_])?/.exec(value)?.[0];
+  return vendor && vendor.length <= 12 ? vendor : value.slice(0, 4);
+}
 
 function mask(value: string): string {
-  return value.length >= 24 ? `${value.slice(0, 8)}…${REDACTED}` : REDACTED;
+  return value.length >= KEEP_PREFIX_FROM ? `${prefixOf(value)}…${REDACTED}` : REDACTED;
+}
+
+const BEGIN = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const END = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const KEY_BODY = /(?:[A-Za-z0-9+/=\r\n]|\\n)*/y;
+
+/**
+ * Private key blocks become one marker. A scan with two cursors, never a backtracking pattern: each
+ * BEGIN runs to the next END, or, when the block was cut off, to the end of its base64 body.
+ */
+function redactKeyBlocks(text: string): string {
+  if (!text.includes("PRIVATE KEY")) return text;
+  let out = "";
+  let at = 0;
+  let ends = true; // once no END follows, none follows a later BEGIN either: never search twice
+  BEGIN.lastIndex = 0;
+  for (let begin = BEGIN.exec(text); begin; begin = BEGIN.exec(text)) {
+    END.lastIndex = BEGIN.lastIndex;
+    const end: RegExpExecArray | null = ends ? END.exec(text) : null;
+    ends = end !== null;
+    let stop: number;
+    if (end) stop = END.lastIndex;
+    else {
+      KEY_BODY.lastIndex = BEGIN.lastIndex;
+      KEY_BODY.exec(text);
+      stop = KEY_BODY.lastIndex;
+    }
+    out += text.slice(at, begin.index) + KEY_BLOCK;
+    at = stop;
+    BEGIN.lastIndex = stop;
+  }
+  return out + text.slice(at);
 }
 
 /** Replaces every recognised secret in `text`; everything else is returned as it was. */
 export function redact(text: string): string {
-  let out = text;
+  let out = redactKeyBlocks(text);
   for (const shape of SHAPES) {
-    out = out.replace(shape.pattern, (match, ...groups: unknown[]) => {
-      if (shape.kind === "private-key") return `[REDACTED PRIVATE KEY]`;
-      const g = shape.group ?? 0;
-      const value = g === 0 ? match : (groups[g - 1] as string);
-      if (value === undefined || value.includes(REDACTED)) return match;
-      return g === 0 ? mask(match) : match.replace(value, mask(value));
+    if (shape.needs && !shape.needs.test(out)) continue;
+    out = out.replace(shape.pattern, (match: string, ...groups: unknown[]) => {
+      const value = shape.group ? (groups[shape.group - 1] as string | undefined) : match;
+      if (!value || value.includes(REDACTED) || NOT_SECRET.test(value)) return match;
+      if (shape.entropy && !looksRandom(value)) return match;
+      if (shape.valid && !shape.valid(value)) return match;
+      if (!shape.group) return mask(value);
+      const at = match.lastIndexOf(value);
+      return match.slice(0, at) + mask(value) + match.slice(at + value.length);
     });
   }
   return out;
