@@ -12,7 +12,7 @@ export function parseArguments(args: string): Record<string, unknown> | undefine
 }
 
 function clip(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, " ").trim();
+  const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim(); // whitespace folding needs no more than this
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
@@ -39,8 +39,9 @@ export function exitCode(output: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The first line that looks like an error, else the first non-empty line. */
+/** The first line that looks like an error (within the first 400 lines), else the first non-empty line. */
 export function salientLine(output: string): string | undefined {
+  if (output.length > 20_000) output = output.slice(0, 20_000);
   let first: string | undefined;
   let start = 0;
   for (let scanned = 0; start < output.length && scanned < 400; scanned++) {

@@ -4,8 +4,8 @@
 export interface Shape {
   kind: string;
   pattern: RegExp;
-  /** The capture group holding the secret; 0 or absent: the whole match. */
-  group?: number;
+  /** The capture group holding the secret (the first that matched, when several); absent: the whole match. */
+  group?: number | number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
   /** Values that only look secret by position must also look random. */
@@ -43,7 +43,6 @@ const VENDOR = [
   "\\b\\d{8,10}:AA[\\w-]{33}\\b", // Telegram bots
   "\\b[MNO][A-Za-z\\d]{23,25}\\.[\\w-]{6}\\.[\\w-]{27,}", // Discord (base64 of a numeric user id)
   "\\bSG\\.[\\w-]{22}\\.[\\w-]{43}\\b", // SendGrid
-  "\\b[0-9a-f]{32}-us\\d{1,2}\\b", // Mailchimp
   "\\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b", // 1Password secret keys
   "\\bv1\\.0-[a-f0-9]{24}-[a-f0-9]{100,}", // Cloudflare origin CA
   "\\bAP[\\dA-F][a-zA-Z0-9]{10,}\\b|\\bAKC[a-zA-Z0-9]{10,}", // Artifactory
@@ -51,16 +50,14 @@ const VENDOR = [
   "\\b\\d{15,16}\\|[\\w-]{20,}", // Facebook app tokens
   "\\b(?:hf|api_org)_[A-Za-z]{30,}", // Hugging Face (letters only)
   "\\bsntry[su]_[\\w+/=-]{40,}|\\bfm[12]_[\\w+/=-]{40,}", // Sentry, Fly.io (base64 bodies)
-  // 40 hex digits in both cases: not a git SHA (those are lower case), a token
-  "\\b(?=[0-9a-fA-F]{40}\\b)(?=[0-9a-f]{0,39}[A-F])(?=[0-9A-F]{0,39}[a-f])[0-9a-fA-F]{40}\\b",
   "\\bAPI-[A-Z0-9]{26}\\b", // Octopus Deploy
   "\\bs-s4t2(?:ud|af)-[a-f0-9]{64}\\b", // 42 intra
   "\\bdapi[a-f0-9]{32}(?:-\\d)?\\b", // Databricks
   "\\b(?:hvs|s)\\.[\\w-]{24,}", // Vault
-  // Short vendor prefix + separator + a long random body: the shape most new vendors use
-  // (npm_, hf_, glsa_, sgp_, ntn_, fo1_, pplx-, ico-, ops_, sntrys_, tk-us-, CLOJARS_, …).
-  "(?<![\\w-])(?!(?:foo|bar|baz|test|example|sample|dummy|my|sk|gl[a-z]{2,5})[_-])(?:[A-Za-z][A-Za-z0-9]{1,9}[_-]){1,2}(?=[\\w-]{0,200}\\d)(?=[\\w-]{0,200}[A-Za-z])[A-Za-z0-9][\\w-]{29,}",
 ];
+
+const MIXED_HEX_40 = /^(?=[0-9a-f]{0,39}[A-F])(?=[0-9A-F]{0,39}[a-f])[0-9a-fA-F]{40}$/;
+const PREFIXED = /^(?!(?:foo|bar|baz|test|example|sample|dummy|my|sk|gl[a-z]{2,5})[_-])(?:[A-Za-z][A-Za-z0-9]{1,9}[_-]){1,2}(?=[\w-]{0,200}\d)(?=[\w-]{0,200}[A-Za-z])[A-Za-z0-9][\w-]{29,}$/;
 
 /**
  * Names that mark the value beside them as a secret: the last word of the key. Public keys and
@@ -76,6 +73,12 @@ export const SHAPES: Shape[] = [
   { kind: "JWT", pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]{0,600})?/g, needs: /eyJ/, valid: jwtHeader },
   // One pass per vendor shape: V8 runs a single literal-led pattern much faster than their alternation.
   ...VENDOR.map((source) => ({ kind: "vendor token", pattern: new RegExp(source, "g") })),
+  { kind: "vendor token", pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
+  // Long runs of token characters, found by one plain scan and then checked whole: a short vendor
+  // prefix, a separator and a long random body (npm_, hf_, glsa_, sgp_, ntn_, fo1_, pplx-, ico-,
+  // ops_, tk-us-, CLOJARS_, …: the shape most new vendors use), or 40 hex digits in both cases
+  // (not a git SHA, which is lower case: a token).
+  { kind: "prefixed token", pattern: /\b[\w-]{32,}/g, valid: (v) => PREFIXED.test(v) || MIXED_HEX_40.test(v) },
   {
     kind: "authorization header",
     pattern: /\b(?:Proxy-)?(?:Authorization|X-Api-Key|X-Auth-Token|Api-Key)["']?\s{0,4}[:=]\s{0,4}["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?([\w.~+/=:-]{8,})/gi,
@@ -91,7 +94,7 @@ export const SHAPES: Shape[] = [
   },
   {
     kind: "URL credentials",
-    pattern: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/?#@"'<>]{1,128}:([^\s/?#@"'<>]{1,256})@/g,
+    pattern: /(?<=\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}):\/\/[^\s:/?#@"'<>]{1,128}:([^\s/?#@"'<>]{1,256})@/g,
     group: 1,
     needs: /:\/\//,
   },
@@ -102,26 +105,25 @@ export const SHAPES: Shape[] = [
     needs: /[?&]/,
   },
   {
-    // env files, shell exports, Makefiles, JSON/YAML fields, form bodies: `NAME=…`, `"name": "…"`, `name: …`
+    // One pass for three forms, so the secret names are searched once: an assignment to a secret
+    // name (env files, shell exports, Makefiles, JSON/YAML fields, form bodies); a secret name as an
+    // argument or a flag (getenv("API_TOKEN", "…"), --api-key "…"); an assignment to a bare "key",
+    // whose value must look like a credential.
     kind: "secret assignment",
-    pattern: new RegExp(`${SECRET_NAME}${ASSIGN}([^\\s"'\`,;&)}\\]\\\\]{6,400})`, "gi"),
-    group: 1,
+    pattern: new RegExp(
+      `${SECRET_NAME}(?:${ASSIGN}([^\\s"'\`,;&)}\\]\\\\]{6,400})|(?:["']\\s{0,4},|[ =])\\s{0,4}["']([^\\s"']{8,400})["'])` +
+        `|${KEY_NAME}${ASSIGN}([\\w+/=-]{16,400})(?![\\w.])`,
+      "gi",
+    ),
+    group: [1, 2, 3],
     entropy: true,
   },
-  { kind: "key assignment", pattern: new RegExp(`${KEY_NAME}${ASSIGN}([\\w+/=-]{16,400})(?![\\w.])`, "gi"), group: 1, entropy: true },
   {
     // .npmrc: //registry.example.com/:_authToken=…
     kind: "npm token",
     pattern: /\/\/[a-z0-9.-]+\.[a-z]{2,}(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8,})/gi,
     group: 1,
     needs: /_auth/,
-  },
-  {
-    // getenv("API_TOKEN", "…") and --api-key "…": the value after a secret name in a call or a flag
-    kind: "secret argument",
-    pattern: new RegExp(`${SECRET_NAME}(?:["']\\s{0,4},|[ =])\\s{0,4}["']([^\\s"']{8,400})["']`, "gi"),
-    group: 1,
-    entropy: true,
   },
   {
     kind: "Kubernetes secret data",

@@ -3,7 +3,7 @@ import { findHandoff } from "../assemble/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { isRealUser } from "../plan/index.js";
-import { redact } from "../redact/index.js";
+import { redactMany } from "../redact/index.js";
 import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
 export const BODY_LIMIT = 6000;
@@ -33,8 +33,8 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
   return {
     index,
     role: m.role === "tool" ? "user" : m.role,
-    text: redact(bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL))),
-    toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: redact(bound(c.arguments, ARGUMENTS_LIMIT)) })),
+    text: bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL)),
+    toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: bound(c.arguments, ARGUMENTS_LIMIT) })),
   };
 }
 
@@ -42,9 +42,9 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
 function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[]): HandoffTurn[] {
   return m.results.map((r, k) => {
     const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
-    const turn: HandoffTurn = { index, role: "tool", text: redact(bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL))), toolCalls: [] };
+    const turn: HandoffTurn = { index, role: "tool", text: bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL)), toolCalls: [] };
     const call = calls[k];
-    if (call) turn.call = { name: call.name, arguments: redact(bound(call.arguments, ARGUMENTS_LIMIT)) };
+    if (call) turn.call = { name: call.name, arguments: bound(call.arguments, ARGUMENTS_LIMIT) };
     return turn;
   });
 }
@@ -92,6 +92,22 @@ function userText(m: MessageView): string {
   return findHandoff(m.text)?.rest ?? m.text;
 }
 
+/** Every string the summarizer will see, redacted in one batch. */
+function redactMaterial(m: HandoffMaterial): void {
+  const slots: [object, string][] = [];
+  const add = (o: object, k: string) => {
+    if (typeof (o as Record<string, unknown>)[k] === "string") slots.push([o, k]);
+  };
+  for (const t of m.turns) {
+    add(t, "text");
+    for (const c of t.toolCalls) add(c, "arguments");
+    if (t.call) add(t.call, "arguments");
+  }
+  for (const k of ["previousSummary", "focus", "latestAsk", "firstAsk"]) add(m, k);
+  const clean = redactMany(slots.map(([o, k]) => (o as Record<string, string>)[k]));
+  slots.forEach(([o, k], i) => ((o as Record<string, string>)[k] = clean[i]));
+}
+
 export interface MaterialInput {
   views: MessageView[];
   middle: Range;
@@ -119,10 +135,11 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
     previous = found?.ours && x.statePreviousSummary ? x.statePreviousSummary : found?.summary;
   }
   const material: HandoffMaterial = { turns: boundTurns(turns, INPUT_LIMIT), middleCount: middle.end - middle.start - x.pinned.length };
-  if (previous) material.previousSummary = redact(bound(previous, PREVIOUS_SUMMARY_LIMIT));
-  if (x.focus) material.focus = redact(bound(x.focus, ASK_LIMIT));
-  if (x.latestUserIndex >= 0) material.latestAsk = redact(bound(userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7));
+  if (previous) material.previousSummary = bound(previous, PREVIOUS_SUMMARY_LIMIT);
+  if (x.focus) material.focus = bound(x.focus, ASK_LIMIT);
+  if (x.latestUserIndex >= 0) material.latestAsk = bound(userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7);
   const goal = firstAsk(views);
-  if (goal !== undefined) material.firstAsk = redact(bound(goal, ASK_LIMIT, 0.7));
+  if (goal !== undefined) material.firstAsk = bound(goal, ASK_LIMIT, 0.7);
+  redactMaterial(material);
   return material;
 }

@@ -10,7 +10,7 @@ type Section = (typeof SECTIONS)[number] | "Recent turns";
 type Checkpoint = Map<Section, string[]>;
 
 function clip(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, " ").trim();
+  const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
