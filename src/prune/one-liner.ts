@@ -32,29 +32,25 @@ export function describeCall(name: string | undefined, args: string | undefined)
 
 const EXIT_CODE =
   /\b(?:exit(?:ed)?[ _-]?(?:code|status)|exited with(?: code)?|return[ _]?code|returncode)\b["']?\s*[:=]?\s*(-?\d{1,3})\b/i;
-const ERROR_LINE = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
-
 export function exitCode(output: string): number | undefined {
   const m = EXIT_CODE.exec(output.length > 20000 ? output.slice(0, 4000) + output.slice(-4000) : output);
   return m ? Number(m[1]) : undefined;
 }
 
-/** The first line that looks like an error (within the first 400 lines), else the first non-empty line. */
+const ERROR_LINE_IN_TEXT = /^[^\n]*\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b[^\n]*$/im;
+
+/** The first line that looks like an error (in the first 20,000 characters), else the first non-empty line. */
 export function salientLine(output: string): string | undefined {
-  if (output.length > 20_000) output = output.slice(0, 20_000);
-  let first: string | undefined;
-  let start = 0;
-  for (let scanned = 0; start < output.length && scanned < 400; scanned++) {
-    let end = output.indexOf("\n", start);
-    if (end < 0) end = output.length;
-    const line = output.slice(start, end).trim();
-    if (line) {
-      if (ERROR_LINE.test(line)) return clip(line, 160);
-      first ??= line;
-    }
-    start = end + 1;
-  }
-  return first === undefined ? undefined : clip(first, 100);
+  const head = output.length > 20_000 ? output.slice(0, 20_000) : output;
+  const error = ERROR_LINE_IN_TEXT.exec(head);
+  if (error) return clip(error[0].trim(), 160);
+  const first = /\S[^\n]*/.exec(head);
+  return first ? clip(first[0].trim(), 100) : undefined;
+}
+
+/** 12345 → "12,345", without Intl (slow, and not needed for a count). */
+export function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 function countLines(s: string): number {
@@ -64,7 +60,7 @@ function countLines(s: string): number {
 }
 
 export function prunedOutputLine(call: string, output: string, images: number): string {
-  const facts = [`${output.length.toLocaleString("en-US")} chars`, `${countLines(output)} lines`];
+  const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
   const code = exitCode(output);
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);

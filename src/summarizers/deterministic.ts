@@ -24,6 +24,12 @@ const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A
 const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
 const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|prefer|make sure|avoid|only use|without)\b/i;
 const DECISION = /\b(?:because|instead of|decided|going with|we'll use|I'll use|the fix is|root cause)\b/i;
+
+/** The sentences of `text` that match `marker`; the text is only split when it has one at all. */
+function sentencesWith(text: string, marker: RegExp): string[] {
+  if (!marker.test(text)) return [];
+  return text.split(/(?<=[.!?])\s+|\n/).filter((line) => marker.test(line));
+}
 const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,200}/g;
 
@@ -73,7 +79,7 @@ function collect(m: HandoffMaterial): Checkpoint {
         const command = args.command ?? args.cmd;
         if (typeof command === "string") pushUnique(values, `\`${clip(command, 200)}\``);
       }
-      for (const line of t.text.split(/(?<=[.!?])\s+|\n/)) if (DECISION.test(line)) pushUnique(decisions, clip(line, 240));
+      for (const sentence of sentencesWith(t.text, DECISION)) pushUnique(decisions, clip(sentence, 240));
     }
     if (t.role === "tool") {
       if (t.call) unanswered.delete(`${t.call.name}\u0000${t.call.arguments}`);
@@ -83,7 +89,7 @@ function collect(m: HandoffMaterial): Checkpoint {
     }
     if (t.role === "user") {
       if (t.text.trim()) pushUnique(asks, clip(t.text, 300));
-      for (const line of t.text.split(/(?<=[.!?])\s+|\n/)) if (CONSTRAINT.test(line)) pushUnique(constraints, clip(line, 200));
+      for (const sentence of sentencesWith(t.text, CONSTRAINT)) pushUnique(constraints, clip(sentence, 200));
     }
     if (!t.text.startsWith("[output pruned]")) for (const match of t.text.matchAll(PATH)) pushUnique(files, match[1]);
     for (const match of t.text.matchAll(URL)) pushUnique(values, match[0]);
