@@ -3,7 +3,6 @@ import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import type { Plan, Sanitized } from "../types.js";
 import { SYSTEM_NOTE } from "./handoff.js";
 
-
 interface Slot<M> {
   message: M;
   view: MessageView;
