@@ -54,6 +54,8 @@ export function plan(messages: unknown, options: CompactOptions): Plan {
 }
 
 export interface PrunePreview {
+  /** The plan the preview was made on (what `plan` returns). */
+  plan: Plan;
   /** The total after deterministic pruning of the middle alone. */
   tokensAfter: number;
   /** Whether that alone would be accepted (at or below threshold − runway). */
@@ -61,11 +63,11 @@ export interface PrunePreview {
   items: PrunedItem[];
 }
 
-/** What prune alone would do to the middle, without running any summarizer. Pure, synchronous. */
+/** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
 export function previewPrune(messages: unknown, options: CompactOptions): PrunePreview {
   const p = prepare(messages, options);
   const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect);
-  return { tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
+  return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
 }
 
 function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): CompactReport {

@@ -14,20 +14,23 @@ export interface Compactor<M = ChatMessage> {
 
 export function createCompactor<M = ChatMessage>(options: CompactOptions): Compactor<M> {
   let state = normalizeState(options.state);
-  // The uncalibrated estimate of what was last sent, to compare with the provider's count.
+  // The uncalibrated estimate of what was last sent, to compare with the provider's count: derived
+  // from the pass's own (calibrated) total rather than a second walk over the transcript.
   let lastRaw: number | undefined;
-  const raw = (messages: M[]) =>
-    estimateTokens(messages, { ...options, state: { ...state, calibration: undefined } });
+  const uncalibrated = (tokens: number, s: CompactorState) => tokens / (s.calibration?.ratio ?? 1);
+  const raw = (messages: M[]) => estimateTokens(messages, { ...options, state: { ...state, calibration: undefined } });
 
   return {
     shouldCompact(messages) {
-      lastRaw = raw(messages);
-      return plan(messages, { ...options, state }).shouldCompact;
+      const p = plan(messages, { ...options, state });
+      lastRaw = uncalibrated(p.tokens.total, state);
+      return p.shouldCompact;
     },
     async compact(messages, pass = {}) {
+      const before = state;
       const result = await compact(messages, { ...options, ...pass, state });
       state = result.state;
-      lastRaw = raw(result.messages);
+      lastRaw = uncalibrated(result.report.tokensAfter, before);
       return result;
     },
     observeUsage(usage, messages) {

@@ -170,14 +170,15 @@ function render() {
   if (!current) return;
   const o = options();
   ($("threshold-out") as HTMLOutputElement).value = String(o.threshold);
-  let p: Plan;
+  // One pass gives both the plan and what prune alone would do (the strip redraws on every knob move).
+  let preview: ReturnType<typeof previewPrune>;
   try {
-    p = plan(current.messages, o);
+    preview = previewPrune(current.messages, o);
   } catch (e) {
     return showError((e as Error).message);
   }
   showError(undefined);
-  const preview = previewPrune(current.messages, o);
+  const p: Plan = preview.plan;
   const pruned = new Set(preview.items.map((i) => i.index));
   const per = p.tokens.perMessage;
   $("reason").textContent = `${p.shouldCompact ? "Compaction due: " : "No compaction: "}${p.reason}`;
