@@ -37,13 +37,18 @@ export function exitCode(output: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-const ERROR_LINE_IN_TEXT = /^[^\n]*\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b[^\n]*$/im;
+const ERROR_WORD = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
 
 /** The first line that looks like an error (in the first 20,000 characters), else the first non-empty line. */
 export function salientLine(output: string): string | undefined {
   const head = output.length > 20_000 ? output.slice(0, 20_000) : output;
-  const error = ERROR_LINE_IN_TEXT.exec(head);
-  if (error) return clip(error[0].trim(), 160);
+  // Find the word, then widen to its line: one scan, no backtracking over long lines.
+  const word = ERROR_WORD.exec(head);
+  if (word) {
+    const start = head.lastIndexOf("\n", word.index) + 1;
+    const end = head.indexOf("\n", word.index);
+    return clip(head.slice(start, end < 0 ? head.length : end).trim(), 160);
+  }
   const first = /\S[^\n]*/.exec(head);
   return first ? clip(first[0].trim(), 100) : undefined;
 }

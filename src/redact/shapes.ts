@@ -73,12 +73,12 @@ export const SHAPES: Shape[] = [
   { kind: "JWT", pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]{0,600})?/g, needs: /eyJ/, valid: jwtHeader },
   // One pass per vendor shape: V8 runs a single literal-led pattern much faster than their alternation.
   ...VENDOR.map((source) => ({ kind: "vendor token", pattern: new RegExp(source, "g") })),
-  { kind: "vendor token", pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
+  { kind: "vendor token", pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/g, needs: /[0-9a-f]-us\d/ }, // Mailchimp
   // Long runs of token characters, found by one plain scan and then checked whole: a short vendor
   // prefix, a separator and a long random body (npm_, hf_, glsa_, sgp_, ntn_, fo1_, pplx-, ico-,
   // ops_, tk-us-, CLOJARS_, …: the shape most new vendors use), or 40 hex digits in both cases
   // (not a git SHA, which is lower case: a token).
-  { kind: "prefixed token", pattern: /\b[\w-]{32,}/g, valid: (v) => PREFIXED.test(v) || MIXED_HEX_40.test(v) },
+  { kind: "prefixed token", pattern: /(?<![\w-])[\w-]{32,}/g, valid: (v) => PREFIXED.test(v) || MIXED_HEX_40.test(v) },
   {
     kind: "authorization header",
     pattern: /\b(?:Proxy-)?(?:Authorization|X-Api-Key|X-Auth-Token|Api-Key)["']?\s{0,4}[:=]\s{0,4}["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?([\w.~+/=:-]{8,})/gi,
@@ -94,7 +94,8 @@ export const SHAPES: Shape[] = [
   },
   {
     kind: "URL credentials",
-    pattern: /(?<=\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}):\/\/[^\s:/?#@"'<>]{1,128}:([^\s/?#@"'<>]{1,256})@/g,
+    // Anchored on the literal "://" (a scheme check by lookbehind would run at every position).
+    pattern: /:\/\/[^\s:/?#@"'<>]{1,128}:([^\s/?#@"'<>]{1,256})@/g,
     group: 1,
     needs: /:\/\//,
   },
