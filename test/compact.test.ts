@@ -195,3 +195,25 @@ describe("createCompactor", () => {
     expect(c.state.calibration?.samples).toBe(2);
   });
 });
+
+describe("what leaves through events and reports is redacted too", () => {
+  const key = "ghp_Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe1234";
+
+  it("streamed summary deltas never carry a secret, even one split across chunks", async () => {
+    const deltas: string[] = [];
+    const model: Summarizer = () => stream(["## Active task\n- push with gh", "p_Zx81fQ2mN7pLk3vT9", "wRy4uHs6dJc0bAe1234 now\n", "- then ", "tag it"]);
+    const r = await compact(chatty(), { ...opts, summarizer: model, onEvent: (e) => e.type === "summary-delta" && deltas.push(e.text) });
+    expect(r.report.mode).toBe("summary");
+    expect(deltas.join("")).not.toContain(key.slice(4));
+    expect(deltas.join("")).toMatch(/^## Active task\n- push with ghp_…\[REDACTED\] now\n- then tag it$/);
+  });
+
+  it("a provider error that echoes a key is reported redacted", async () => {
+    const leaky: Summarizer = async () => {
+      throw new SummarizerError("auth", `invalid key ${key}`);
+    };
+    const r = await compact(chatty(), { ...opts, summarizer: leaky });
+    expect(JSON.stringify(r.report)).not.toContain(key.slice(4));
+    expect(r.report.failures[0].message).toMatch(/^invalid key ghp_…\[REDACTED\]$/);
+  });
+});

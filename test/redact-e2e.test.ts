@@ -1,62 +1,161 @@
-// End to end: secrets planted in the middle never reach a summarizer's request, nor the output.
+// End to end: secrets planted in the middle of a real transcript never reach a summarizer's request
+// (captured through a fake fetch, no network) nor any message compaction writes; head and tail
+// messages that stay verbatim are the very same objects, secrets and all.
 import { describe, expect, it } from "vitest";
-import { compact, openAICompatible, plan, type ChatMessage } from "../src/index.js";
+import { compact, openAICompatible, plan, type ChatMessage, type SummarizeRequest, type Summarizer } from "../src/index.js";
 import { trajectory } from "./support/fixtures.js";
 import { fakeFetch, sseBytes, sseResponse, type Captured } from "./support/sse.js";
 
+const WINDOW = 16_000;
+const KEY_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW";
+
+/** Secrets of several shapes, planted in a middle tool output, its call's arguments and a middle user message. */
 const SECRETS = {
   aws: "AKIAQ3EGUV7XK2MZ4PLA",
+  awsSecret: "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",
   github: "ghp_Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe1234",
-  password: "Pg5ecret99xQ",
+  urlPassword: "Pg5ecret99xQ",
+  dbPassword: "Db9passW0rdZ",
   jwt: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJib2IiLCJpYXQiOjE1MTYyMzkwMjJ9.4Adcj3UFYzPUVaVF43FmMab6RlaQD8A9V8wFzzht-KQ",
-  key: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----",
+  stripe: "sk_live_51H8xYzAbCdEfGhIjKlMnOpQrStUvWx",
+  slackHook: "aB3dE5fG7hI9jK1lM3nO5pQ7",
+  key: `-----BEGIN OPENSSH PRIVATE KEY-----\n${KEY_BODY}\n-----END OPENSSH PRIVATE KEY-----`,
 };
+/** What must not appear anywhere: each secret's value as it would sit inside a JSON string. */
+const LEAKS = Object.entries(SECRETS).map(([name, s]) => [name, name === "key" ? KEY_BODY : s] as const);
+/** A secret in the tail, which stays verbatim: compaction must not touch it. */
+const TAIL_SECRET = "glpat-Tq7Lm2Nx9Rb4Vc8Kd3Hs";
 
-function planted(): { input: ChatMessage[]; middle: number } {
+/**
+ * The fixture with secrets planted in a tool result right after its call, halfway through the middle
+ * (with a user message after it) or, for the deterministic summary that lists the latest actions, at
+ * the end of the middle.
+ */
+function planted(where: "halfway" | "late" = "halfway"): { input: ChatMessage[]; tailMessage: ChatMessage } {
   const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
-  const p = plan(messages, { contextWindow: 16_000 });
-  // A tool result right after its call, halfway through the middle.
-  let at = (p.middle.start + p.middle.end) >> 1;
-  while (!(messages[at].role === "tool" && messages[at - 1].tool_calls?.length)) at++;
-  const input = messages.map((m, i) => {
-    if (i === at && m.role === "tool") return { ...m, content: `${m.content}\nexport AWS_ACCESS_KEY_ID=${SECRETS.aws}\n${SECRETS.key}` };
+  const p = plan(messages, { contextWindow: WINDOW });
+  const isResult = (i: number) => messages[i].role === "tool" && !!messages[i - 1].tool_calls?.length;
+  let at = where === "late" ? p.middle.end - 1 : (p.middle.start + p.middle.end) >> 1;
+  while (!isResult(at)) at += where === "late" ? -1 : 1;
+  const input = messages.map((m, i): ChatMessage => {
+    // First, so that a pruned one-liner of this output quotes it too
+    if (i === at) return { ...m, content: `export AWS_ACCESS_KEY_ID=${SECRETS.aws} AWS_SECRET_ACCESS_KEY=${SECRETS.awsSecret}\n${m.content}` };
     if (i === at - 1 && m.tool_calls) {
-      return { ...m, tool_calls: m.tool_calls.map((c) => ({ ...c, function: { ...c.function, arguments: JSON.stringify({ command: `git push https://bob:${SECRETS.password}@github.com/x/y`, token: SECRETS.github }) } })) };
+      const args = JSON.stringify({ command: `git push https://bob:${SECRETS.urlPassword}@github.com/x/y && gh auth login --with-token ${SECRETS.github}` });
+      return { ...m, tool_calls: m.tool_calls.map((c) => ({ ...c, function: { ...c.function, arguments: args } })) };
     }
     return m;
   });
-  input.splice(at + 1, 0, { role: "user", content: `use this session token: ${SECRETS.jwt}` }, { role: "assistant", content: "Noted." });
-  return { input, middle: at };
+  const ask = [
+    `use this session token: ${SECRETS.jwt}`,
+    `and the Stripe key ${SECRETS.stripe} for the refund script;`,
+    `DATABASE_URL=postgres://app:${SECRETS.dbPassword}@db.internal:5432/app`,
+    `SLACK_WEBHOOK=https://hooks.slack.com/services/T024BE7LD/B01ABCDEF12/${SECRETS.slackHook}`,
+    `the deploy key:\n${SECRETS.key}`,
+  ].join("\n");
+  if (where === "halfway") input.splice(at + 1, 0, { role: "user", content: ask }, { role: "assistant", content: "Noted." });
+  // The last message stays verbatim in the tail, secret included.
+  const last = input.length - 1;
+  const tailMessage: ChatMessage = { ...input[last], content: `${input[last].content ?? ""}\n(token ${TAIL_SECRET})` };
+  input[last] = tailMessage;
+  return { input, tailMessage };
+}
+
+/** A summarizer as a user would write one over fetch: POST the prompt messages, return the reply's text. */
+function fetchSummarizer(fetchImpl: typeof fetch): Summarizer {
+  const summarize = async (request: SummarizeRequest) => {
+    const response = await fetchImpl("https://summarizer.example/v1/summarize", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(request.messages),
+      signal: request.signal,
+    });
+    return response.text();
+  };
+  return Object.assign(summarize, { label: "fetch-summarizer", model: "summarizer-1" });
+}
+
+/** Every message compaction wrote (not passed through by identity), as JSON. */
+function written(output: ChatMessage[], input: ChatMessage[]): string {
+  return JSON.stringify(output.filter((m) => !input.includes(m)));
+}
+
+function expectNoLeak(text: string, where: string): void {
+  for (const [name, secret] of LEAKS) expect(text.includes(secret), `${name} in ${where}`).toBe(false);
+}
+
+function expectVerbatimHeadAndTail(input: ChatMessage[], output: ChatMessage[]): void {
+  const p = plan(input, { contextWindow: WINDOW });
+  // Head messages are the same objects (a system message gains the system note: a new object).
+  for (let i = 0; i < p.head.end; i++) if (input[i].role !== "system") expect(output[i]).toBe(input[i]);
+  // Tail messages after the first (which may take the handoff merged in) are the same objects.
+  for (const m of input.slice(p.tail.start + 1)) expect(output).toContain(m);
 }
 
 describe("redaction at every boundary of the summary path", () => {
-  it("keeps planted secrets out of the summarizer's request and the handoff, and leaves head and tail untouched", async () => {
+  it("plants secrets where the middle will be summarized", () => {
     const { input } = planted();
-    for (const [name, s] of Object.entries(SECRETS)) expect(JSON.stringify(input).includes(JSON.stringify(s).slice(1, -1).slice(0, 29)), name).toBe(true);
-    const seen: Captured[] = [];
-    const summarizer = openAICompatible({ model: "m", fetch: fakeFetch(() => sseResponse(sseBytes("openai-chat__text-plain.txt")), seen) });
-    const p = plan(input, { contextWindow: 16_000 });
-    const r = await compact(input, { contextWindow: 16_000, summarizer, focus: `keep ${SECRETS.aws} in mind` });
-    expect(r.report.mode).toBe("summary");
-    const body = JSON.stringify(seen[0].body);
-    for (const [name, s] of Object.entries(SECRETS)) expect(body.includes(name === "key" ? "b3BlbnNzaC1rZXktdjEAAAAABG5v" : s), name).toBe(false);
-    const written = JSON.stringify(r.messages.filter((m) => !input.includes(m)));
-    for (const s of [SECRETS.aws, SECRETS.github, SECRETS.password, SECRETS.jwt, "b3BlbnNzaC1rZXktdjEAAAAABG5v"]) expect(written.includes(s), s).toBe(false);
-    for (let i = 0; i < p.head.end; i++) if (i > 0) expect(r.messages[i]).toBe(input[i]);
-    for (const m of input.slice(p.tail.start + 1)) expect(r.messages).toContain(m);
+    const p = plan(input, { contextWindow: WINDOW });
+    const middle = JSON.stringify(input.slice(p.middle.start, p.middle.end));
+    for (const [name, secret] of LEAKS) expect(middle.includes(secret), name).toBe(true);
+    expect(JSON.stringify(input.slice(p.tail.start))).toContain(TAIL_SECRET);
   });
 
-  it("the deterministic summary and the fallback marker are redacted too", async () => {
+  it("a fetch-based summarizer's request carries no planted secret, nor does the handoff; head and tail stay the same objects", async () => {
+    const { input, tailMessage } = planted();
+    const seen: Captured[] = [];
+    // The model's reply repeats secrets it should not have: the chain redacts what comes back too.
+    const reply = `## Active task\nShip the refund script.\n\n## Values\n- ${SECRETS.aws}\n- ${SECRETS.stripe}\n- postgres://app:${SECRETS.dbPassword}@db.internal:5432/app`;
+    const summarizer = fetchSummarizer(fakeFetch(() => new Response(reply), seen));
+    const r = await compact(input, { contextWindow: WINDOW, summarizer, focus: `keep ${SECRETS.aws} and ${SECRETS.github} in mind` });
+
+    expect(r.report.mode).toBe("summary");
+    expect(r.report.summary?.summarizer).toBe("fetch-summarizer");
+    expect(seen).toHaveLength(1);
+    const body = JSON.stringify(seen[0].body);
+    // The material did go out, with markers where the secrets were.
+    const contexts = ["AWS_ACCESS_KEY_ID=", "https://bob:[REDACTED]@github.com", "use this session token: eyJh…[REDACTED]", "hooks.slack.com/services/", "the deploy key:\\n[REDACTED PRIVATE KEY]"];
+    for (const context of contexts) expect(body.includes(context), context).toBe(true);
+    expectNoLeak(body, "the summarizer's request");
+
+    const out = written(r.messages, input);
+    expect(out.includes("Ship the refund script."), "the reply is in the handoff").toBe(true);
+    expectNoLeak(out, "the handoff");
+    expectVerbatimHeadAndTail(input, r.messages);
+    expect(r.messages).toContain(tailMessage);
+    expect(JSON.stringify(r.messages).includes(TAIL_SECRET), "the verbatim tail keeps its own text").toBe(true);
+  });
+
+  it("the OpenAI-compatible summarizer's request body carries no planted secret", async () => {
     const { input } = planted();
-    const det = await compact(input, { contextWindow: 16_000 });
+    const seen: Captured[] = [];
+    const summarizer = openAICompatible({ model: "m", fetch: fakeFetch(() => sseResponse(sseBytes("openai-chat__text-plain.txt")), seen) });
+    const r = await compact(input, { contextWindow: WINDOW, summarizer });
+    expect(r.report.mode).toBe("summary");
+    expectNoLeak(JSON.stringify(seen[0].body), "the request body");
+    expectNoLeak(written(r.messages, input), "the handoff");
+    expectVerbatimHeadAndTail(input, r.messages);
+  });
+
+  it("the deterministic summary and the fallback marker carry none either", async () => {
+    const { input } = planted("late");
+    const det = await compact(input, { contextWindow: WINDOW });
+    expect(det.report.mode).toBe("summary");
     expect(det.report.summary?.source).toBe("deterministic");
-    const broken = Object.assign(async () => {
-      throw new Error(`upstream said: bad key ${SECRETS.github}`);
-    }, { label: "deterministic" });
-    const marker = await compact(input, { contextWindow: 16_000, summarizer: broken });
+    // It lists the latest actions: the planted command is there, its secrets are not.
+    expect(written(det.messages, input).includes("git push https://bob:[REDACTED]@github.com"), "the planted command").toBe(true);
+    const broken = Object.assign(
+      async () => {
+        throw new Error(`upstream said: bad key ${SECRETS.github}`);
+      },
+      { label: "deterministic" },
+    );
+    // The marker quotes no material, only why every summarizer failed; it is redacted all the same.
+    const marker = await compact(input, { contextWindow: WINDOW, summarizer: broken });
+    expect(marker.report.mode).toBe("fallback");
     for (const r of [det, marker]) {
-      const written = JSON.stringify(r.messages.filter((m) => !input.includes(m)));
-      for (const s of [SECRETS.aws, SECRETS.github, SECRETS.password, SECRETS.jwt]) expect(written.includes(s), s).toBe(false);
+      expectNoLeak(written(r.messages, input), `the ${r.report.mode} handoff`);
+      expectVerbatimHeadAndTail(input, r.messages);
     }
   });
 });

@@ -1,41 +1,45 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { NOT_SECRET, SHAPES, looksRandom } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, looksRandom } from "./shapes.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
-/** Values at least this long keep a short prefix, so a log reader can tell which key it was. */
-const KEEP_PREFIX_FROM = 24;
-
-/** The vendor prefix of a token (`sk-proj-`, `xoxb-`, `ghp_`), or its first four characters. */
+/** The vendor prefix of a token (`sk-proj-`, `xoxb-`, `ghp_`), or its first four characters (never a UUID's first group). */
 function prefixOf(value: string): string {
-  const vendor = /^[A-Za-z][A-Za-z0-9]{0,9}[-_.](?:[a-z]{2,8}[-_])?/.exec(value)?.[0];
-  return vendor && vendor.length <= 12 ? vendor : value.slice(0, 4);
+  return /^[A-Za-z][A-Za-z\d]{0,6}[-_.](?:[a-z]{2,8}[-_])?/.exec(value)?.[0] ?? value.slice(0, 4);
 }
 
+/** Values of 24 characters or more keep a short prefix, so a log reader can tell which key it was. */
 function mask(value: string): string {
-  return value.length >= KEEP_PREFIX_FROM ? `${prefixOf(value)}…${REDACTED}` : REDACTED;
+  return value.length > 23 ? `${prefixOf(value)}…${REDACTED}` : REDACTED;
 }
 
-const BEGIN = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
-const END = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
-const KEY_BODY = /(?:[A-Za-z0-9+/=\r\n]|\\n)*/y;
+const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const END = /-----END[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+/** A cut-off block's body: whole lines of base64, then a partial one that is long enough to be key material. */
+const KEY_BODY = /(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\n|$))*(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{16,}(?![\w-]))?/y;
 
 /**
  * Private key blocks become one marker. A scan with two cursors, never a backtracking pattern: each
- * BEGIN runs to the next END, or, when the block was cut off, to the end of its base64 body.
+ * BEGIN runs to the next END, or, when the block was cut off (no END before the next BEGIN), to the
+ * end of its base64 body.
  */
 function redactKeyBlocks(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text;
   let out = "";
   let at = 0;
+  let end: RegExpExecArray | null = null;
   let ends = true; // once no END follows, none follows a later BEGIN either: never search twice
   BEGIN.lastIndex = 0;
   for (let begin = BEGIN.exec(text); begin; begin = BEGIN.exec(text)) {
-    END.lastIndex = BEGIN.lastIndex;
-    const end: RegExpExecArray | null = ends ? END.exec(text) : null;
-    ends = end !== null;
+    // an END still ahead serves every BEGIN before it: each END is found once
+    if (ends && (!end || end.index < BEGIN.lastIndex)) {
+      END.lastIndex = BEGIN.lastIndex;
+      end = END.exec(text);
+      ends = end !== null;
+    }
+    const next = text.indexOf("-----BEGIN", BEGIN.lastIndex);
     let stop: number;
-    if (end) stop = END.lastIndex;
+    if (end && (next < 0 || next > end.index)) stop = end.index + end[0].length;
     else {
       KEY_BODY.lastIndex = BEGIN.lastIndex;
       KEY_BODY.exec(text);
@@ -48,27 +52,35 @@ function redactKeyBlocks(text: string): string {
   return out + text.slice(at);
 }
 
+function apply(text: string, shape: Shape): string {
+  if (shape.needs && !shape.needs.test(text)) return text;
+  return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
+    const at = args[args.length - 2] as number;
+    const group = shape.group?.find((g) => args[g - 1] !== undefined);
+    const value = group ? (args[group - 1] as string) : match;
+    // already masked (a kept prefix ends in "…"), or an id
+    if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
+    if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 8), at), text[at + match.length] ?? "")) return match;
+    if (!group) return mask(value);
+    const i = match.lastIndexOf(value);
+    return match.slice(0, i) + mask(value) + match.slice(i + value.length);
+  });
+}
+
+/** What is redacted text by text, even in a batch: key blocks, and Kubernetes data only where a Secret is. */
+function redactBlocks(text: string): string {
+  return apply(redactKeyBlocks(text), KUBERNETES_DATA);
+}
+
 function redactShapes(text: string): string {
-  let out = text;
-  for (const shape of SHAPES) {
-    if (shape.needs && !shape.needs.test(out)) continue;
-    out = out.replace(shape.pattern, (match: string, ...groups: unknown[]) => {
-      const group = typeof shape.group === "number" ? shape.group : shape.group?.find((g) => groups[g - 1] !== undefined);
-      const value = group ? (groups[group - 1] as string | undefined) : match;
-      if (!value || value.includes(REDACTED) || NOT_SECRET.test(value)) return match;
-      if (shape.entropy && !looksRandom(value)) return match;
-      if (shape.valid && !shape.valid(value)) return match;
-      if (!group) return mask(value);
-      const at = match.lastIndexOf(value);
-      return match.slice(0, at) + mask(value) + match.slice(at + value.length);
-    });
-  }
-  return out;
+  for (const shape of SHAPES) text = apply(text, shape);
+  return text;
 }
 
 /** Replaces every recognised secret in `text`; everything else is returned as it was. */
 export function redact(text: string): string {
-  return redactShapes(redactKeyBlocks(text));
+  return redactShapes(redactBlocks(text));
 }
 
 /**
@@ -83,6 +95,6 @@ const SEPARATOR = "\n\u0000\n";
  */
 export function redactMany(texts: string[]): string[] {
   if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-  const out = redactShapes(texts.map(redactKeyBlocks).join(SEPARATOR)).split(SEPARATOR);
+  const out = redactShapes(texts.map(redactBlocks).join(SEPARATOR)).split(SEPARATOR);
   return out.length === texts.length ? out : texts.map(redact); // never expected; stay correct anyway
 }

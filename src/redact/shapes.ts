@@ -1,152 +1,173 @@
-// The catalogue of secret shapes. Every pattern is linear: bounded repeats, no nested quantifiers,
-// and a literal or a word boundary to anchor it.
+// The catalogue of secret shapes. Every pattern is linear: bounded repeats, or an unbounded one only
+// where nothing after it can fail; no nested quantifiers; a literal or a word boundary to anchor it.
 
 export interface Shape {
-  kind: string;
   pattern: RegExp;
-  /** The capture group holding the secret (the first that matched, when several); absent: the whole match. */
-  group?: number | number[];
+  /** Capture groups that may hold the secret (the first that matched); absent: the whole match. */
+  group?: number[];
+  /** Groups whose value was found by position only (after a name), so it must also look random. */
+  random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
-  /** Values that only look secret by position must also look random. */
-  entropy?: boolean;
-  /** A last check on the value (e.g. that a JWT header decodes to a whole JSON object). */
-  valid?: (value: string) => boolean;
+  /** A last check on the value, with the eight characters before the match and the one after it. */
+  valid?: (value: string, before: string, after: string) => boolean;
 }
 
-/** A JWT's header is base64url of a whole JSON object: `{…}`. */
+/**
+ * Vendor-prefixed tokens: cloud, source hosting, chat, payment, model providers and the like. One
+ * pattern, so the text is scanned once for all of them; most vendors that put a short prefix and a
+ * separator before a random body need no entry here (see `prefixedToken`).
+ */
+const VENDOR = [
+  /(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z\d])[A-Z\d]{16}\b/, // AWS access key ids
+  /AIza[\w-]{35}/, // Google API keys
+  /gh[pousr]_[A-Za-z\d]{30,}/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
+  // GitLab: personal, deploy, runner and the like; trigger tokens are hex, OAuth secrets 64 long
+  /gl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\w-]{0,60}\d)[\w-]{20,}|glptt-[\w-]{40}\b|glagent-[\w-]{50,}|gloas-[\w-]{64}\b|GR1348941[\w-]{19,80}[A-Za-z\d]\b/,
+  /xox[abposre]-[\w-]{10,}|xapp-\d-[\w-]{10,}/, // Slack (xoxe.xoxp-… rotating tokens included)
+  /sk-ant-(?:api|admin)\d\d-[\w-]{20,}/, // Anthropic
+  // OpenAI project and service keys carry "T3BlbkFJ" (base64 of "OpenAI"); plain sk- keys are many vendors'
+  /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20,}|sk-[A-Za-z\d]{20,}[\w-]*/,
+  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16,}|sq0(?:atp|csp)-[\w-]{22,}|EAA[A-Za-z\d]{20,}/, // Stripe (publishable pk_ keys are public), Square, Meta
+  /ATATT[\w=-]{30,}|ABSK[A-Za-z\d+/]{40,}={0,2}/, // Atlassian, Bedrock
+  /(?:SK|AC)[\da-fx]{32}\b|SG\.[\w-]{22}\.[\w-]{43}\b/, // Twilio (hex, or the x of its documentation), SendGrid
+  /A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})(?:-[A-Z\d]{5}){3}\b/, // 1Password secret keys
+  /v1\.0-[\da-f]{24}-[\da-f]{100,}|dapi[\da-f]{32}(?:-\d)?\b/, // Cloudflare origin CA, Databricks
+  /AP[\dA-F][A-Za-z\d]{10,}\b|AKC[A-Za-z\d]{10,}/, // Artifactory
+  /(?:hf|api_org)_[A-Za-z]{30,}/, // Hugging Face (letters only)
+  /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40,}|ZXlK[\w+/]{40,}|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
+  /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24,}|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40,}/, // Vault, Doppler (dotted prefixes)
+]
+  .map((r) => r.source)
+  .join("|");
+
+/** A JWT's header is base64url of a whole JSON object: `{…}` (atob accepts it unpadded). */
 function jwtHeader(token: string): boolean {
   try {
-    const head = token.slice(0, token.indexOf(".")).replace(/-/g, "+").replace(/_/g, "/");
-    const text = atob(head + "=".repeat((4 - (head.length % 4)) % 4));
-    return text.startsWith("{") && text.trimEnd().endsWith("}");
+    return /^\{[^]*\}\s*$/.test(atob(token.slice(0, token.indexOf(".")).replace(/-/g, "+").replace(/_/g, "/")));
   } catch {
     return false;
   }
 }
 
-/** Vendor-prefixed tokens: cloud, source hosting, chat, payment, model providers and the like. */
-const VENDOR = [
-  "\\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\\b", // AWS access key ids
-  "\\bAIza[\\w-]{35}", // Google API keys
-  "\\bgh[pousr]_[A-Za-z0-9]{30,}|\\bgithub_pat_\\w{40,}", // GitHub
-  // GitLab: personal, deploy, runner and the like; trigger tokens are hex, OAuth secrets 64 long
-  "\\bgl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\\w-]{0,60}\\d)[\\w-]{20,}|\\bglptt-[\\w-]{40}\\b|\\bglagent-[\\w-]{50,}|\\bgloas-[\\w-]{64}\\b|\\bGR1348941[\\w-]{20}\\b",
-  "\\bxox[abposre]-[\\w-]{10,}|\\bxoxe\\.xox[bp]-[\\w-]{10,}|\\bxapp-\\d-[\\w-]{10,}", // Slack
-  "\\bsk-ant-(?:api|admin)\\d\\d-[\\w-]{20,}", // Anthropic
-  // OpenAI project and service keys carry "T3BlbkFJ" (base64 of "OpenAI"); plain sk- keys are many vendors'
-  "\\bsk-(?:proj|svcacct|admin)-(?=[\\w-]{0,200}T3BlbkFJ)[\\w-]{20,}|\\bsk-[A-Za-z0-9]{20,}[\\w-]*",
-  "\\b[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{16,}", // Stripe
-  "\\bsq0(?:atp|csp)-[\\w-]{16,}|\\bEAA[A-Za-z0-9]{20,}", // Square, Meta
-  "\\bAGE-SECRET-KEY-1[A-Z0-9]{50,}|\\bATATT[\\w=-]{30,}|\\bABSK[A-Za-z0-9+/]{40,}={0,2}",
-  "\\b(?:SK|AC)[0-9a-fx]{32}\\b", // Twilio
-  "\\b\\d{8,10}:AA[\\w-]{33}\\b", // Telegram bots
-  "\\b[MNO][A-Za-z\\d]{23,25}\\.[\\w-]{6}\\.[\\w-]{27,}", // Discord (base64 of a numeric user id)
-  "\\bSG\\.[\\w-]{22}\\.[\\w-]{43}\\b", // SendGrid
-  "\\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b", // 1Password secret keys
-  "\\bv1\\.0-[a-f0-9]{24}-[a-f0-9]{100,}", // Cloudflare origin CA
-  "\\bAP[\\dA-F][a-zA-Z0-9]{10,}\\b|\\bAKC[a-zA-Z0-9]{10,}", // Artifactory
-  "\\b[\\w~.]{3}\\dQ~[\\w~.-]{31,34}", // Azure AD client secrets
-  "\\b\\d{15,16}\\|[\\w-]{20,}", // Facebook app tokens
-  "\\b(?:hf|api_org)_[A-Za-z]{30,}", // Hugging Face (letters only)
-  "\\bsntry[su]_[\\w+/=-]{40,}|\\bfm[12]_[\\w+/=-]{40,}", // Sentry, Fly.io (base64 bodies)
-  "\\bAPI-[A-Z0-9]{26}\\b", // Octopus Deploy
-  "\\bs-s4t2(?:ud|af)-[a-f0-9]{64}\\b", // 42 intra
-  "\\bdapi[a-f0-9]{32}(?:-\\d)?\\b", // Databricks
-  "\\b(?:hvs|s)\\.[\\w-]{24,}", // Vault
-];
-
-const MIXED_HEX_40 = /^(?=[0-9a-f]{0,39}[A-F])(?=[0-9A-F]{0,39}[a-f])[0-9a-fA-F]{40}$/;
-const PREFIXED = /^(?!(?:foo|bar|baz|test|example|sample|dummy|my|sk|gl[a-z]{2,5})[_-])(?:[A-Za-z][A-Za-z0-9]{1,9}[_-]){1,2}(?=[\w-]{0,200}\d)(?=[\w-]{0,200}[A-Za-z])[A-Za-z0-9][\w-]{29,}$/;
+/** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
+function mixedRun(value: string, min: number): boolean {
+  for (const run of value.match(/[A-Za-z\d]+/g) ?? []) if (run.length >= min && /\d/.test(run) && /[A-Za-z]/.test(run)) return true;
+  return false;
+}
 
 /**
- * Names that mark the value beside them as a secret: the last word of the key. Public keys and
- * tokens, and CSRF tokens, are not secrets.
+ * A short vendor prefix in one case and a separator (npm_, sgp_local_, CLOJARS_, tk-us-, GOCSPX-),
+ * then 20+ characters with a long random run: the shape most vendors use, including ones we have
+ * never seen. Words joined by separators (paths, kebab-case names, UUIDs) have no long random run;
+ * publishable pk_ keys are public.
  */
-const NOT_AFTER = "(?<!public[_-]?|csrf[_-]?|xsrf[_-]?)";
-const SECRET_NAME = `${NOT_AFTER}(?<!_auth)(?:secret|passw(?:or)?d|pwd|[_-]pw|passphrase|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth|login|license[_-]?key)`;
-/** A bare "key" names many things that are not secrets: its value must look like a credential. */
-const KEY_NAME = `${NOT_AFTER}key`;
-const ASSIGN = `(?:[_-]?\\d{1,2})?["'\`]?\\s{0,4}(?:[:?+!]{0,3}=|=>|:)\\s{0,4}["'\`]?\\s{0,2}`;
+const VENDOR_PREFIX = /^(?!(?:foo|test|[sp]k|gl[a-z]{2,5})[_-])(?:(?:[a-z][a-z\d]{0,9}|[A-Z][A-Z\d]{0,9})[_-]){1,2}(?=[\w-]{20})/;
+const TOKEN = new RegExp(`^(?:${VENDOR})`);
+const MIXED_HEX_40 = /^(?=[\da-f]{0,39}[A-F])(?=[\dA-F]{0,39}[a-f])[\da-fA-F]{40}$/;
+
+function prefixedToken(value: string): boolean {
+  const prefix = VENDOR_PREFIX.exec(value);
+  // 40 hex digits in both cases are a token too; a git SHA is lower case
+  return prefix ? mixedRun(value.slice(prefix[0].length), 16) : MIXED_HEX_40.test(value);
+}
+
+/** Base64 or a token (digits, padding, a case change inside), not a word: "required", "default", "YOUR_TOKEN". */
+const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
+
+/** Names that mark the value beside them as a secret (the last word of the name). */
+const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|api[_-]?key|credentials?|auth|login|cookie)";
+/** `=`, `:`, `:=`, `?=`, `::=`, `=>`, an XML tag's `>` or an XML `value=` attribute, with quotes (escaped too) and spaces. */
+const ASSIGN = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\s{0,4}(?:[:?+!]{0,3}=|=>|:|>|\\s{1,4}value\\s{0,2}=)\\s{0,4}\\\\?["'\`]?\\s{0,2}`;
+/** A value stops at whitespace, quotes, separators and brackets. */
+const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
+/** Public keys and tokens are not secrets, nor CSRF tokens; `_authToken` is the npm shape's. */
+const NOT_AFTER = /(?:public|csrf|xsrf|_auth)[_-]?$/i;
 
 export const SHAPES: Shape[] = [
-  { kind: "JWT", pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]{0,600})?/g, needs: /eyJ/, valid: jwtHeader },
-  // One pass per vendor shape: V8 runs a single literal-led pattern much faster than their alternation.
-  ...VENDOR.map((source) => ({ kind: "vendor token", pattern: new RegExp(source, "g") })),
-  { kind: "vendor token", pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/g, needs: /[0-9a-f]-us\d/ }, // Mailchimp
-  // Long runs of token characters, found by one plain scan and then checked whole: a short vendor
-  // prefix, a separator and a long random body (npm_, hf_, glsa_, sgp_, ntn_, fo1_, pplx-, ico-,
-  // ops_, tk-us-, CLOJARS_, …: the shape most new vendors use), or 40 hex digits in both cases
-  // (not a git SHA, which is lower case: a token).
-  { kind: "prefixed token", pattern: /(?<![\w-])[\w-]{32,}/g, valid: (v) => PREFIXED.test(v) || MIXED_HEX_40.test(v) },
+  { pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
+  // Vendor tokens, and long runs of token characters checked whole: one scan for both.
+  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24,})`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
+  // Vendors whose token starts with a character class: each waits for its literal
+  { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
+  { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
+  { pattern: /\b\d{15,16}\|[\w-]{20,}/g, needs: /\d\|\w/ }, // Facebook app tokens
+  { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ }, // Azure AD client secrets
+  // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
+  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,}/g },
+  // Webhook URLs carry their secret in the path: Slack, Discord, Microsoft Teams
   {
-    kind: "authorization header",
-    pattern: /\b(?:Proxy-)?(?:Authorization|X-Api-Key|X-Auth-Token|Api-Key)["']?\s{0,4}[:=]\s{0,4}["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?([\w.~+/=:-]{8,})/gi,
-    group: 1,
-    needs: /auth|api-key/i,
+    pattern: /(?:hooks\.slack\.com\/\w{1,12}|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{16,})/g,
+    group: [1],
+    needs: /hook/,
   },
-  { kind: "bearer token", pattern: /\bBearer\s{1,4}([\w.~+/=-]{16,})/g, group: 1, needs: /Bearer/ },
   {
-    kind: "basic credentials",
+    // Authorization headers with or without a scheme; Bearer tokens anywhere
+    pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8,})/gi,
+    group: [1],
+    needs: /auth|bearer/i,
+    valid: encoded,
+  },
+  {
+    // curl -u user:password (not docker's -u 1000:1000)
     pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,
-    group: 1,
+    group: [1],
     needs: /-u|--user/,
+    valid: (v) => /\D/.test(v),
   },
   {
-    kind: "URL credentials",
-    // Anchored on the literal "://" (a scheme check by lookbehind would run at every position).
-    pattern: /:\/\/[^\s:/?#@"'<>]{1,128}:([^\s/?#@"'<>]{1,256})@/g,
-    group: 1,
-    needs: /:\/\//,
+    // Credentials in URLs and connection strings (postgres, mysql, mongodb+srv, redis, amqp, …):
+    // the password of user:password@, a token standing alone as the user, an .npmrc auth token
+    pattern:
+      /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2,}(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8,}))/gi,
+    group: [1, 2, 3],
+    random: [2],
   },
   {
-    kind: "secret URL parameter",
-    pattern: /[?&](?:access_token|token|api_?key|apikey|key|secret|client_secret|password|passwd|sig|signature|auth)=([^&#\s"'<>]{6,})/gi,
-    group: 1,
-    needs: /[?&]/,
+    // Secret URL, query and connection-string parameters
+    pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3,})|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8,})/gi,
+    group: [1, 2],
+    random: [2],
   },
   {
     // One pass for three forms, so the secret names are searched once: an assignment to a secret
-    // name (env files, shell exports, Makefiles, JSON/YAML fields, form bodies); a secret name as an
-    // argument or a flag (getenv("API_TOKEN", "…"), --api-key "…"); an assignment to a bare "key",
-    // whose value must look like a credential.
-    kind: "secret assignment",
+    // name (env files, shell exports, Makefiles, JSON/YAML fields, XML, form bodies); a secret name
+    // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
+    // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      `${SECRET_NAME}(?:${ASSIGN}([^\\s"'\`,;&)}\\]\\\\]{6,400})|(?:["']\\s{0,4},|[ =])\\s{0,4}["']([^\\s"']{8,400})["'])` +
-        `|${KEY_NAME}${ASSIGN}([\\w+/=-]{16,400})(?![\\w.])`,
+      `${SECRET_NAME}(?:${ASSIGN}(${VALUE}{6,400})|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}["']?)(${VALUE}{8,400}))` +
+        `|key${ASSIGN}(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
     group: [1, 2, 3],
-    entropy: true,
-  },
-  {
-    // .npmrc: //registry.example.com/:_authToken=…
-    kind: "npm token",
-    pattern: /\/\/[a-z0-9.-]+\.[a-z]{2,}(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8,})/gi,
-    group: 1,
-    needs: /_auth/,
-  },
-  {
-    kind: "Kubernetes secret data",
-    pattern: /(?:\\n|\n)(?:\\t|\t| ){1,12}[\w.-]{1,64}:\s{0,4}(?:[|>][-+]?(?:\\n|\n)(?:\\t|\t| ){1,16})?["']?([A-Za-z0-9+/]{6,}={0,2})(?=["']?(?:\\n|\n|$))/g,
-    group: 1,
-    needs: /kind["']?:\s{0,4}["']?secret\b/i,
+    random: [1, 2, 3],
+    // not a call (getTokenizer(model)), not after "public" or "csrf"
+    valid: (_, before, after) => after !== "(" && !NOT_AFTER.test(before),
   },
 ];
 
+/** Kubernetes Secret manifests: the values of their data entries, base64 (checked per text). */
+export const KUBERNETES_DATA: Shape = {
+  pattern: /(?:\\n|\n)(?:\\t|\t| ){1,12}[\w.-]{1,64}:\s{0,4}(?:[|>][-+]?(?:\\n|\n)(?:\\t|\t| ){1,16})?["']?([A-Za-z\d+/]{6,}={0,2})(?=["']?(?:\\n|\n|$))/g,
+  group: [1],
+  needs: /kind["']?:\s{0,4}["']?secret\b/i,
+  valid: encoded,
+};
+
 /** Placeholders and examples, not secrets: `${TOKEN}`, `%s`, `<key>`, `xxxx`, `EXAMPLE`, `your-key`. */
-const PLACEHOLDER = /^[$%<{]|x{4}|X{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|\*{3}/i;
+const PLACEHOLDER = /^[$%<{]|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|\*{3}/i;
+const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
+/** A URL (its credentials have their own shape) or a file path. */
+const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
 
-const VERSION = /\d+\.\d+\.\d+/;
-
-/** Random-looking: long enough, not a placeholder or a version; digits and letters, or both cases at length. */
+/**
+ * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
+ * letters and digits (names, words and code have none: getTokenizer, settings.API_TOKEN).
+ */
 export function looksRandom(value: string): boolean {
-  if (value.length < 8 || PLACEHOLDER.test(value) || VERSION.test(value)) return false;
-  const lower = /[a-z]/.test(value);
-  const upper = /[A-Z]/.test(value);
-  const digit = /\d/.test(value);
-  return (digit && (lower || upper)) || (lower && upper && value.length >= 20);
+  return value.length >= 8 && !PLACEHOLDER.test(value) && !VERSION.test(value) && !LOCATION.test(value) && mixedRun(value, 5);
 }
 
-/** Ids and hashes that look random but are not secrets. */
-export const NOT_SECRET = /^(?:call|toolu|msg|req|resp|run|asst|thread|file|batch|chatcmpl|fp|sha\d{1,3}|h1|srvtoolu|evt|cus|sub|price|prod)[_-]/;
+/** Ids and hashes that look random but are not secrets: tool calls, messages, requests, lockfiles. */
+export const NOT_SECRET =
+  /^(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1)[_-]/;

@@ -80,6 +80,30 @@ async function collectText(
   return text;
 }
 
+/**
+ * Streams a summary to `emit` already redacted. Text is released a whole line at a time, as the
+ * redaction of everything so far up to the last newline; a trailing partial line waits (a secret may
+ * still be arriving). If later text changes what was already released (a key block closing), the
+ * rest waits for the end, where the whole summary is redacted anyway.
+ */
+export function redactedDeltas(emit: (text: string) => void) {
+  let raw = "";
+  let sent = "";
+  const release = (safe: string) => {
+    if (safe.length > sent.length && safe.startsWith(sent)) {
+      emit(safe.slice(sent.length));
+      sent = safe;
+    }
+  };
+  return {
+    push: (delta: string) => {
+      raw += delta;
+      if (delta.includes("\n")) release(redact(raw.slice(0, raw.lastIndexOf("\n") + 1)));
+    },
+    end: () => release(redact(raw)),
+  };
+}
+
 export interface ChainInput {
   summarizers: Summarizer[];
   request: SummarizeRequest;
@@ -122,7 +146,9 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     }
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
-      const raw = await collectText(s, x.request, (text) => emit({ type: "summary-delta", summarizer: label, text }));
+      const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
+      const raw = await collectText(s, x.request, deltas.push);
+      deltas.end();
       const text = redact(raw).trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       delete cooldowns[label];
@@ -139,7 +165,9 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const kind = classify(error);
       const count = (resting?.failures ?? 0) + 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
-      const failure = { summarizer: label, kind, message: error instanceof Error ? error.message : String(error) };
+      // Provider errors may echo what was sent: the message is redacted and bounded like a summary.
+      const message = redact((error instanceof Error ? error.message : String(error)).slice(0, 500));
+      const failure = { summarizer: label, kind, message };
       failures.push(failure);
       emit({ type: "summary-failed", failure });
     }
