@@ -1,7 +1,6 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
-import { appendSystemNote } from "./dialects/anthropic.js";
 import { dialectOf } from "./dialects/index.js";
 import type { Dialect, MessageView } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
@@ -44,7 +43,7 @@ function prepare<M>(messages: unknown, options: CompactOptions): Prepared<M> {
   const state = normalizeState(options.state);
   const views = input.map((m) => dialect.view(m));
   const plan = planViews(views, settings, state, Boolean(options.force), (r) => dialect.wireRole(r), dialect.keepsEmptied);
-  const system = dialect.name === "anthropic" ? options.system : undefined;
+  const system = dialect.appendSystemNote ? options.system : undefined;
   return { dialect, input, settings, state, views, plan, system };
 }
 
@@ -100,7 +99,7 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
 function withSystem<M>(r: CompactResult<M>, p: Prepared<M>, changed: boolean): CompactResult<M> {
   if (p.system === undefined) return r;
   const noted = changed && !(p.settings.system ?? "").includes(SYSTEM_NOTE);
-  r.system = noted ? appendSystemNote(p.system, SYSTEM_NOTE) : p.system;
+  r.system = noted ? p.dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
   r.report.systemChanged = noted;
   return r;
 }
@@ -111,26 +110,15 @@ function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
   return total;
 }
 
-function nextState(
-  p: Prepared<unknown>,
-  before: number,
-  after: number,
-  mode: CompactMode,
-  summary: string | undefined,
-  cooldowns: CompactorState["cooldowns"],
-): CompactorState {
-  const s: CompactorState = { ...p.state, cooldowns, compactions: p.state.compactions + 1, lastTokensAfter: after };
-  if (summary !== undefined) s.previousSummary = summary;
-  s.fallbackStreak = mode === "fallback" ? p.state.fallbackStreak + 1 : 0;
-  if (before - after < before * EFFECTIVE_SAVING) {
-    s.strikes = p.state.strikes + 1;
-    // Back off until a runway's worth of new conversation arrives: each retry needs new material.
-    if (s.strikes >= MAX_STRIKES) s.backoffUntilTokens = before + p.settings.runway;
-  } else {
-    s.strikes = 0;
-    delete s.backoffUntilTokens;
+/** Back-off accounting: a pass that saves under 10 % is a strike; two strikes back off. */
+function withBackoff(s: CompactorState, before: number, after: number, runway: number): CompactorState {
+  if (before - after >= before * EFFECTIVE_SAVING) {
+    const { backoffUntilTokens: _, ...rest } = s;
+    return { ...rest, strikes: 0 };
   }
-  return s;
+  const strikes = s.strikes + 1;
+  // Back off until a runway's worth of new conversation arrives: each retry needs new material.
+  return strikes >= MAX_STRIKES ? { ...s, strikes, backoffUntilTokens: before + runway } : { ...s, strikes };
 }
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
@@ -214,8 +202,7 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
   if (tokensAfter >= pl.tokens.total) {
     // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
     const kept = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
-    kept.state = nextState(p as Prepared<unknown>, pl.tokens.total, pl.tokens.total, "noop", undefined, cooldowns);
-    kept.state.compactions = p.state.compactions;
+    kept.state = withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway);
     kept.report.failures = failures;
     return kept;
   }
@@ -244,7 +231,14 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
     tailTokens,
     tailBudget: pl.tailBudget,
   });
-  const state = nextState(p as Prepared<unknown>, pl.tokens.total, tokensAfter, mode, summaryText, cooldowns);
+  const counted: CompactorState = {
+    ...p.state,
+    cooldowns,
+    compactions: p.state.compactions + 1,
+    fallbackStreak: mode === "fallback" ? p.state.fallbackStreak + 1 : 0,
+    ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
+  };
+  const state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
   if (state.strikes >= MAX_STRIKES) {
     report.warnings.push(
       `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,

@@ -231,8 +231,6 @@ export interface CompactorState {
   cooldowns: Record<string, Cooldown>;
   /** Provider tokens / local estimate, learned from `observeUsage`. */
   calibration?: { ratio: number; samples: number };
-  /** Estimated tokens of the last compaction's output, for calibration against the next usage. */
-  lastTokensAfter?: number;
 }
 
 export type CompactionEvent =

@@ -13,6 +13,7 @@ import {
   type DialectName,
   type Plan,
 } from "../src/index.js";
+import { dialectOf } from "../src/dialects/index.js";
 import { SAMPLES } from "./samples.js";
 
 interface Loaded {
@@ -105,13 +106,12 @@ interface BlockInfo {
   pruned?: boolean;
 }
 
-function describeMessage(m: unknown): { role: string; tool?: string; text: string } {
-  const msg = m as { role?: string; content?: unknown; tool_calls?: { function: { name: string } }[] };
-  const parts = Array.isArray(msg.content) ? (msg.content as { type?: string; text?: string; name?: string; toolName?: string }[]) : [];
-  const tool = msg.tool_calls?.[0]?.function.name ?? parts.find((p) => p.type === "tool_use")?.name ?? parts.find((p) => p.type === "tool-call")?.toolName;
-  const text = typeof msg.content === "string" ? msg.content : JSON.stringify(msg.content ?? msg.tool_calls ?? "", null, 1);
-  const isResult = msg.role === "tool" || parts.some((p) => p.type === "tool_result");
-  return { role: isResult ? "tool" : String(msg.role), tool, text };
+/** Role, first tool and readable text of a message, read through its dialect's own view. */
+function describeMessage(m: unknown, dialect: DialectName): { role: string; tool?: string; text: string } {
+  const v = dialectOf(dialect).view(m);
+  const calls = v.toolCalls.map((c) => `→ ${c.name} ${c.arguments}`);
+  const text = [v.text, ...v.results.map((r) => r.text), ...calls].filter(Boolean).join("\n\n");
+  return { role: v.role, tool: v.toolCalls[0]?.name, text };
 }
 
 function drawStrip(container: HTMLElement, blocks: BlockInfo[], scale: number, markers: { cls: string; at: number; label: string }[]) {
@@ -196,7 +196,7 @@ function render() {
     index: i,
     tokens: per[i],
     partition: i < p.head.end ? "head" : i < p.tail.start ? "middle" : "tail",
-    ...describeMessage(m),
+    ...describeMessage(m, current!.dialect),
     latest: i === p.latestUserIndex,
     pruned: pruned.has(i),
   }));
@@ -240,7 +240,7 @@ async function runCompaction() {
     });
     const rep = r.report;
     const input = new Set(current.messages);
-    const handoff = r.messages.find((m) => !input.has(m) && describeMessage(m).text.includes(HANDOFF_PREFIX));
+    const handoff = r.messages.find((m) => !input.has(m) && describeMessage(m, current!.dialect).text.includes(HANDOFF_PREFIX));
     stats($("result-stats"), [
       ["Mode", rep.mode + (rep.summary ? ` (${rep.summary.source})` : ""), "mode"],
       ["Tokens", `${fmt(rep.tokensBefore)} → ${fmt(rep.tokensAfter)}`, "tokens"],
@@ -254,10 +254,10 @@ async function runCompaction() {
       index: i,
       tokens: estimateTokens(m, { dialect: current!.dialect, imageTokens: o.imageTokens }),
       partition: m === handoff ? "handoff" : head.has(m) || i < rep.partitions.head.end ? "head" : input.has(m) ? "tail" : "middle",
-      ...describeMessage(m),
+      ...describeMessage(m, current!.dialect),
     }));
     drawStrip($("result-strip"), blocks, Math.max(rep.tokensBefore, o.contextWindow - (o.maxOutputTokens ?? 0)), []);
-    $("handoff").textContent = handoff ? describeMessage(handoff).text : "(no handoff: prune alone was enough)";
+    $("handoff").textContent = handoff ? describeMessage(handoff, current.dialect).text : "(no handoff: prune alone was enough)";
     $("result").hidden = false;
   } catch (e) {
     showError((e as Error).message);

@@ -123,6 +123,7 @@ export const anthropicDialect: Dialect<AnthropicMessage> = {
     return { ...m, content: [...bs.slice(0, at), { type: "text", text }, ...bs.slice(at)] };
   },
   appendNote: (m) => m, // the system prompt lives in options.system
+  appendSystemNote: (system, note) => appendSystemNote(system, note),
 };
 
 /** The separate system prompt with the note appended, in the form it came in. */

@@ -76,4 +76,6 @@ export interface Dialect<M> {
   prepend(message: M, text: string): M;
   /** The system message with the compaction note appended. */
   appendNote(message: M, note: string): M;
+  /** For dialects that keep the system prompt beside the messages: that prompt with the note appended. */
+  appendSystemNote?(system: unknown, note: string): unknown;
 }

@@ -11,7 +11,8 @@ export function parseArguments(args: string): Record<string, unknown> | undefine
   }
 }
 
-function clip(s: string, max: number): string {
+/** Whitespace folded, cut to `max` characters with an ellipsis. */
+export function clip(s: string, max: number): string {
   const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim(); // whitespace folding needs no more than this
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }

@@ -59,25 +59,18 @@ export function labelOf(s: Summarizer, i: number): string {
   return s.label ?? `summarizer#${i}`;
 }
 
-async function collectText(
-  s: Summarizer,
-  req: SummarizeRequest,
-  onDelta: (text: string) => void,
-): Promise<string> {
+/** Runs a summarizer and hands each piece of its text to `onDelta` (a plain string is one piece). */
+async function feed(s: Summarizer, req: SummarizeRequest, onDelta: (text: string) => void): Promise<void> {
   const result = s(req);
   if (typeof (result as Promise<string>).then === "function") {
     const text = await (result as Promise<string>);
     if (typeof text !== "string") throw new SummarizerError("malformed", "the summarizer returned no text");
-    onDelta(text);
-    return text;
+    return onDelta(text);
   }
-  let text = "";
   for await (const delta of result as AsyncIterable<string>) {
     if (req.signal?.aborted) throw req.signal.reason ?? new DOMException("aborted", "AbortError");
-    text += delta;
     onDelta(delta);
   }
-  return text;
 }
 
 /**
@@ -100,7 +93,12 @@ export function redactedDeltas(emit: (text: string) => void) {
       raw += delta;
       if (delta.includes("\n")) release(redact(raw.slice(0, raw.lastIndexOf("\n") + 1)));
     },
-    end: () => release(redact(raw)),
+    /** Releases the rest and returns the whole summary, redacted. */
+    end: () => {
+      const text = redact(raw);
+      release(text);
+      return text;
+    },
   };
 }
 
@@ -147,9 +145,8 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
       const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
-      const raw = await collectText(s, x.request, deltas.push);
-      deltas.end();
-      const text = redact(raw).trim();
+      await feed(s, x.request, deltas.push);
+      const text = deltas.end().trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       delete cooldowns[label];
       const info: SummaryInfo = {

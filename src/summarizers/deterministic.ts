@@ -1,5 +1,5 @@
 // deterministicSummarizer: the checkpoint's sections filled from the middle without a model.
-import { describeCall, exitCode, salientLine } from "../prune/one-liner.js";
+import { clip, describeCall, exitCode, parseArguments, salientLine } from "../prune/one-liner.js";
 import { SECTIONS } from "../summarize/prompt.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
 
@@ -8,11 +8,6 @@ const LIMITS = { actions: 12, errors: 5, files: 12, lastTurns: 8, turnChars: 700
 
 type Section = (typeof SECTIONS)[number] | "Recent turns";
 type Checkpoint = Map<Section, string[]>;
-
-function clip(s: string, max: number): string {
-  const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
 
 function pushUnique(list: string[], item: string): void {
   const at = list.indexOf(item);
@@ -30,17 +25,10 @@ function sentencesWith(text: string, marker: RegExp): string[] {
   if (!marker.test(text)) return [];
   return text.split(/(?<=[.!?])\s+|\n/).filter((line) => marker.test(line));
 }
+
 const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,200}/g;
 
-function argsOf(call: { arguments: string }): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(call.arguments);
-    return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function outcome(text: string): string {
   if (text.startsWith("[output pruned]")) return text.slice(text.indexOf("→") + 1).trim();
@@ -74,7 +62,7 @@ function collect(m: HandoffMaterial): Checkpoint {
     if (t.role === "assistant") {
       for (const c of t.toolCalls) {
         unanswered.set(`${c.name}\u0000${c.arguments}`, describeCall(c.name, c.arguments));
-        const args = argsOf(c);
+        const args = (parseArguments(c.arguments) ?? {});
         for (const k of PATH_KEYS) if (typeof args[k] === "string") pushUnique(files, args[k] as string);
         const command = args.command ?? args.cmd;
         if (typeof command === "string") pushUnique(values, `\`${clip(command, 200)}\``);
