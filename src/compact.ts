@@ -146,6 +146,7 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
   if (!pruneAccepted) {
     const material = handoffMaterial({
       views: pruned.views,
+      calls: pruned.calls,
       middle: pl.middle,
       pinned: pl.pinned,
       latestUserIndex: pl.latestUserIndex,

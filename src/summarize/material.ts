@@ -110,6 +110,8 @@ function redactMaterial(m: HandoffMaterial): void {
 
 export interface MaterialInput {
   views: MessageView[];
+  /** Calls of the tool results, when the caller has them already (saves a pass over the transcript). */
+  calls?: (ToolCallView | undefined)[][];
   middle: Range;
   pinned: number[];
   latestUserIndex: number;
@@ -120,7 +122,7 @@ export interface MaterialInput {
 
 export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const { views, middle } = x;
-  const calls = callsOfResults(views);
+  const calls = x.calls ?? callsOfResults(views);
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
