@@ -23,6 +23,23 @@ const parseInput = (args: string): unknown => {
 const contentText = (c: ChatMessage["content"]): string =>
   typeof c === "string" ? c : Array.isArray(c) ? c.filter((p) => p.type === "text").map((p) => String(p.text)).join("\n") : "";
 
+/** An OpenAI content's text and image parts in the target's form; other parts are listed as lost. */
+function contentParts(
+  content: ChatMessage["content"],
+  image: (url: string) => ContentPart,
+  where: string,
+  target: string,
+  lost: string[],
+): ContentPart[] {
+  const out: ContentPart[] = typeof content === "string" && content ? [text(content)] : [];
+  for (const p of Array.isArray(content) ? content : []) {
+    if (p.type === "text") out.push(p);
+    else if (p.type === "image_url") out.push(image(String((p.image_url as { url: string }).url)));
+    else lost.push(`${where}: a "${p.type}" part has no ${target} equivalent`);
+  }
+  return out;
+}
+
 /** Merges neighbours that share a role (for formats that require alternation). */
 function alternate<M extends { role: string; content: unknown }>(messages: M[], toBlocks: (c: M["content"]) => unknown[]): M[] {
   const out: M[] = [];
@@ -52,14 +69,7 @@ function openAIToAnthropic(messages: ChatMessage[], lost: string[]): Converted {
       out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: m.tool_call_id!, content: contentText(m.content) }] });
       return;
     }
-    const blocks: AnthropicBlock[] = [];
-    const c = m.content;
-    if (typeof c === "string" && c) blocks.push(text(c));
-    for (const p of Array.isArray(c) ? c : []) {
-      if (p.type === "text") blocks.push(p);
-      else if (p.type === "image_url") blocks.push(imageToAnthropic(String((p.image_url as { url: string }).url)));
-      else lost.push(`message ${i}: a "${p.type}" part has no Anthropic equivalent`);
-    }
+    const blocks: AnthropicBlock[] = contentParts(m.content, imageToAnthropic, `message ${i}`, "Anthropic", lost);
     for (const call of m.tool_calls ?? []) blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
     out.push({ role: m.role, content: blocks });
   });
@@ -113,14 +123,8 @@ function openAIToAiSdk(messages: ChatMessage[], lost: string[]): ModelMessage[] 
       else out.push({ role: "tool", content: [part] });
       return;
     }
-    const parts: ModelPart[] = [];
     const c = m.content;
-    if (typeof c === "string" && c) parts.push(text(c));
-    for (const p of Array.isArray(c) ? c : []) {
-      if (p.type === "text") parts.push(p);
-      else if (p.type === "image_url") parts.push({ type: "image", image: String((p.image_url as { url: string }).url) });
-      else lost.push(`message ${i}: a "${p.type}" part has no AI SDK equivalent`);
-    }
+    const parts: ModelPart[] = contentParts(c, (url) => ({ type: "image", image: url }), `message ${i}`, "AI SDK", lost);
     for (const call of m.tool_calls ?? []) {
       names.set(call.id, call.function.name);
       parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseInput(call.function.arguments) });
