@@ -119,6 +119,27 @@ describe("POST /v1/chat/completions", () => {
     expect(sent!.body.messages.length).toBeLessThan(big.length);
   });
 
+  it("observes the upstream's usage to calibrate the session", async () => {
+    const id = `cal-${crypto.randomUUID()}`;
+    const pending: Promise<unknown>[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json({ choices: [{ message: { role: "assistant", content: "ok" } }], usage: { prompt_tokens: 30_000 } }),
+    );
+    const ctx = { waitUntil: (p: Promise<unknown>) => pending.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    const res = await app.request(
+      "http://localhost/v1/chat/completions",
+      { method: "POST", headers: { ...auth, "x-session-id": id }, body: JSON.stringify({ model: "gpt-4o", messages: small }) },
+      upstreamEnv,
+      ctx,
+    );
+    expect(res.status).toBe(200);
+    await res.text();
+    await Promise.all(pending);
+    const session = (await (await SELF.fetch(`http://localhost/v1/sessions/${id}`, { headers: auth })).json()) as { state: { calibration?: { ratio: number; samples: number } } };
+    expect(session.state.calibration?.samples).toBe(1);
+    expect(session.state.calibration?.ratio).toBeGreaterThan(1); // the provider counted more than the estimate
+  });
+
   it("passes a small conversation through untouched", async () => {
     let sent: unknown[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
