@@ -12,7 +12,7 @@ import { firstChangedIndex, warningsOf } from "./report/index.js";
 import { normalizeState } from "./state.js";
 import { chainOf, isAbort, runChain } from "./summarize/chain.js";
 import { handoffMaterial } from "./summarize/material.js";
-import { summaryBudget, summaryPrompt } from "./summarize/prompt.js";
+import { summaryBudget } from "./summarize/prompt.js";
 import type {
   ChatMessage,
   CompactMode,
@@ -146,7 +146,6 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
   if (!pruneAccepted) {
     const material = handoffMaterial({
       views: pruned.views,
-      calls: pruned.calls,
       middle: pl.middle,
       pinned: pl.pinned,
       latestUserIndex: pl.latestUserIndex,
@@ -157,11 +156,12 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
     let middleTokens = 0;
     for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) middleTokens += pruned.perMessage[i];
     const budget = summaryBudget(middleTokens, settings.contextWindow);
-    const request = { messages: summaryPrompt(material, budget), maxOutputTokens: budget, handoff: material, signal: options.signal };
     try {
       const chain = await runChain({
         summarizers: chainOf(options.summarizer),
-        request,
+        material,
+        maxOutputTokens: budget,
+        signal: options.signal,
         state: p.state,
         now: (options.now ?? Date.now)(),
         force: Boolean(options.force),

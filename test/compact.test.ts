@@ -146,6 +146,32 @@ describe("summarizer chain", () => {
   });
 });
 
+describe("deterministic checkpoint", () => {
+  it("names the files of calls whose arguments are too long to quote whole", async () => {
+    // Each Write carries 20 KB of content: its arguments reach the summary shrunk, still JSON.
+    const input: ChatMessage[] = [sys(), user("Write the modules"), assistant("On it.")];
+    for (let i = 0; i < 20; i++) {
+      input.push(...call("Write", { file_path: `/src/module-${i}.ts`, content: filler(3000) }, `File written: ${filler(60)}`));
+      input.push(assistant(`Module ${i} is in. ${filler(300)}`)); // prose prune cannot shorten: a summary is needed
+    }
+    input.push(user("Now what is left?"), assistant("Checking."));
+    const r = await compact(input, { contextWindow: 16_000 });
+    expect(r.report.summary?.source).toBe("deterministic");
+    const handoff = text(r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!);
+    const files = handoff.slice(handoff.indexOf("## Relevant files"), handoff.indexOf("## Remaining work"));
+    // The last three Writes the middle holds (the tail keeps the latest ones verbatim).
+    const { middle } = plan(input, { contextWindow: 16_000 });
+    const paths = input
+      .slice(middle.start, middle.end)
+      .flatMap((m) => m.tool_calls ?? [])
+      .map((c) => JSON.parse(c.function.arguments).file_path as string)
+      .slice(-3);
+    expect(paths).toHaveLength(3);
+    for (const path of paths) expect(files).toContain(path);
+    expect(handoff).toContain(`Write file_path="${paths[2]}"`);
+  });
+});
+
 describe("assemble", () => {
   it("merges the handoff into the first tail message when both roles collide", async () => {
     // head ends with a user message, the tail starts with an assistant tool call: neither role fits.

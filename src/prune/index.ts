@@ -19,8 +19,6 @@ export interface PruneResult<M> {
   perMessage: number[];
   total: number;
   items: PrunedItem[];
-  /** The call each tool result answers, by message and result (pruning keeps ids): reused downstream. */
-  calls: (ToolCallView | undefined)[][];
 }
 
 /** Index of the newest message holding each tool output worth deduplicating. */
@@ -104,5 +102,5 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
 
   let total = plan.fixedTokens;
   for (const t of perMessage) total += t;
-  return { messages: out, views: outViews, perMessage, total, items, calls };
+  return { messages: out, views: outViews, perMessage, total, items };
 }

@@ -1,4 +1,4 @@
-// What the summarizer may see of the middle: redacted, bounded, earlier handoffs lifted out as state.
+// What the summarizer may see of the middle: bounded, earlier handoffs lifted out as state, redacted on its way out.
 import { findHandoff } from "../assemble/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
@@ -92,8 +92,15 @@ function userText(m: MessageView): string {
   return findHandoff(m.text)?.rest ?? m.text;
 }
 
-/** Every string the summarizer will see, redacted in one batch. */
-function redactMaterial(m: HandoffMaterial): void {
+/**
+ * The material as a summarizer outside this module may see it: every string redacted, in one batch.
+ * A copy: the raw material stays for the deterministic summarizer, which redacts only what it keeps.
+ */
+export function redactedMaterial(raw: HandoffMaterial): HandoffMaterial {
+  const m: HandoffMaterial = {
+    ...raw,
+    turns: raw.turns.map((t) => ({ ...t, toolCalls: t.toolCalls.map((c) => ({ ...c })), ...(t.call && { call: { ...t.call } }) })),
+  };
   const slots: [object, string][] = [];
   const add = (o: object, k: string) => {
     if (typeof (o as Record<string, unknown>)[k] === "string") slots.push([o, k]);
@@ -106,12 +113,11 @@ function redactMaterial(m: HandoffMaterial): void {
   for (const k of ["previousSummary", "focus", "latestAsk", "firstAsk"]) add(m, k);
   const clean = redactMany(slots.map(([o, k]) => (o as Record<string, string>)[k]));
   slots.forEach(([o, k], i) => ((o as Record<string, string>)[k] = clean[i]));
+  return m;
 }
 
 export interface MaterialInput {
   views: MessageView[];
-  /** Calls of the tool results, when the caller has them already (saves a pass over the transcript). */
-  calls?: (ToolCallView | undefined)[][];
   middle: Range;
   pinned: number[];
   latestUserIndex: number;
@@ -120,9 +126,11 @@ export interface MaterialInput {
   focus: string | undefined;
 }
 
+/** The middle as material for the summary: bounded, not yet redacted (summarizers get it through the chain). */
 export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const { views, middle } = x;
-  const calls = x.calls ?? callsOfResults(views);
+  // Paired on the pruned views: their calls carry shrunk arguments, still JSON once bounded.
+  const calls = callsOfResults(views);
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
@@ -142,6 +150,5 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   if (x.latestUserIndex >= 0) material.latestAsk = bound(userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7);
   const goal = firstAsk(views);
   if (goal !== undefined) material.firstAsk = bound(goal, ASK_LIMIT, 0.7);
-  redactMaterial(material);
   return material;
 }
