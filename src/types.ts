@@ -32,7 +32,8 @@ export interface SummarizeRequest {
   signal?: AbortSignal;
   /**
    * The same material in structured form (redacted, bounded), for summarizers that do not need a
-   * model, such as `deterministicSummarizer()`. Model-backed summarizers ignore it.
+   * model. Model-backed summarizers ignore it. `deterministicSummarizer()`, in-process and trusted,
+   * is given it unredacted and redacts each source it quotes before cutting it.
    */
   handoff?: HandoffMaterial;
 }

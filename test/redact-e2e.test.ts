@@ -2,7 +2,7 @@
 // (captured through a fake fetch, no network) nor any message compaction writes; head and tail
 // messages that stay verbatim are the very same objects, secrets and all.
 import { describe, expect, it } from "vitest";
-import { compact, openAICompatible, plan, type ChatMessage, type SummarizeRequest, type Summarizer } from "../src/index.js";
+import { compact, deterministicSummarizer, openAICompatible, plan, redact, type ChatMessage, type HandoffMaterial, type SummarizeRequest, type Summarizer } from "../src/index.js";
 import { trajectory } from "./support/fixtures.js";
 import { fakeFetch, sseBytes, sseResponse, type Captured } from "./support/sse.js";
 
@@ -135,6 +135,53 @@ describe("redaction at every boundary of the summary path", () => {
     expectNoLeak(JSON.stringify(seen[0].body), "the request body");
     expectNoLeak(written(r.messages, input), "the handoff");
     expectVerbatimHeadAndTail(input, r.messages);
+  });
+
+  it("the deterministic summary, given raw material, redacts each quote before cutting it", async () => {
+    // Each secret sits where a quote of its source is cut (recent turn 700, decision 240, command
+    // 200, error line 240), and a key block's lines would be folded into one by a quote.
+    const words = (chars: number) => "word ".repeat(chars / 5);
+    const command = `${words(165)} --with-token ${SECRETS.github}`;
+    const handoff: HandoffMaterial = {
+      middleCount: 3,
+      turns: [
+        { index: 10, role: "user", text: `${words(680)}${SECRETS.github} and the deploy key:\n${SECRETS.key}`, toolCalls: [] },
+        {
+          index: 11,
+          role: "assistant",
+          text: `We keep it because ${words(200)}${SECRETS.stripe} still works.`,
+          toolCalls: [{ name: "Bash", arguments: JSON.stringify({ command }) }],
+        },
+        { index: 12, role: "tool", text: `error: ${words(190)} AWS_SECRET_ACCESS_KEY=${SECRETS.awsSecret}`, toolCalls: [], call: { name: "Bash", arguments: JSON.stringify({ command }) } },
+      ],
+    };
+    // The chain redacts every summary once more; a secret cut before that is past saving.
+    const out = redact((await deterministicSummarizer()({ messages: [], maxOutputTokens: 4000, handoff })) as string);
+    expect(out, "the user turn is quoted").toContain("user: word word");
+    expect(out, "the decision is quoted").toContain("We keep it because word");
+    expect(out, "the error line is quoted").toContain("error: word word");
+    expect(out, "the command is quoted").toContain("`word word");
+    // Not even a piece of a secret: no 10 characters past its vendor prefix are left.
+    const leaks: string[] = [];
+    for (const [name, secret] of LEAKS)
+      for (let i = 8; i + 10 <= secret.length; i++) if (out.includes(secret.slice(i, i + 10))) leaks.push(`${name} from ${i}`);
+    expect(leaks).toEqual([]);
+  });
+
+  it("a summarizer that only takes the deterministic label is given redacted material", async () => {
+    const { input } = planted();
+    const seen: SummarizeRequest[] = [];
+    const imposter = Object.assign(
+      async (request: SummarizeRequest) => {
+        seen.push(request);
+        return "## Active task\n- checkpoint";
+      },
+      { label: "deterministic" },
+    );
+    await compact(input, { contextWindow: WINDOW, summarizer: imposter });
+    expect(seen).toHaveLength(1);
+    expect(JSON.stringify(seen[0].handoff)).toContain("[REDACTED");
+    expectNoLeak(JSON.stringify(seen[0]), "its request");
   });
 
   it("the deterministic summary and the fallback marker carry none either", async () => {

@@ -1,11 +1,14 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
 import { redact } from "../redact/index.js";
-import { deterministicSummarizer } from "../summarizers/deterministic.js";
+import { redactedMaterial } from "./material.js";
+import { summaryPrompt } from "./prompt.js";
+import { deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
 import type {
   CompactionEvent,
   CompactorState,
   Cooldown,
   FailureKind,
+  HandoffMaterial,
   SummarizeRequest,
   Summarizer,
   SummarizerFailure,
@@ -104,7 +107,10 @@ export function redactedDeltas(emit: (text: string) => void) {
 
 export interface ChainInput {
   summarizers: Summarizer[];
-  request: SummarizeRequest;
+  /** Bounded, not yet redacted: see `requestFor`. */
+  material: HandoffMaterial;
+  maxOutputTokens: number;
+  signal?: AbortSignal;
   state: CompactorState;
   now: number;
   force: boolean;
@@ -121,16 +127,34 @@ export interface ChainOutcome {
   cooldowns: Record<string, Cooldown>;
 }
 
-/** The user's summarizers, then the deterministic one (once) as the last resort. */
+/** The user's summarizers, then the deterministic one (once) as the last resort; one labelled so stands in for it. */
 export function chainOf(summarizer: Summarizer | Summarizer[] | undefined): Summarizer[] {
   const list = summarizer === undefined ? [] : Array.isArray(summarizer) ? summarizer : [summarizer];
   return list.some((s) => s.label === "deterministic") ? list : [...list, deterministicSummarizer()];
+}
+
+/**
+ * What each summarizer is given. Ours reads the raw material and redacts only what it keeps; any
+ * other gets the material redacted, with the prompt built from it, both made once and only if needed.
+ */
+function requestFor(x: ChainInput): (s: Summarizer) => SummarizeRequest {
+  const { material, maxOutputTokens, signal } = x;
+  let redacted: SummarizeRequest | undefined;
+  return (s) => {
+    if (isDeterministic(s)) return { messages: [], maxOutputTokens, handoff: material, signal };
+    if (!redacted) {
+      const handoff = redactedMaterial(material);
+      redacted = { messages: summaryPrompt(handoff, maxOutputTokens), maxOutputTokens, handoff, signal };
+    }
+    return redacted;
+  };
 }
 
 export async function runChain(x: ChainInput): Promise<ChainOutcome> {
   const failures: SummarizerFailure[] = [];
   const cooldowns = { ...x.state.cooldowns };
   const emit = x.onEvent ?? (() => {});
+  const request = requestFor(x);
   for (let i = 0; i < x.summarizers.length; i++) {
     const s = x.summarizers[i];
     const label = labelOf(s, i);
@@ -145,12 +169,12 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
       const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
-      await feed(s, x.request, deltas.push);
+      await feed(s, request(s), deltas.push);
       const text = deltas.end().trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       delete cooldowns[label];
       const info: SummaryInfo = {
-        source: s.label === "deterministic" ? "deterministic" : "model",
+        source: lastResort ? "deterministic" : "model",
         tokens: x.countText(text),
         summarizer: label,
       };
@@ -158,7 +182,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       emit({ type: "summary-done", summary: info });
       return { text, info, position: i, failures, cooldowns };
     } catch (error) {
-      if (isAbort(error, x.request.signal)) throw error;
+      if (isAbort(error, x.signal)) throw error;
       const kind = classify(error);
       const count = (resting?.failures ?? 0) + 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
