@@ -25,13 +25,13 @@ export function machine(): string {
 }
 
 /** What a user's bundle gains from `import { names } from entry` (all exports when names is omitted). */
-export async function bundleSize(entry: string, names?: string[]): Promise<{ minified: number; gzip: number }> {
+export async function bundleSize(entry: string, names?: string[]): Promise<{ minified: number; gzip: number; code: string }> {
   const input = names
     ? { stdin: { contents: `export { ${names.join(", ")} } from "./${entry}";`, resolveDir: ".", loader: "ts" as const } }
     : { entryPoints: [entry] };
   const out = await build({ ...input, bundle: true, minify: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
   const code = out.outputFiles[0].contents;
-  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, code: new TextDecoder().decode(code) };
 }
 
 export function table(head: string[], rows: (string | number)[][]): string {

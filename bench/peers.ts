@@ -1,7 +1,8 @@
 // Side by side on the same fixtures and budget: context-compactor, AI SDK pruneMessages, LangChain trimMessages.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { pruneMessages, type ModelMessage } from "ai";
-import { compact, estimateTokens, fromOpenAI, toOpenAI, type ChatMessage } from "../src/index.js";
+import { fromOpenAI, toOpenAI } from "../src/convert.js";
+import { compact, estimateTokens, type ChatMessage } from "../src/index.js";
 import { openAIValidity } from "../test/support/validity.js";
 import { trajectories } from "../test/support/fixtures.js";
 import { bundleSize, table, time } from "./lib.js";

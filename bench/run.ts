@@ -47,15 +47,20 @@ async function speed(): Promise<string> {
 async function size(): Promise<string> {
   const core = await bundleSize("src/index.ts", CORE_NAMES);
   const all = await bundleSize("src/index.ts");
+  const convert = await bundleSize("src/convert.ts");
   const tiktoken = await bundleSize("src/tiktoken.ts");
   const kib = (n: number) => `${n.toLocaleString("en-US")} (${(n / 1024).toFixed(2)} KiB)`;
-  return table(
-    ["what a user imports (esbuild, browser, minified)", "minified bytes", "gzip bytes"],
-    [
-      [`the compaction core: { ${CORE_NAMES.join(", ")} }`, all.minified && core.minified, kib(core.gzip)],
-      ["everything in `context-compactor` (with the streaming summarizers and converters)", all.minified, kib(all.gzip)],
-      ["`context-compactor/tiktoken` (o200k ranks)", tiktoken.minified, kib(tiktoken.gzip)],
-    ],
+  return (
+    table(
+      ["what a user imports (esbuild, browser, minified)", "minified bytes", "gzip bytes", "target"],
+      [
+        [`the compaction core: { ${CORE_NAMES.join(", ")} }`, core.minified, kib(core.gzip), ""],
+        ["everything in `context-compactor` (with the streaming summarizers)", all.minified, kib(all.gzip), "< 15 KB"],
+        ["`context-compactor/convert` (the converters)", convert.minified, kib(convert.gzip), ""],
+        ["`context-compactor/tiktoken` (o200k ranks)", tiktoken.minified, kib(tiktoken.gzip), ""],
+      ],
+    ) +
+    "\n\nThe 15 KB target is **not met**: API.md puts three dialects, three streaming summarizers and the redaction catalogue in the core entry, and issue #3 asks for valibot at the boundary. docs/NOTES.md has the breakdown."
   );
 }
 

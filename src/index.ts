@@ -11,7 +11,6 @@ export type { FetchConfig } from "./summarizers/http.js";
 export { SummarizerError } from "./summarize/chain.js";
 export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./assemble/handoff.js";
 export { heuristicTokens } from "./estimate/index.js";
-export { convert, detectDialect, fromOpenAI, toOpenAI, type Converted } from "./dialects/convert.js";
 export type { AnthropicBlock, AnthropicMessage } from "./dialects/anthropic.js";
 export type { ModelMessage, ModelPart } from "./dialects/ai-sdk.js";
 export type * from "./types.js";

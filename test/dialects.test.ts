@@ -5,16 +5,13 @@ import {
   HANDOFF_PREFIX,
   SYSTEM_NOTE,
   compact,
-  convert,
-  detectDialect,
   estimateTokens,
-  fromOpenAI,
   plan,
-  toOpenAI,
   type AnthropicMessage,
   type DialectName,
   type ModelMessage,
 } from "../src/index.js";
+import { convert, detectDialect, fromOpenAI, toOpenAI } from "../src/convert.js";
 import { options, transcript } from "./support/arbitraries.js";
 import { trajectories } from "./support/fixtures.js";
 import { violations } from "./support/invariants.js";

@@ -5,13 +5,15 @@ import { describe, expect, it } from "vitest";
 const npx = (...args: string[]) => execFileSync("npx", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 describe("package", () => {
-  it("builds dist/ with ESM and .d.ts for both entries", async () => {
+  it("builds dist/ with ESM and .d.ts for every entry", async () => {
     execFileSync("node", ["tools/build.mjs"], { stdio: "ignore" });
     // Computed specifiers: dist/ exists only once built, so the typecheck must not resolve them.
     const core = await import(new URL("../dist/index.js", import.meta.url).href);
     expect(Object.keys(core)).toEqual(expect.arrayContaining(["plan", "compact", "createCompactor", "estimateTokens", "redact", "deterministicSummarizer", "CompactionInputError"]));
     const { tiktokenCounter } = await import(new URL("../dist/tiktoken.js", import.meta.url).href);
     expect(tiktokenCounter()("hello world")).toBe(2);
+    const { detectDialect } = await import(new URL("../dist/convert.js", import.meta.url).href);
+    expect(detectDialect([{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }])).toBe("anthropic");
   });
 
   it("publint finds no problems", () => {

@@ -4,7 +4,6 @@
 import {
   HANDOFF_PREFIX,
   compact,
-  detectDialect,
   estimateTokens,
   openAICompatible,
   plan,
@@ -13,6 +12,7 @@ import {
   type DialectName,
   type Plan,
 } from "../src/index.js";
+import { detectDialect } from "../src/convert.js";
 import { dialectOf } from "../src/dialects/index.js";
 import { SAMPLES } from "./samples.js";
 

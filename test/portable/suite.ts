@@ -13,11 +13,10 @@ import {
   plan,
   redact,
   CompactionInputError,
-  convert,
-  fromOpenAI,
   type ChatMessage,
   type Summarizer,
 } from "../../src/index.js";
+import { convert, fromOpenAI } from "../../src/convert.js";
 import { violations } from "../support/invariants.js";
 import { validity } from "../support/validity.js";
 import { sse, trajectories } from "./fixtures.gen.js";
