@@ -168,6 +168,33 @@ describe("redaction at every boundary of the summary path", () => {
     expect(leaks).toEqual([]);
   });
 
+  it("a long turn is bounded at word boundaries, so a secret at a cut is sent whole (redacted) or not at all", async () => {
+    // A 7,000-character turn keeps its first 4,363 and last 1,536 characters: a token straddles each
+    // cut with ~20 characters on the kept side, fewer than any shape needs to recognise it.
+    const words = (chars: number) => "word ".repeat(chars / 5);
+    const long = `${words(4345)}${SECRETS.github} ${words(1100)}${SECRETS.stripe} ${words(1515)}`;
+    const input: ChatMessage[] = [
+      { role: "system", content: "You are a coding agent." },
+      { role: "user", content: "Start." },
+      { role: "assistant", content: "Started." },
+      { role: "user", content: "Go on." },
+      { role: "assistant", content: "Going." },
+      { role: "user", content: long },
+      ...Array.from({ length: 12 }, (_, i): ChatMessage => ({ role: i % 2 ? "user" : "assistant", content: `turn ${i} ${words(2000)}` })),
+      { role: "user", content: "What is left?" },
+    ];
+    const seen: Captured[] = [];
+    const summarizer = fetchSummarizer(fakeFetch(() => new Response("## Active task\n- go on"), seen));
+    const r = await compact(input, { contextWindow: 8_000, summarizer });
+    expect(r.report.mode).toBe("summary");
+    const body = JSON.stringify(seen[0].body);
+    expect(body, "the long turn was bounded").toContain("chars elided");
+    const leaks: string[] = [];
+    for (const [name, secret] of LEAKS)
+      for (let i = 8; i + 10 <= secret.length; i++) if (body.includes(secret.slice(i, i + 10))) leaks.push(`${name} from ${i}`);
+    expect(leaks).toEqual([]);
+  });
+
   it("a summarizer that only takes the deterministic label is given redacted material", async () => {
     const { input } = planted();
     const seen: SummarizeRequest[] = [];

@@ -16,12 +16,22 @@ const INPUT_HEAD_SHARE = 0.45;
 export const ASK_LIMIT = 1400;
 const PREVIOUS_SUMMARY_LIMIT = 24_000;
 
+const SPACE = /\s/;
+/**
+ * A cut near `at` that splits no word: back to the whitespace before it (or on to the one after it),
+ * within 200 characters. A secret is a word: kept whole for redaction to find, or left out whole.
+ */
+function cutAt(text: string, at: number, back: boolean): number {
+  for (let i = at, n = 0; n < 200 && i > 0 && i < text.length; i += back ? -1 : 1, n++) if (SPACE.test(text[back ? i : i - 1])) return i;
+  return at;
+}
+
 /** Long text keeps its beginning and its end, with the cut stated. */
 export function bound(text: string, limit: number, headShare = BODY_HEAD / BODY_LIMIT): string {
   if (text.length <= limit) return text;
-  const head = Math.floor(limit * headShare);
-  const tail = Math.floor(limit * (1 - headShare)) - 100;
-  return `${text.slice(0, head)}\n…[${text.length - head - tail} chars elided]…\n${text.slice(text.length - tail)}`;
+  const head = cutAt(text, Math.floor(limit * headShare), true);
+  const tail = cutAt(text, text.length - (Math.floor(limit * (1 - headShare)) - 100), false);
+  return `${text.slice(0, head)}\n…[${tail - head} chars elided]…\n${text.slice(tail)}`;
 }
 
 function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
