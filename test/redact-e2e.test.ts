@@ -84,6 +84,14 @@ function expectNoLeak(text: string, where: string): void {
   for (const [name, secret] of LEAKS) expect(text.includes(secret), `${name} in ${where}`).toBe(false);
 }
 
+/** Pieces of planted secrets left in `text`: any 10 characters past a secret's first 8 (its vendor prefix may stay). */
+function pieces(text: string): string[] {
+  const found: string[] = [];
+  for (const [name, secret] of LEAKS)
+    for (let i = 8; i + 10 <= secret.length; i++) if (text.includes(secret.slice(i, i + 10))) found.push(`${name} from ${i}`);
+  return found;
+}
+
 function expectVerbatimHeadAndTail(input: ChatMessage[], output: ChatMessage[]): void {
   const p = plan(input, { contextWindow: WINDOW });
   // Head messages are the same objects (a system message gains the system note: a new object).
@@ -161,11 +169,7 @@ describe("redaction at every boundary of the summary path", () => {
     expect(out, "the decision is quoted").toContain("We keep it because word");
     expect(out, "the error line is quoted").toContain("error: word word");
     expect(out, "the command is quoted").toContain("`word word");
-    // Not even a piece of a secret: no 10 characters past its vendor prefix are left.
-    const leaks: string[] = [];
-    for (const [name, secret] of LEAKS)
-      for (let i = 8; i + 10 <= secret.length; i++) if (out.includes(secret.slice(i, i + 10))) leaks.push(`${name} from ${i}`);
-    expect(leaks).toEqual([]);
+    expect(pieces(out)).toEqual([]);
   });
 
   it("a long turn is bounded at word boundaries, so a secret at a cut is sent whole (redacted) or not at all", async () => {
@@ -189,10 +193,7 @@ describe("redaction at every boundary of the summary path", () => {
     expect(r.report.mode).toBe("summary");
     const body = JSON.stringify(seen[0].body);
     expect(body, "the long turn was bounded").toContain("chars elided");
-    const leaks: string[] = [];
-    for (const [name, secret] of LEAKS)
-      for (let i = 8; i + 10 <= secret.length; i++) if (body.includes(secret.slice(i, i + 10))) leaks.push(`${name} from ${i}`);
-    expect(leaks).toEqual([]);
+    expect(pieces(body)).toEqual([]);
   });
 
   it("a summarizer that only takes the deterministic label is given redacted material", async () => {
