@@ -33,7 +33,7 @@ export interface SummarizeRequest {
   /**
    * The same material in structured form (redacted, bounded), for summarizers that do not need a
    * model. Model-backed summarizers ignore it. `deterministicSummarizer()`, in-process and trusted,
-   * is given it unredacted and redacts each source it quotes before cutting it.
+   * is given it unredacted and redacts the turns it quotes, each text whole before any cut.
    */
   handoff?: HandoffMaterial;
 }

@@ -53,6 +53,23 @@ describe("prune", () => {
     }
   });
 
+  it("cuts a long argument string between words, so half a token never stays behind", async () => {
+    const token = "ghp_Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe1234";
+    const command = `${"echo step && ".repeat(12)}gh auth login --with-token ${token} && echo done ${filler(200)}`;
+    expect(command.indexOf(token)).toBeLessThan(200); // the 200-character leaf cut falls inside the token
+    expect(command.indexOf(token) + token.length).toBeGreaterThan(200);
+    const m: ChatMessage[] = [sys(), user("deploy"), assistant("ok")];
+    for (let i = 0; i < 20; i++) m.push(...call("Bash", { command, description: filler(100) }, "deployed"));
+    m.push(user("done?"), assistant("yes"));
+    const r = await compact(m, { contextWindow: 10_000 });
+    const shrunk = r.report.pruned.filter((p) => p.kind === "arguments");
+    expect(shrunk.length).toBeGreaterThan(0);
+    for (const p of shrunk) {
+      const args = JSON.parse(r.messages[p.index].tool_calls![0].function.arguments);
+      expect(args.command).toMatch(/--with-token\.\.\.\[truncated \d+ chars\]$/);
+    }
+  });
+
   it("leaves truncated (invalid) JSON arguments alone instead of breaking them further", async () => {
     const bad = `{"command": "${"x".repeat(2000)}`;
     const m: ChatMessage[] = [sys(), user("go"), assistant("ok")];

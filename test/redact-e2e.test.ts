@@ -196,6 +196,58 @@ describe("redaction at every boundary of the summary path", () => {
     expect(pieces(body)).toEqual([]);
   });
 
+  // Found by review: secrets whose shape depends on the text around them (a name on the line before,
+  // a manifest elsewhere, a cut), each through the deterministic summary and a model's request.
+  const around = (middle: ChatMessage[]): ChatMessage[] => {
+    const words = (chars: number) => "word ".repeat(chars / 5);
+    return [
+      { role: "system", content: "You are a coding agent." },
+      { role: "user", content: "Start the work." },
+      { role: "assistant", content: "Started." },
+      ...Array.from({ length: 6 }, (_, i): ChatMessage => ({ role: i % 2 ? "user" : "assistant", content: `early ${i} ${words(200)}` })),
+      ...middle,
+      ...Array.from({ length: 14 }, (_, i): ChatMessage => ({ role: i % 2 ? "user" : "assistant", content: `later ${i} ${words(2500)}` })),
+      { role: "user", content: "What is left?" },
+    ];
+  };
+  const toolTurn = (args: object, output: string): ChatMessage[] => [
+    { role: "assistant", content: null, tool_calls: [{ id: "r1", type: "function", function: { name: "Bash", arguments: JSON.stringify(args) } }] },
+    { role: "tool", tool_call_id: "r1", content: output },
+    { role: "assistant", content: "Looked at it." },
+  ];
+  const value = "Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C";
+  const dsn = "aHR0cHM6Ly9rZXkxMjM0NUBzZW50cnkuaW8vNDI0Mg==";
+  const keyLines = Array.from({ length: 8 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC${i}x7Lm2Nx9Rb4Vc8Kd3Hs`);
+  // A 7,000-character turn keeps its first 4,363 and last 1,536 characters: each `cut` puts the tail cut at `at`.
+  const cut = (before: string, at: number) => {
+    const text = `${"word ".repeat(1000)}${before}`;
+    return `${text}${"word ".repeat(Math.ceil((5000 + at + 1536 - text.length) / 5))}`.slice(0, 5000 + at + 1536);
+  };
+  const CONTEXTUAL: [string, ChatMessage[], string[]][] = [
+    ["a URL password with a parenthesis", [{ role: "user", content: "clone https://deploy:Xk9mPq2Lw7Rt8Hs3Vd)v4Zq@git.example.com/team/repo.git" }], ["Xk9mPq2Lw7Rt8Hs3Vd)v4Zq"]],
+    ["a name on one line, its value and an error word on the next", toolTurn({ command: "./login.sh" }, `config:\npassword:\n  ${value} login failed`), [value]],
+    ["a path-shaped value after a secret name", [{ role: "user", content: "set API_TOKEN=Ab3dEf6hIj/Kl9nOp2rSt.Uv5 in the env" }], ["Ab3dEf6hIj/Kl9nOp2rSt.Uv5"]],
+    ["Secret data on a line with an error word", toolTurn({ command: "kubectl get secret app -o yaml" }, `apiVersion: v1\ndata:\n  error-reporting-dsn: ${dsn}\nkind: Secret`), [dsn]],
+    ["Secret data in a command, the kind in another argument", toolTurn({ kind: "Secret", command: `kubectl apply -f - <<EOF\ndata:\n  DATABASE_URL: ${dsn}\nEOF` }, "secret/db created"), [dsn]],
+    ["a tail cut inside the secret's name", [{ role: "user", content: cut(`DB_PASSWORD: ${value} because staging needs it. `, 3) }], [value]],
+    ["a private key across the tail cut", [{ role: "user", content: `${"word ".repeat(1000)}-----BEGIN PRIVATE KEY-----\n${keyLines.join("\n")}\n-----END PRIVATE KEY-----\n${"word ".repeat(260)}` }], keyLines.map((l) => l.slice(40))],
+  ];
+  it.each(CONTEXTUAL)("%s: no piece reaches a model's request, the handoff or the streamed deltas", async (_, middle, secrets) => {
+    const input = around(middle);
+    const seen: SummarizeRequest[] = [];
+    const model = Object.assign(async (request: SummarizeRequest) => (seen.push(request), "## Active task\n- go on"), { label: "model" });
+    const found = (text: string) => secrets.filter((s) => text.includes(s.slice(0, 12)) || text.includes(s.slice(-12)));
+    for (const summarizer of [undefined, model]) {
+      const deltas: string[] = [];
+      const r = await compact(input, { contextWindow: 8_000, summarizer, onEvent: (e) => e.type === "summary-delta" && deltas.push(e.text) });
+      expect(r.report.mode).toBe("summary");
+      expect(found(written(r.messages, input)), "the handoff").toEqual([]);
+      expect(found(deltas.join("")), "the deltas").toEqual([]);
+    }
+    expect(seen).toHaveLength(1);
+    expect(found(JSON.stringify(seen[0])), "the model's request").toEqual([]);
+  });
+
   it("a summarizer that only takes the deterministic label is given redacted material", async () => {
     const { input } = planted();
     const seen: SummarizeRequest[] = [];

@@ -96,12 +96,20 @@ export function duplicateLine(call: string, laterIndex: number): string {
 
 const LEAF_LIMIT = 200;
 
+/**
+ * Where a long string leaf is cut: back to whitespace within 60 characters, so no word is split (half
+ * a token is a secret no shape recognises any more), and never inside a surrogate pair.
+ */
+function leafCut(v: string): number {
+  for (let i = LEAF_LIMIT; i > LEAF_LIMIT - 60; i--) if (v[i] === " " || v[i] === "\n" || v[i] === "\t") return i;
+  const c = v.charCodeAt(LEAF_LIMIT - 1);
+  return c >= 0xd800 && c <= 0xdbff ? LEAF_LIMIT - 1 : LEAF_LIMIT;
+}
+
 function shrinkValue(v: unknown): unknown {
   if (typeof v === "string") {
     if (v.length <= LEAF_LIMIT) return v;
-    let cut = LEAF_LIMIT;
-    const c = v.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff) cut--; // never split a surrogate pair
+    const cut = leafCut(v);
     return `${v.slice(0, cut)}...[truncated ${v.length - cut} chars]`;
   }
   if (Array.isArray(v)) return v.map(shrinkValue);

@@ -16,22 +16,34 @@ const INPUT_HEAD_SHARE = 0.45;
 export const ASK_LIMIT = 1400;
 const PREVIOUS_SUMMARY_LIMIT = 24_000;
 
-const SPACE = /\s/;
-/**
- * A cut near `at` that splits no word: back to the whitespace before it (or on to the one after it),
- * within 200 characters. A secret is a word: kept whole for redaction to find, or left out whole.
- */
-function cutAt(text: string, at: number, back: boolean): number {
-  for (let i = at, n = 0; n < 200 && i > 0 && i < text.length; i += back ? -1 : 1, n++) if (SPACE.test(text[back ? i : i - 1])) return i;
-  return at;
-}
+const BODY_SHARE = BODY_HEAD / (BODY_HEAD + BODY_TAIL);
 
 /** Long text keeps its beginning and its end, with the cut stated. */
 export function bound(text: string, limit: number, headShare = BODY_HEAD / BODY_LIMIT): string {
   if (text.length <= limit) return text;
-  const head = cutAt(text, Math.floor(limit * headShare), true);
-  const tail = cutAt(text, text.length - (Math.floor(limit * (1 - headShare)) - 100), false);
-  return `${text.slice(0, head)}\n…[${tail - head} chars elided]…\n${text.slice(tail)}`;
+  const head = Math.floor(limit * headShare);
+  const tail = Math.floor(limit * (1 - headShare)) - 100;
+  return `${text.slice(0, head)}\n…[${text.length - head - tail} chars elided]…\n${text.slice(text.length - tail)}`;
+}
+
+interface Cut {
+  whole: string;
+  limit: number;
+  headShare?: number;
+}
+/**
+ * The whole text of every field `bound` cut, by the object and field it wrote. Redaction reads the
+ * whole text and cuts again after: a cut first could leave half a secret, or a value without the name
+ * that marks it, where no shape recognises it.
+ */
+const cuts = new WeakMap<object, Record<string, Cut>>();
+
+/** Sets `o[key]` to `text` bounded, remembering the whole text when it was cut. */
+function bounded<T extends object>(o: T, key: keyof T & string, text: string, limit: number, headShare?: number): T {
+  const value = bound(text, limit, headShare);
+  (o as Record<string, unknown>)[key] = value;
+  if (value !== text) cuts.set(o, { ...cuts.get(o), [key]: { whole: text, limit, headShare } });
+  return o;
 }
 
 function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
@@ -40,21 +52,17 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
   if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
   if (m.images + m.attachments) text += `${text ? "\n" : ""}[${m.images + m.attachments} image/attachment part(s)]`;
   if (!text && !m.toolCalls.length) return undefined;
-  return {
-    index,
-    role: m.role === "tool" ? "user" : m.role,
-    text: bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL)),
-    toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: bound(c.arguments, ARGUMENTS_LIMIT) })),
-  };
+  const toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
+  return bounded({ index, role: m.role === "tool" ? "user" : m.role, text: "", toolCalls }, "text", text, BODY_LIMIT, BODY_SHARE);
 }
 
 /** Each tool result of a message as a turn of its own, with the call it answers. */
 function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[]): HandoffTurn[] {
   return m.results.map((r, k) => {
     const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
-    const turn: HandoffTurn = { index, role: "tool", text: bound(text, BODY_LIMIT, BODY_HEAD / (BODY_HEAD + BODY_TAIL)), toolCalls: [] };
+    const turn = bounded<HandoffTurn>({ index, role: "tool", text: "", toolCalls: [] }, "text", text, BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
-    if (call) turn.call = { name: call.name, arguments: bound(call.arguments, ARGUMENTS_LIMIT) };
+    if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
     return turn;
   });
 }
@@ -103,26 +111,29 @@ function userText(m: MessageView): string {
 }
 
 /**
- * The material as a summarizer outside this module may see it: every string redacted, in one batch.
- * A copy: the raw material stays for the deterministic summarizer, which redacts only what it keeps.
+ * A copy of the material with every string redacted, in one batch, each from its whole text and cut
+ * again after. `turns` narrows the copy to some of the material's turns (the deterministic summarizer
+ * redacts only those it quotes). The material itself stays raw.
  */
-export function redactedMaterial(raw: HandoffMaterial): HandoffMaterial {
-  const m: HandoffMaterial = {
-    ...raw,
-    turns: raw.turns.map((t) => ({ ...t, toolCalls: t.toolCalls.map((c) => ({ ...c })), ...(t.call && { call: { ...t.call } }) })),
+export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): HandoffMaterial {
+  const fields: [from: object, to: Record<string, unknown>, key: string][] = [];
+  const copy = <T extends object>(from: T, keys: string[]): T => {
+    const to = { ...from } as Record<string, unknown>;
+    for (const k of keys) if (typeof to[k] === "string") fields.push([from, to, k]);
+    return to as T;
   };
-  const slots: [object, string][] = [];
-  const add = (o: object, k: string) => {
-    if (typeof (o as Record<string, unknown>)[k] === "string") slots.push([o, k]);
-  };
-  for (const t of m.turns) {
-    add(t, "text");
-    for (const c of t.toolCalls) add(c, "arguments");
-    if (t.call) add(t.call, "arguments");
-  }
-  for (const k of ["previousSummary", "focus", "latestAsk", "firstAsk"]) add(m, k);
-  const clean = redactMany(slots.map(([o, k]) => (o as Record<string, string>)[k]));
-  slots.forEach(([o, k], i) => ((o as Record<string, string>)[k] = clean[i]));
+  const m = copy(raw, ["previousSummary", "focus", "latestAsk", "firstAsk"]);
+  m.turns = turns.map((t) => {
+    const turn = copy(t, ["text"]);
+    turn.toolCalls = t.toolCalls.map((c) => copy(c, ["arguments"]));
+    if (t.call) turn.call = copy(t.call, ["arguments"]);
+    return turn;
+  });
+  const clean = redactMany(fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string)));
+  fields.forEach(([from, to, k], i) => {
+    const cut = cuts.get(from)?.[k];
+    to[k] = cut ? bound(clean[i], cut.limit, cut.headShare) : clean[i];
+  });
   return m;
 }
 
@@ -155,10 +166,10 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
     previous = found?.ours && x.statePreviousSummary ? x.statePreviousSummary : found?.summary;
   }
   const material: HandoffMaterial = { turns: boundTurns(turns, INPUT_LIMIT), middleCount: middle.end - middle.start - x.pinned.length };
-  if (previous) material.previousSummary = bound(previous, PREVIOUS_SUMMARY_LIMIT);
-  if (x.focus) material.focus = bound(x.focus, ASK_LIMIT);
-  if (x.latestUserIndex >= 0) material.latestAsk = bound(userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7);
+  if (previous) bounded(material, "previousSummary", previous, PREVIOUS_SUMMARY_LIMIT);
+  if (x.focus) bounded(material, "focus", x.focus, ASK_LIMIT);
+  if (x.latestUserIndex >= 0) bounded(material, "latestAsk", userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7);
   const goal = firstAsk(views);
-  if (goal !== undefined) material.firstAsk = bound(goal, ASK_LIMIT, 0.7);
+  if (goal !== undefined) bounded(material, "firstAsk", goal, ASK_LIMIT, 0.7);
   return material;
 }

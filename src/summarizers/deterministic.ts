@@ -1,6 +1,6 @@
 // deterministicSummarizer: the checkpoint's sections filled from the middle without a model.
 import { clip, describeCall, exitCode, parseArguments, salientLine } from "../prune/one-liner.js";
-import { redact } from "../redact/index.js";
+import { redactedMaterial } from "../summarize/material.js";
 import { SECTIONS } from "../summarize/prompt.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
 
@@ -10,26 +10,16 @@ const LIMITS = { actions: 12, errors: 5, files: 12, lastTurns: 8, turnChars: 700
 type Section = (typeof SECTIONS)[number] | "Recent turns";
 type Checkpoint = Map<Section, string[]>;
 
-/**
- * The last distinct lines of a section, by last occurrence (a repeat moves to the end). Each line is
- * keyed by its raw text and written again, redacted, only if it is kept: a checkpoint keeps a few
- * dozen lines of a middle of hundreds of turns, so it redacts those sources rather than all of them.
- */
+/** The last distinct lines of a section, by last occurrence (a repeat moves to the end), with the turn each came from. */
 class Picks {
-  private readonly lines = new Map<string, () => string>();
-  add(raw: string, clean: () => string): void {
-    this.lines.delete(raw);
-    this.lines.set(raw, clean);
+  private readonly lines = new Map<string, HandoffTurn>();
+  add(line: string, from: HandoffTurn): void {
+    this.lines.delete(line);
+    this.lines.set(line, from);
   }
-  last(n: number, except?: string): string[] {
-    const kept = [...this.lines].filter(([raw]) => raw !== except).slice(-n);
-    return kept.map(([, clean]) => clean());
+  last(n: number, except?: string): [line: string, from: HandoffTurn][] {
+    return [...this.lines].filter(([line]) => line !== except).slice(-n);
   }
-}
-
-/** A fragment of a source text, redacted before it is clipped, so a clip never leaves part of a secret behind. */
-function quote(text: string, max: number): string {
-  return clip(redact(text), max);
 }
 
 const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;])/g;
@@ -44,12 +34,9 @@ function sentencesWith(text: string, marker: RegExp): string[] {
 }
 
 const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
-// Longer than any URL worth keeping, so a match is the whole URL and a secret in it is redacted whole.
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
 
-/** What a tool call came to; `clean` redacts the output before any of it is cut. */
-function outcome(output: string, clean: boolean): string {
-  const text = clean ? redact(output) : output;
+function outcome(text: string): string {
   if (text.startsWith("[output pruned]")) return text.slice(text.indexOf("→") + 1).trim();
   if (!text.trim()) return "no output";
   const code = exitCode(text);
@@ -66,71 +53,99 @@ function errorLines(text: string): string[] {
   return text.split("\n", 400).filter((line) => ERROR.test(line));
 }
 
-/** `Bash command="npm test" → exit 1: "…"`: raw, to tell repeats apart, or redacted, to keep. */
-function action(call: { name: string; arguments: string } | undefined, text: string, clean: boolean): string {
-  const target = call ? describeCall(call.name, clean ? redact(call.arguments) : call.arguments) : "tool";
-  return `${target} → ${outcome(text, clean)}`;
+interface Gathered {
+  actions: Picks;
+  errors: Picks;
+  files: Picks;
+  asks: Picks;
+  constraints: Picks;
+  decisions: Picks;
+  values: Picks;
+  /** User and assistant turns with text. */
+  recent: HandoffTurn[];
+  /** Calls no result in these turns answers: the turn, and the call's place in it. */
+  pending: [turn: HandoffTurn, call: number][];
 }
 
-function collect(m: HandoffMaterial): Checkpoint {
-  const actions = new Picks();
-  const errors = new Picks();
-  const files = new Picks();
-  const asks = new Picks();
-  const constraints = new Picks();
-  const decisions = new Picks();
-  const values = new Picks();
-  const recent: HandoffTurn[] = [];
-  const unanswered = new Map<string, { name: string; arguments: string }>();
-
-  const onTurn = (t: HandoffTurn) => {
+/** Every candidate line of the checkpoint, with the turn it came from. */
+function gather(turns: HandoffTurn[]): Gathered {
+  const g: Gathered = { actions: new Picks(), errors: new Picks(), files: new Picks(), asks: new Picks(), constraints: new Picks(), decisions: new Picks(), values: new Picks(), recent: [], pending: [] };
+  const unanswered = new Map<string, [HandoffTurn, number]>();
+  for (const t of turns) {
     if (t.role === "assistant") {
-      for (const c of t.toolCalls) {
-        unanswered.set(`${c.name}\u0000${c.arguments}`, c);
+      t.toolCalls.forEach((c, i) => {
+        unanswered.set(`${c.name}\u0000${c.arguments}`, [t, i]);
         const args = parseArguments(c.arguments) ?? {};
-        for (const k of PATH_KEYS) {
-          const path = args[k];
-          if (typeof path === "string") files.add(path, () => redact(path));
-        }
+        for (const k of PATH_KEYS) if (typeof args[k] === "string") g.files.add(args[k] as string, t);
         const command = args.command ?? args.cmd;
-        if (typeof command === "string") values.add(`\`${clip(command, 200)}\``, () => `\`${quote(command, 200)}\``);
-      }
-      for (const sentence of sentencesWith(t.text, DECISION)) decisions.add(clip(sentence, 240), () => quote(sentence, 240));
+        if (typeof command === "string") g.values.add(`\`${clip(command, 200)}\``, t);
+      });
+      for (const sentence of sentencesWith(t.text, DECISION)) g.decisions.add(clip(sentence, 240), t);
     }
     if (t.role === "tool") {
       if (t.call) unanswered.delete(`${t.call.name}\u0000${t.call.arguments}`);
-      actions.add(action(t.call, t.text, false), () => action(t.call, t.text, true));
-      for (const line of errorLines(t.text)) errors.add(clip(line, 240), () => quote(line, 240));
+      const call = t.call ? describeCall(t.call.name, t.call.arguments) : "tool";
+      g.actions.add(`${call} → ${outcome(t.text)}`, t);
+      for (const line of errorLines(t.text)) g.errors.add(clip(line, 240), t);
     }
     if (t.role === "user") {
-      if (t.text.trim()) asks.add(clip(t.text, 300), () => quote(t.text, 300));
-      for (const sentence of sentencesWith(t.text, CONSTRAINT)) constraints.add(clip(sentence, 200), () => quote(sentence, 200));
+      if (t.text.trim()) g.asks.add(clip(t.text, 300), t);
+      for (const sentence of sentencesWith(t.text, CONSTRAINT)) g.constraints.add(clip(sentence, 200), t);
     }
-    if (!t.text.startsWith("[output pruned]")) for (const match of t.text.matchAll(PATH)) files.add(match[1], () => redact(match[1]));
-    for (const match of t.text.matchAll(URL)) values.add(clip(match[0], 200), () => quote(match[0], 200));
-    if ((t.role === "user" || t.role === "assistant") && t.text.trim()) recent.push(t);
-  };
-  m.turns.forEach(onTurn);
+    if (!t.text.startsWith("[output pruned]")) for (const match of t.text.matchAll(PATH)) g.files.add(match[1], t);
+    for (const match of t.text.matchAll(URL)) g.values.add(clip(match[0], 200), t);
+    if ((t.role === "user" || t.role === "assistant") && t.text.trim()) g.recent.push(t);
+  }
+  g.pending = [...unanswered.values()].slice(-3);
+  return g;
+}
 
-  const lastAssistant = [...m.turns].reverse().find((t) => t.role === "assistant");
+function lastAssistantOf(turns: HandoffTurn[]): HandoffTurn | undefined {
+  for (let i = turns.length - 1; i >= 0; i--) if (turns[i].role === "assistant") return turns[i];
+  return undefined;
+}
+
+/** The turns the checkpoint quotes: the few whose redacted text it needs. */
+function quotedTurns(g: Gathered, turns: HandoffTurn[], latest: string): HandoffTurn[] {
+  const quoted = new Set<HandoffTurn>(g.recent.slice(-LIMITS.lastTurns));
+  const picks: [Picks, number, string?][] = [
+    [g.actions, LIMITS.actions],
+    [g.errors, LIMITS.errors],
+    [g.files, LIMITS.files],
+    [g.asks, LIMITS.asks, clip(latest, 300)],
+    [g.constraints, LIMITS.constraints],
+    [g.decisions, LIMITS.decisions],
+    [g.values, LIMITS.values],
+  ];
+  for (const [p, n, except] of picks) for (const [, from] of p.last(n, except)) quoted.add(from);
+  for (const [turn] of g.pending) quoted.add(turn);
+  const lastAssistant = lastAssistantOf(turns);
+  if (lastAssistant) quoted.add(lastAssistant);
+  return turns.filter((t) => quoted.has(t));
+}
+
+/** The checkpoint's sections from redacted material; `pending` says which of its calls had no result. */
+function checkpoint(m: HandoffMaterial, pending: [HandoffTurn, number][]): Checkpoint {
+  const g = gather(m.turns);
+  const lines = (p: Picks, n: number, except?: string) => p.last(n, except).map(([line]) => line);
+  const lastAssistant = lastAssistantOf(m.turns);
   const latest = m.latestAsk?.trim();
   const cp: Checkpoint = new Map();
-  cp.set("Active task", latest ? redact(latest).split("\n").map((l) => `> ${l}`) : []);
-  cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== latest ? [quote(m.firstAsk, 400)] : []);
-  cp.set("Constraints and preferences", constraints.last(LIMITS.constraints));
-  cp.set("Completed actions", actions.last(LIMITS.actions));
-  cp.set("Active state", lastAssistant?.text.trim() ? [quote(lastAssistant.text, 500)] : []);
-  const pending = [...unanswered.values()].slice(-3);
-  cp.set("In progress", pending.map((c) => `${describeCall(c.name, redact(c.arguments))} (no result in these turns)`));
-  cp.set("Blocked", errors.last(LIMITS.errors));
-  cp.set("Key decisions", decisions.last(LIMITS.decisions));
+  cp.set("Active task", latest ? latest.split("\n").map((l) => `> ${l}`) : []);
+  cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== latest ? [clip(m.firstAsk, 400)] : []);
+  cp.set("Constraints and preferences", lines(g.constraints, LIMITS.constraints));
+  cp.set("Completed actions", lines(g.actions, LIMITS.actions));
+  cp.set("Active state", lastAssistant?.text.trim() ? [clip(lastAssistant.text, 500)] : []);
+  cp.set("In progress", pending.map(([t, i]) => `${describeCall(t.toolCalls[i].name, t.toolCalls[i].arguments)} (no result in these turns)`));
+  cp.set("Blocked", lines(g.errors, LIMITS.errors));
+  cp.set("Key decisions", lines(g.decisions, LIMITS.decisions));
   cp.set("Resolved questions", []);
-  cp.set("Pending asks", asks.last(LIMITS.asks, clip(latest ?? "", 300)));
-  cp.set("Relevant files", files.last(LIMITS.files));
+  cp.set("Pending asks", lines(g.asks, LIMITS.asks, clip(latest ?? "", 300)));
+  cp.set("Relevant files", lines(g.files, LIMITS.files));
   cp.set("Remaining work", ["Continue with the active task; the most recent turns follow this checkpoint verbatim."]);
-  cp.set("Critical values", values.last(LIMITS.values));
-  cp.set("Recent turns", recent.slice(-LIMITS.lastTurns).map((t) => `${t.role}: ${quote(t.text, LIMITS.turnChars)}`));
-  if (m.focus) cp.set("Key decisions", [...(cp.get("Key decisions") ?? []), `Focus requested: ${quote(m.focus, 300)}`]);
+  cp.set("Critical values", lines(g.values, LIMITS.values));
+  cp.set("Recent turns", g.recent.slice(-LIMITS.lastTurns).map((t) => `${t.role}: ${clip(t.text, LIMITS.turnChars)}`));
+  if (m.focus) cp.set("Key decisions", [...(cp.get("Key decisions") ?? []), `Focus requested: ${clip(m.focus, 300)}`]);
   return cp;
 }
 
@@ -197,8 +212,15 @@ function render(cp: Checkpoint, limit: number): string {
 
 /** About 3.5 characters a token: the checkpoint stays within the summary budget it is given. */
 export function deterministicCheckpoint(m: HandoffMaterial, maxOutputTokens = Infinity): string {
-  let cp = collect(m);
-  if (m.previousSummary) cp = merge(parseCheckpoint(redact(m.previousSummary)), cp);
+  // Two passes: the raw material says which turns the checkpoint quotes; those alone are redacted
+  // (each text whole, before any cut) and the checkpoint is written from them. It quotes a few dozen
+  // of hundreds of turns, so this redacts a fraction of the material.
+  const raw = gather(m.turns);
+  const quoted = quotedTurns(raw, m.turns, m.latestAsk?.trim() ?? "");
+  const clean = redactedMaterial(m, quoted);
+  const cleanOf = new Map(quoted.map((t, i) => [t, clean.turns[i]]));
+  let cp = checkpoint(clean, raw.pending.map(([t, i]) => [cleanOf.get(t)!, i]));
+  if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
 }
 
