@@ -242,4 +242,14 @@ describe("what leaves through events and reports is redacted too", () => {
     expect(JSON.stringify(r.report)).not.toContain(key.slice(4));
     expect(r.report.failures[0].message).toMatch(/^invalid key ghp_…\[REDACTED\]$/);
   });
+
+  it("a long provider error is redacted before it is cut to 500 characters", async () => {
+    const leaky: Summarizer = async () => {
+      throw new SummarizerError("http", `${"upstream said: no ".repeat(26)}${"x".repeat(16)} ${key} is not valid here`); // the key spans character 500
+    };
+    const r = await compact(chatty(), { ...opts, summarizer: leaky });
+    const message = r.report.failures[0].message;
+    expect(message.length).toBeLessThanOrEqual(500);
+    expect(message).not.toContain(key.slice(4, 14));
+  });
 });

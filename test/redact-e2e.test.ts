@@ -230,6 +230,11 @@ describe("redaction at every boundary of the summary path", () => {
     ["Secret data on a line with an error word", toolTurn({ command: "kubectl get secret app -o yaml" }, `apiVersion: v1\ndata:\n  error-reporting-dsn: ${dsn}\nkind: Secret`), [dsn]],
     ["Secret data in a command, the kind in another argument", toolTurn({ kind: "Secret", command: `kubectl apply -f - <<EOF\ndata:\n  DATABASE_URL: ${dsn}\nEOF` }, "secret/db created"), [dsn]],
     ["a tail cut inside the secret's name", [{ role: "user", content: cut(`DB_PASSWORD: ${value} because staging needs it. `, 3) }], [value]],
+    [
+      "a token at the cut of a pruned output's quoted line",
+      toolTurn({ command: "./deploy.sh" }, `Error: push failed ${"word ".repeat(24)}${SECRETS.github} rejected\n${"log line\n".repeat(40)}`),
+      [SECRETS.github],
+    ],
     ["a private key across the tail cut", [{ role: "user", content: `${"word ".repeat(1000)}-----BEGIN PRIVATE KEY-----\n${keyLines.join("\n")}\n-----END PRIVATE KEY-----\n${"word ".repeat(260)}` }], keyLines.map((l) => l.slice(40))],
   ];
   it.each(CONTEXTUAL)("%s: no piece reaches a model's request, the handoff or the streamed deltas", async (_, middle, secrets) => {

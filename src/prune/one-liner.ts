@@ -27,10 +27,16 @@ export function parseArguments(args: string): Record<string, unknown> | undefine
   return parsed;
 }
 
-/** Whitespace folded, cut to `max` characters with an ellipsis. */
+/**
+ * Whitespace folded, cut to `max` characters with an ellipsis: between words when one ends in the last
+ * 40 characters, so any piece of a token left at the cut is at least 40 long, enough for redaction to
+ * recognise its shape.
+ */
 export function clip(s: string, max: number): string {
   const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim(); // whitespace folding needs no more than this
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  if (flat.length <= max) return flat;
+  const space = flat.lastIndexOf(" ", max - 1);
+  return `${flat.slice(0, space > max - 41 ? space : max - 1)}…`;
 }
 
 /** `Bash command="npm test"`: the tool and what it was pointed at. */
