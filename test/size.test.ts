@@ -8,16 +8,16 @@ import { CORE_NAMES, bundleSize } from "../bench/lib.js";
 const KiB = 1024;
 
 describe("bundle size", () => {
-  it("the compaction core (plan, compact, createCompactor, estimateTokens, redact, deterministicSummarizer, three dialects) stays under 20 KiB gzip", async () => {
+  it("the compaction core (plan, compact, createCompactor, estimateTokens, redact, deterministicSummarizer, three dialects) stays under 20.5 KiB gzip", async () => {
     const core = await bundleSize("src/index.ts", CORE_NAMES);
-    console.log(`compaction core: ${core.minified} bytes minified, ${core.gzip} bytes gzip (budget ${20 * KiB}, target ${15 * KiB})`);
-    expect(core.gzip).toBeLessThan(20 * KiB);
+    console.log(`compaction core: ${core.minified} bytes minified, ${core.gzip} bytes gzip (budget ${20.5 * KiB}, target ${15 * KiB})`);
+    expect(core.gzip).toBeLessThan(20.5 * KiB);
   });
 
-  it("the whole core entry, with the streaming summarizers, stays under 22 KiB gzip", async () => {
+  it("the whole core entry, with the streaming summarizers, stays under 22.5 KiB gzip", async () => {
     const all = await bundleSize("src/index.ts");
-    console.log(`whole entry: ${all.minified} bytes minified, ${all.gzip} bytes gzip (budget ${22 * KiB}, target ${15 * KiB})`);
-    expect(all.gzip).toBeLessThan(22 * KiB);
+    console.log(`whole entry: ${all.minified} bytes minified, ${all.gzip} bytes gzip (budget ${22.5 * KiB}, target ${15 * KiB})`);
+    expect(all.gzip).toBeLessThan(22.5 * KiB);
   });
 
   it("the converters are an entry of their own, outside the core", async () => {
