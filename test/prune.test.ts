@@ -66,7 +66,7 @@ describe("prune", () => {
     expect(shrunk.length).toBeGreaterThan(0);
     for (const p of shrunk) {
       const args = JSON.parse(r.messages[p.index].tool_calls![0].function.arguments);
-      expect(args.command).toMatch(/--with-token\.\.\.\[truncated \d+ chars\]$/);
+      expect(args.command).toMatch(/--with-token\s+\.\.\.\[truncated \d+ chars\]$/);
     }
   });
 

@@ -235,6 +235,11 @@ describe("redaction at every boundary of the summary path", () => {
       toolTurn({ command: "./deploy.sh" }, `Error: push failed ${"word ".repeat(24)}${SECRETS.github} rejected\n${"log line\n".repeat(40)}`),
       [SECRETS.github],
     ],
+    [
+      "a whole secret just before the ellipsis of a clipped line",
+      toolTurn({ command: "./sync.sh" }, `error: ${"word ".repeat(21)}JIRA_API_TOKEN=HXe8DGg1iJd2AopzyxkFB7F2 rejected by the server\n${"log line\n".repeat(40)}`),
+      ["HXe8DGg1iJd2AopzyxkFB7F2"],
+    ],
     ["a private key across the tail cut", [{ role: "user", content: `${"word ".repeat(1000)}-----BEGIN PRIVATE KEY-----\n${keyLines.join("\n")}\n-----END PRIVATE KEY-----\n${"word ".repeat(260)}` }], keyLines.map((l) => l.slice(40))],
   ];
   it.each(CONTEXTUAL)("%s: no piece reaches a model's request, the handoff or the streamed deltas", async (_, middle, secrets) => {

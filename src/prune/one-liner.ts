@@ -36,7 +36,8 @@ export function clip(s: string, max: number): string {
   const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim(); // whitespace folding needs no more than this
   if (flat.length <= max) return flat;
   const space = flat.lastIndexOf(" ", max - 1);
-  return `${flat.slice(0, space > max - 41 ? space : max - 1)}…`;
+  // A space before the ellipsis: glued to a word, "…" would make it look already masked to `redact`.
+  return `${flat.slice(0, space > max - 41 ? space : max - 2)} …`;
 }
 
 /** `Bash command="npm test"`: the tool and what it was pointed at. */
@@ -102,12 +103,15 @@ export function duplicateLine(call: string, laterIndex: number): string {
 
 const LEAF_LIMIT = 200;
 
+const TOKEN_CHAR = /[\w+/=.~-]/;
 /**
- * Where a long string leaf is cut: back to whitespace within 60 characters, so no word is split (half
- * a token is a secret no shape recognises any more), and never inside a surrogate pair.
+ * Where a long string leaf is cut: before the run of token characters the limit falls in, so no token
+ * is split (half a token is a secret no shape recognises any more), and never inside a surrogate pair.
  */
 function leafCut(v: string): number {
-  for (let i = LEAF_LIMIT; i > LEAF_LIMIT - 60; i--) if (v[i] === " " || v[i] === "\n" || v[i] === "\t") return i;
+  let i = LEAF_LIMIT;
+  while (i > 0 && TOKEN_CHAR.test(v[i - 1]) && TOKEN_CHAR.test(v[i])) i--;
+  if (i > 0 && i < LEAF_LIMIT) return i;
   const c = v.charCodeAt(LEAF_LIMIT - 1);
   return c >= 0xd800 && c <= 0xdbff ? LEAF_LIMIT - 1 : LEAF_LIMIT;
 }
@@ -116,7 +120,7 @@ function shrinkValue(v: unknown): unknown {
   if (typeof v === "string") {
     if (v.length <= LEAF_LIMIT) return v;
     const cut = leafCut(v);
-    return `${v.slice(0, cut)}...[truncated ${v.length - cut} chars]`;
+    return `${v.slice(0, cut)} ...[truncated ${v.length - cut} chars]`; // spaced: glued, it would end a shape
   }
   if (Array.isArray(v)) return v.map(shrinkValue);
   if (v !== null && typeof v === "object") {

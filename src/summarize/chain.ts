@@ -187,7 +187,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const count = (resting?.failures ?? 0) + 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
       // Provider errors may echo what was sent: the message is redacted and bounded like a summary.
-      const message = redact((error instanceof Error ? error.message : String(error)).slice(0, 4000)).slice(0, 500);
+      const message = redact((error instanceof Error ? error.message : String(error)).slice(0, 100_000)).slice(0, 500);
       const failure = { summarizer: label, kind, message };
       failures.push(failure);
       emit({ type: "summary-failed", failure });
