@@ -11,6 +11,11 @@ function agent(turns: number, output: (i: number) => string, name = "Bash"): Cha
 
 const content = (m: ChatMessage) => String(m.content);
 
+/** The parsed arguments of every call prune shrank. */
+function shrunkArguments(r: { messages: ChatMessage[]; report: { pruned: { index: number; kind: string }[] } }): Record<string, string>[] {
+  return r.report.pruned.filter((p) => p.kind === "arguments").map((p) => JSON.parse(r.messages[p.index].tool_calls![0].function.arguments));
+}
+
 describe("prune", () => {
   it("replaces old middle tool outputs with informative one-liners", async () => {
     const m = agent(40, (i) => `${filler(400)}\nError: step${i} failed\nexit code: 2`);
@@ -43,11 +48,9 @@ describe("prune", () => {
     const m: ChatMessage[] = [sys(), user("write files"), assistant("ok")];
     for (let i = 0; i < 20; i++) m.push(...call("Write", { file_path: `/f${i}.ts`, content: filler(900) }, "written"));
     m.push(user("done?"), assistant("yes"));
-    const r = await compact(m, { contextWindow: 30_000 });
-    const shrunk = r.report.pruned.filter((p) => p.kind === "arguments");
+    const shrunk = shrunkArguments(await compact(m, { contextWindow: 30_000 }));
     expect(shrunk.length).toBeGreaterThan(0);
-    for (const p of shrunk) {
-      const args = JSON.parse(r.messages[p.index].tool_calls![0].function.arguments);
+    for (const args of shrunk) {
       expect(args.file_path).toMatch(/^\/f\d+\.ts$/);
       expect(args.content).toMatch(/\.\.\.\[truncated \d+ chars\]$/);
     }
@@ -61,11 +64,9 @@ describe("prune", () => {
     const m: ChatMessage[] = [sys(), user("deploy"), assistant("ok")];
     for (let i = 0; i < 20; i++) m.push(...call("Bash", { command, description: filler(100) }, "deployed"));
     m.push(user("done?"), assistant("yes"));
-    const r = await compact(m, { contextWindow: 10_000 });
-    const shrunk = r.report.pruned.filter((p) => p.kind === "arguments");
+    const shrunk = shrunkArguments(await compact(m, { contextWindow: 10_000 }));
     expect(shrunk.length).toBeGreaterThan(0);
-    for (const p of shrunk) {
-      const args = JSON.parse(r.messages[p.index].tool_calls![0].function.arguments);
+    for (const args of shrunk) {
       expect(args.command).toMatch(/--with-token\s+\.\.\.\[truncated \d+ chars\]$/);
     }
   });

@@ -105,19 +105,23 @@ function lastAssistantOf(turns: HandoffTurn[]): HandoffTurn | undefined {
   return undefined;
 }
 
+/** The lines each list keeps, with the turns they came from. */
+function kept(g: Gathered, latest: string) {
+  return {
+    actions: g.actions.last(LIMITS.actions),
+    errors: g.errors.last(LIMITS.errors),
+    files: g.files.last(LIMITS.files),
+    asks: g.asks.last(LIMITS.asks, clip(latest, 300)), // the latest ask is the active task, not pending
+    constraints: g.constraints.last(LIMITS.constraints),
+    decisions: g.decisions.last(LIMITS.decisions),
+    values: g.values.last(LIMITS.values),
+  };
+}
+
 /** The turns the checkpoint quotes: the few whose redacted text it needs. */
 function quotedTurns(g: Gathered, turns: HandoffTurn[], latest: string): HandoffTurn[] {
   const quoted = new Set<HandoffTurn>(g.recent.slice(-LIMITS.lastTurns));
-  const picks: [Picks, number, string?][] = [
-    [g.actions, LIMITS.actions],
-    [g.errors, LIMITS.errors],
-    [g.files, LIMITS.files],
-    [g.asks, LIMITS.asks, clip(latest, 300)],
-    [g.constraints, LIMITS.constraints],
-    [g.decisions, LIMITS.decisions],
-    [g.values, LIMITS.values],
-  ];
-  for (const [p, n, except] of picks) for (const [, from] of p.last(n, except)) quoted.add(from);
+  for (const list of Object.values(kept(g, latest))) for (const [, from] of list) quoted.add(from);
   for (const [turn] of g.pending) quoted.add(turn);
   const lastAssistant = lastAssistantOf(turns);
   if (lastAssistant) quoted.add(lastAssistant);
@@ -127,23 +131,24 @@ function quotedTurns(g: Gathered, turns: HandoffTurn[], latest: string): Handoff
 /** The checkpoint's sections from redacted material; `pending` says which of its calls had no result. */
 function checkpoint(m: HandoffMaterial, pending: [HandoffTurn, number][]): Checkpoint {
   const g = gather(m.turns);
-  const lines = (p: Picks, n: number, except?: string) => p.last(n, except).map(([line]) => line);
-  const lastAssistant = lastAssistantOf(m.turns);
   const latest = m.latestAsk?.trim();
+  const k = kept(g, latest ?? "");
+  const lines = (list: [string, HandoffTurn][]) => list.map(([line]) => line);
+  const lastAssistant = lastAssistantOf(m.turns);
   const cp: Checkpoint = new Map();
   cp.set("Active task", latest ? latest.split("\n").map((l) => `> ${l}`) : []);
   cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== latest ? [clip(m.firstAsk, 400)] : []);
-  cp.set("Constraints and preferences", lines(g.constraints, LIMITS.constraints));
-  cp.set("Completed actions", lines(g.actions, LIMITS.actions));
+  cp.set("Constraints and preferences", lines(k.constraints));
+  cp.set("Completed actions", lines(k.actions));
   cp.set("Active state", lastAssistant?.text.trim() ? [clip(lastAssistant.text, 500)] : []);
   cp.set("In progress", pending.map(([t, i]) => `${describeCall(t.toolCalls[i].name, t.toolCalls[i].arguments)} (no result in these turns)`));
-  cp.set("Blocked", lines(g.errors, LIMITS.errors));
-  cp.set("Key decisions", lines(g.decisions, LIMITS.decisions));
+  cp.set("Blocked", lines(k.errors));
+  cp.set("Key decisions", lines(k.decisions));
   cp.set("Resolved questions", []);
-  cp.set("Pending asks", lines(g.asks, LIMITS.asks, clip(latest ?? "", 300)));
-  cp.set("Relevant files", lines(g.files, LIMITS.files));
+  cp.set("Pending asks", lines(k.asks));
+  cp.set("Relevant files", lines(k.files));
   cp.set("Remaining work", ["Continue with the active task; the most recent turns follow this checkpoint verbatim."]);
-  cp.set("Critical values", lines(g.values, LIMITS.values));
+  cp.set("Critical values", lines(k.values));
   cp.set("Recent turns", g.recent.slice(-LIMITS.lastTurns).map((t) => `${t.role}: ${clip(t.text, LIMITS.turnChars)}`));
   if (m.focus) cp.set("Key decisions", [...(cp.get("Key decisions") ?? []), `Focus requested: ${clip(m.focus, 300)}`]);
   return cp;
