@@ -68,7 +68,7 @@ export async function redactBench(): Promise<string> {
     table(["input", "MB", "MB/s"], speed) +
     `\n\nSlowest adversarial input: ${Math.min(...adversarial).toFixed(1)} MB/s (every pattern is linear; see the property test in test/redact.test.ts). ` +
     `The redaction module is ${size.gzip.toLocaleString("en-US")} bytes gzip (${size.minified.toLocaleString("en-US")} minified).\n\n` +
-    `Corpus (../shared/fixtures/secrets): recall **${pct(caught, lines)}** (${caught}/${lines} positives whose secret value is gone), ` +
+    `Corpus (test/fixtures/secrets): recall **${pct(caught, lines)}** (${caught}/${lines} positives whose secret value is gone), ` +
     `false positives **${pct(fps.length, negatives().length)}** (${fps.length}/${negatives().length}: ${fps.map((f) => f.kind).join(", ") || "none"}). ` +
     "How the secret value of a line is read is documented at the top of test/redact.test.ts.\n\n" +
     table(["kind", "lines", "caught", "recall"], perKind)

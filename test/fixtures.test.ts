@@ -1,4 +1,4 @@
-// The invariants over every real transcript in ../shared/fixtures at several windows.
+// The invariants over every real transcript in test/fixtures at several windows.
 import { describe, expect, it } from "vitest";
 import { compact, plan, type CompactorState } from "../src/index.js";
 import { trajectories } from "./support/fixtures.js";

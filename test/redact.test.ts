@@ -1,6 +1,6 @@
 // Secret redaction: the corpus with its thresholds, every shape, what must survive, linear time.
 //
-// The corpus (../shared/fixtures/secrets, one `<line>\t<kind>` a row) does not mark where the secret
+// The corpus (test/fixtures/secrets, one `<line>\t<kind>` a row) does not mark where the secret
 // sits in a line, so recall needs a reading of each line, by shape only and never by kind
 // (`secretValue` in test/support/secrets.ts, shared with the bench):
 //   1. the password of `scheme://user:password@` or of `curl -u user:password`;
@@ -23,7 +23,7 @@ import { negatives, positives, secretValue } from "./support/secrets.js";
 
 const escape = (s: string) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
 
-describe("the secrets corpus (../shared/fixtures/secrets)", () => {
+describe("the secrets corpus (test/fixtures/secrets)", () => {
   it("catches at least 97 % of the positives; recall by kind and the misses are printed", () => {
     const byKind = new Map<string, { lines: number; caught: number }>();
     const misses: string[] = [];

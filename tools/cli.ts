@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { compact, type ChatMessage, type CompactResult } from "../src/index.js";
 
 const DEFAULT_FIXTURE = fileURLToPath(
-  new URL("../../shared/fixtures/trajectories/openai/claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569.json", import.meta.url),
+  new URL("../test/fixtures/trajectories/openai/claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569.json", import.meta.url),
 );
 
 function args(argv: string[]) {

@@ -1,8 +1,8 @@
-// Transcripts bundled with the demo: real agent sessions from ../shared/fixtures.
-import claudeCode from "../../shared/fixtures/trajectories/openai/claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569.json";
-import longTask from "../../shared/fixtures/trajectories/openai/claude-code-spotter__fa812bfe-b295-4cca-9c2f-fdf01028cb46.json";
-import sweAgent from "../../shared/fixtures/trajectories/openai/swe-agent__gpt4_default__pydicom-1458.json";
-import openHands from "../../shared/fixtures/trajectories/openai/openhands__basic_gui_mode.json";
+// Transcripts bundled with the demo: real agent sessions vendored in test/fixtures.
+import claudeCode from "../test/fixtures/trajectories/openai/claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569.json";
+import longTask from "../test/fixtures/trajectories/openai/claude-code-spotter__fa812bfe-b295-4cca-9c2f-fdf01028cb46.json";
+import sweAgent from "../test/fixtures/trajectories/openai/swe-agent__gpt4_default__pydicom-1458.json";
+import openHands from "../test/fixtures/trajectories/openai/openhands__basic_gui_mode.json";
 
 export interface Sample {
   title: string;

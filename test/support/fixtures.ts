@@ -1,10 +1,10 @@
-// Fixture transcripts from ../shared/fixtures (Node-only loader).
+// Fixture transcripts vendored in test/fixtures (Node-only loader; provenance in test/fixtures/PROVENANCE.md).
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ChatMessage } from "../../src/index.js";
 
-export const SHARED = fileURLToPath(new URL("../../../shared/", import.meta.url));
-export const TRAJECTORIES = `${SHARED}fixtures/trajectories/openai/`;
+export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+export const TRAJECTORIES = `${FIXTURES}trajectories/openai/`;
 
 export interface Trajectory {
   name: string;

@@ -1,6 +1,6 @@
-// The secret-redaction corpus of ../shared/fixtures/secrets, and what counts as its secret value.
+// The secret-redaction corpus of test/fixtures/secrets, and what counts as its secret value.
 import { readFileSync } from "node:fs";
-import { SHARED } from "./fixtures.js";
+import { FIXTURES } from "./fixtures.js";
 
 export interface Sample {
   /** The line as JSON tool output carries it: newlines and tabs written as \n and \t. */
@@ -11,7 +11,7 @@ export interface Sample {
 }
 
 function read(file: string): Sample[] {
-  return readFileSync(`${SHARED}fixtures/secrets/${file}`, "utf8")
+  return readFileSync(`${FIXTURES}secrets/${file}`, "utf8")
     .split("\n")
     .filter(Boolean)
     .map((row) => {

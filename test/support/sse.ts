@@ -1,8 +1,8 @@
 // Recorded SSE fixtures replayed through a fake fetch, in chunks split wherever the test likes.
 import { readdirSync, readFileSync } from "node:fs";
-import { SHARED } from "./fixtures.js";
+import { FIXTURES } from "./fixtures.js";
 
-export const SSE_DIR = `${SHARED}fixtures/sse/`;
+export const SSE_DIR = `${FIXTURES}sse/`;
 export const sseFiles = () => readdirSync(SSE_DIR).filter((f) => f.endsWith(".txt")).sort();
 export const sseBytes = (file: string) => new Uint8Array(readFileSync(SSE_DIR + file));
 
