@@ -1,8 +1,8 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
-import { dialectOf } from "./dialects/index.js";
-import type { Dialect, MessageView } from "./dialects/view.js";
+import { openAIChat } from "./dialects/openai.js";
+import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
 import { planViews } from "./plan/index.js";
@@ -12,7 +12,7 @@ import { firstChangedIndex, warningsOf } from "./report/index.js";
 import { normalizeState } from "./state.js";
 import { chainOf, isAbort, runChain } from "./summarize/chain.js";
 import { handoffMaterial } from "./summarize/material.js";
-import { summaryBudget } from "./summarize/prompt.js";
+import { summaryBudget } from "./summarize/checkpoint.js";
 import type {
   ChatMessage,
   CompactMode,
@@ -36,19 +36,35 @@ interface Prepared<M> {
   plan: Plan;
 }
 
-function prepare<M>(messages: unknown, options: CompactOptions): Prepared<M> {
-  const dialect = dialectOf(options?.dialect) as unknown as Dialect<M>;
+const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
+
+/** The dialect object of the options; OpenAI Chat Completions when none is given. */
+function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
+  if (d === undefined) return openAIChat as unknown as Dialect<M>;
+  if (typeof d === "string") {
+    const name = Object.hasOwn(BUILT_IN, d) ? BUILT_IN[d] : "openAIChat, anthropicMessages, aiSdkMessages";
+    throw new RangeError(`context-compactor: options.dialect takes a dialect object, not the name ${JSON.stringify(d)}: import { ${name} } from "context-compactor"`);
+  }
+  if (typeof d?.validate !== "function" || typeof d.view !== "function") {
+    throw new RangeError("context-compactor: options.dialect must be a Dialect object (openAIChat, anthropicMessages, aiSdkMessages or your own)");
+  }
+  return d;
+}
+
+function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
+  const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
-  const settings = resolveSettings(options);
+  const settings = resolveSettings(options as CompactOptions<unknown>);
   const state = normalizeState(options.state);
   const views = input.map((m) => dialect.view(m));
-  const plan = planViews(views, settings, state, Boolean(options.force), (r) => dialect.wireRole(r), dialect.keepsEmptied);
+  const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
+  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied));
   const system = dialect.appendSystemNote ? options.system : undefined;
   return { dialect, input, settings, state, views, plan, system };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
-export function plan(messages: unknown, options: CompactOptions): Plan {
+export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Plan {
   return prepare(messages, options).plan;
 }
 
@@ -63,7 +79,7 @@ export interface PrunePreview {
 }
 
 /** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
-export function previewPrune(messages: unknown, options: CompactOptions): PrunePreview {
+export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
   const p = prepare(messages, options);
   const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect);
   return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
@@ -122,7 +138,7 @@ function withBackoff(s: CompactorState, before: number, after: number, runway: n
 }
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
-export async function compact<M = ChatMessage>(messages: M[], options: CompactOptions): Promise<CompactResult<M>> {
+export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
@@ -252,11 +268,11 @@ export async function compact<M = ChatMessage>(messages: M[], options: CompactOp
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
-export function estimateTokens(
-  input: unknown,
-  options: Pick<CompactOptions, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
+export function estimateTokens<M = ChatMessage>(
+  input: string | NoInfer<M> | NoInfer<M>[],
+  options: Pick<CompactOptions<M>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
 ): number {
-  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options });
+  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>);
   if (typeof input === "string") return settings.countText(input);
   const dialect = dialectOf(options.dialect);
   const list = dialect.validate(Array.isArray(input) ? input : [input]);

@@ -12,7 +12,7 @@ export interface Compactor<M = ChatMessage> {
   reset(): void;
 }
 
-export function createCompactor<M = ChatMessage>(options: CompactOptions): Compactor<M> {
+export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Compactor<M> {
   let state = normalizeState(options.state);
   // The uncalibrated estimate of what was last sent, to compare with the provider's count: derived
   // from the pass's own (calibrated) total rather than a second walk over the transcript.

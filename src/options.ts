@@ -30,7 +30,7 @@ export interface Settings extends EstimateSettings {
   runway: number;
   protectedTools: Set<string>;
   tools: unknown[] | undefined;
-  /** The text of a system prompt kept beside the messages (dialect "anthropic"). */
+  /** The text of a system prompt kept beside the messages (`anthropicMessages`). */
   system: string | undefined;
 }
 
@@ -52,7 +52,7 @@ export function systemText(system: unknown): string | undefined {
   return undefined;
 }
 
-export function resolveSettings(o: CompactOptions): Settings {
+export function resolveSettings(o: CompactOptions<unknown>): Settings {
   check(o !== null && typeof o === "object", "options are required ({ contextWindow })");
   const { contextWindow } = o;
   check(Number.isFinite(contextWindow) && contextWindow > 0, "contextWindow must be a positive number of tokens");

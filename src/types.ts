@@ -1,4 +1,5 @@
 // Public types of the core. API.md is the contract: extend, don't rename.
+import type { Dialect } from "./dialects/view.js";
 
 /** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
 export type ContentPart =
@@ -23,6 +24,7 @@ export interface ChatMessage {
   [k: string]: unknown;
 }
 
+/** Names of the built-in dialects, as HTTP APIs and the converters use them. */
 export type DialectName = "openai" | "anthropic" | "ai-sdk";
 
 export interface SummarizeRequest {
@@ -67,7 +69,8 @@ export interface HandoffMaterial {
   firstAsk?: string;
 }
 
-export interface CompactOptions {
+/** Options of a pass. `M` is the message type of the dialect (OpenAI Chat Completions by default). */
+export interface CompactOptions<M = ChatMessage> {
   contextWindow: number;
   maxOutputTokens?: number;
   threshold?: number;
@@ -83,7 +86,9 @@ export interface CompactOptions {
   force?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
-  dialect?: DialectName;
+  /** The message format: `openAIChat` (default), `anthropicMessages`, `aiSdkMessages`, or your own `Dialect`. */
+  dialect?: Dialect<M>;
+  /** With a dialect that keeps the system prompt beside the messages (`anthropicMessages`): that prompt. */
   system?: unknown;
   /**
    * Room prune-only must leave under the threshold to be accepted (tokens); default
@@ -208,7 +213,7 @@ export interface CompactResult<M = ChatMessage> {
   messages: M[];
   state: CompactorState;
   report: CompactReport;
-  /** With `dialect: "anthropic"`: the system prompt, with the compaction note appended. */
+  /** With a dialect that keeps the system prompt apart (`anthropicMessages`): the prompt, with the compaction note appended once compacted. */
   system?: unknown;
 }
 

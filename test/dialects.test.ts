@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import {
   HANDOFF_PREFIX,
   SYSTEM_NOTE,
+  aiSdkMessages,
+  anthropicMessages,
   compact,
   estimateTokens,
   plan,
@@ -11,7 +13,7 @@ import {
   type DialectName,
   type ModelMessage,
 } from "../src/index.js";
-import { convert, detectDialect, fromOpenAI, toOpenAI } from "../src/convert.js";
+import { convert, detectDialect, dialects, fromOpenAI, toOpenAI } from "../src/convert.js";
 import { options, transcript } from "./support/arbitraries.js";
 import { trajectories } from "./support/fixtures.js";
 import { violations } from "./support/invariants.js";
@@ -21,7 +23,7 @@ const DIALECTS: DialectName[] = ["anthropic", "ai-sdk"];
 const WINDOWS = [16_000, 32_000, 64_000];
 
 async function check(dialect: DialectName, messages: unknown[], opts: Parameters<typeof plan>[1], system?: string) {
-  const o = { ...opts, dialect, system };
+  const o = { ...opts, dialect: dialects[dialect], system };
   const snapshot = JSON.stringify(messages);
   const p = plan(messages, o);
   const result = await compact(messages as any[], o);
@@ -76,7 +78,7 @@ describe("anthropic specifics", () => {
 
   it("a thinking block with its signature in the tail comes back byte-identical", async () => {
     const m = session(40);
-    const o = { contextWindow: 16_000, dialect: "anthropic" as const, system: "You are careful." };
+    const o = { contextWindow: 16_000, dialect: anthropicMessages, system: "You are careful." };
     const p = plan(m, o);
     const r = await compact(m, o);
     expect(r.report.mode).not.toBe("noop");
@@ -90,9 +92,9 @@ describe("anthropic specifics", () => {
   it("a handoff merged into an assistant message goes after its thinking blocks", async () => {
     // Head ends with a user message and the tail starts with an assistant message: both roles collide.
     const m = session(40);
-    const p = plan(m, { contextWindow: 16_000, dialect: "anthropic", headMessages: 1, tailTokens: 10 });
+    const p = plan(m, { contextWindow: 16_000, dialect: anthropicMessages, headMessages: 1, tailTokens: 10 });
     expect(p.seam).toBe("merge");
-    const r = await compact(m, { contextWindow: 16_000, dialect: "anthropic", headMessages: 1, tailTokens: 10 });
+    const r = await compact(m, { contextWindow: 16_000, dialect: anthropicMessages, headMessages: 1, tailTokens: 10 });
     const merged = r.messages[1] as AnthropicMessage;
     const blocks = merged.content as { type: string; text?: string }[];
     expect(blocks[0].type).toBe("thinking");
@@ -105,13 +107,13 @@ describe("anthropic specifics", () => {
       role: "user",
       content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "screenshot" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "A".repeat(400_000) } }] }],
     };
-    const t = estimateTokens(withImage, { dialect: "anthropic" });
+    const t = estimateTokens(withImage, { dialect: anthropicMessages });
     expect(t).toBeGreaterThanOrEqual(1600);
     expect(t).toBeLessThan(1650);
   });
 
   it("rejects a system role inside messages with a clear error", () => {
-    expect(() => plan([{ role: "system", content: "x" }], { contextWindow: 1000, dialect: "anthropic" })).toThrow(/messages\[0\]: role: role must be "user" or "assistant"/);
+    expect(() => plan([{ role: "system", content: "x" }] as never, { contextWindow: 1000, dialect: anthropicMessages })).toThrow(/messages\[0\]: role: role must be "user" or "assistant"/);
   });
 });
 
@@ -130,11 +132,11 @@ describe("ai-sdk specifics", () => {
       m.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "Bash", output: outputs[i % outputs.length], providerOptions: { x: { y: 1 } } }] });
     }
     m.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: "ask", toolName: "Bash", input: {} }, { type: "tool-approval-request", approvalId: "ap1", toolCallId: "ask" }] });
-    const r = await compact(m, { contextWindow: 4_000, dialect: "ai-sdk", force: true });
+    const r = await compact(m, { contextWindow: 4_000, dialect: aiSdkMessages, force: true });
     expect(validity("ai-sdk", r.messages)).toEqual([]);
     expect(r.messages.at(-1)).toBe(m.at(-1)); // the pending approval stays as it is
     expect((r.messages[0] as ModelMessage).providerOptions).toEqual(m[0].providerOptions);
-    const est = estimateTokens(m[m.length - 2], { dialect: "ai-sdk" });
+    const est = estimateTokens(m[m.length - 2], { dialect: aiSdkMessages });
     expect(est).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,7 @@ const ok: ChatMessage = { role: "user", content: "hi" };
 
 function errorOf(messages: unknown): CompactionInputError {
   try {
-    plan(messages, { contextWindow: 1000 });
+    plan(messages as never, { contextWindow: 1000 });
   } catch (e) {
     expect(e).toBeInstanceOf(CompactionInputError);
     return e as CompactionInputError;

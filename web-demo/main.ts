@@ -12,13 +12,13 @@ import {
   type DialectName,
   type Plan,
 } from "../src/index.js";
-import { detectDialect } from "../src/convert.js";
-import { dialectOf } from "../src/dialects/index.js";
+import { detectDialect, dialects } from "../src/convert.js";
 import { SAMPLES } from "./samples.js";
 
 interface Loaded {
   name: string;
-  messages: unknown[];
+  /** Any of the three formats: read through `dialects[dialect]`. */
+  messages: any[];
   dialect: DialectName;
   system?: unknown;
 }
@@ -42,7 +42,7 @@ export function parseTranscript(name: string, text: string): Loaded {
   if (!messages) throw new Error(`${name}: expected an array of messages, or an object with a "messages" array`);
   const dialect = detectDialect(messages);
   // Validate now, so the error names the message at fault instead of failing later.
-  plan(messages, { contextWindow: 1_000_000, dialect, system: obj?.system });
+  plan(messages, { contextWindow: 1_000_000, dialect: dialects[dialect], system: obj?.system });
   return { name, messages, dialect, system: Array.isArray(data) ? undefined : obj.system };
 }
 
@@ -76,7 +76,7 @@ function num(id: string): number | undefined {
   return v === "" ? undefined : Number(v);
 }
 
-function options(): CompactOptions {
+function options(): CompactOptions<unknown> {
   const protectedTools = ($("protectedTools") as HTMLInputElement).value.split(",").map((s) => s.trim()).filter(Boolean);
   const focus = ($("focus") as HTMLInputElement).value.trim();
   return {
@@ -88,7 +88,7 @@ function options(): CompactOptions {
     imageTokens: num("imageTokens"),
     protectedTools,
     focus: focus || undefined,
-    dialect: current?.dialect,
+    dialect: current ? dialects[current.dialect] : undefined,
     system: current?.system,
   };
 }
@@ -108,7 +108,7 @@ interface BlockInfo {
 
 /** Role, first tool and readable text of a message, read through its dialect's own view. */
 function describeMessage(m: unknown, dialect: DialectName): { role: string; tool?: string; text: string } {
-  const v = dialectOf(dialect).view(m);
+  const v = dialects[dialect].view(m);
   const calls = v.toolCalls.map((c) => `→ ${c.name} ${c.arguments}`);
   const text = [v.text, ...v.results.map((r) => r.text), ...calls].filter(Boolean).join("\n\n");
   return { role: v.role, tool: v.toolCalls[0]?.name, text };
@@ -240,7 +240,8 @@ async function runCompaction() {
     });
     const rep = r.report;
     const input = new Set(current.messages);
-    const handoff = r.messages.find((m) => !input.has(m) && describeMessage(m, current!.dialect).text.includes(HANDOFF_PREFIX));
+    // By its own marker at the start: the system note quotes the marker too, and is never the handoff.
+    const handoff = r.messages.find((m) => !input.has(m) && describeMessage(m, current!.dialect).text.trimStart().startsWith(HANDOFF_PREFIX));
     stats($("result-stats"), [
       ["Mode", rep.mode + (rep.summary ? ` (${rep.summary.source})` : ""), "mode"],
       ["Tokens", `${fmt(rep.tokensBefore)} → ${fmt(rep.tokensAfter)}`, "tokens"],
@@ -252,7 +253,7 @@ async function runCompaction() {
     const head = new Set(current.messages.slice(0, rep.partitions.head.end));
     const blocks: BlockInfo[] = r.messages.map((m, i) => ({
       index: i,
-      tokens: estimateTokens(m, { dialect: current!.dialect, imageTokens: o.imageTokens }),
+      tokens: estimateTokens(m, { dialect: dialects[current!.dialect], imageTokens: o.imageTokens }),
       partition: m === handoff ? "handoff" : head.has(m) || i < rep.partitions.head.end ? "head" : input.has(m) ? "tail" : "middle",
       ...describeMessage(m, current!.dialect),
     }));

@@ -7,11 +7,11 @@ import { HTTPException } from "hono/http-exception";
 import { streamSSE } from "hono/streaming";
 import { CompactionInputError, compact, plan, type CompactResult } from "../src/index.js";
 import { summarizerFor, windowFor, type Env } from "./env.js";
-import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, Options, PlanRequest, PlanResponse, SessionResponse } from "./schemas.js";
+import { coreOptions, type HttpOptions } from "./options.js";
+import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionResponse } from "./schemas.js";
 import type { SessionObject } from "./session.js";
 
 type App = { Bindings: Env };
-type Opts = z.infer<typeof Options>;
 
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -98,15 +98,15 @@ app.openapi(
   }),
   (c) => {
     const { messages, options } = c.req.valid("json");
-    return c.json(plan(messages, options) as unknown as z.infer<typeof PlanResponse>, 200);
+    return c.json(plan(messages, coreOptions(options)) as unknown as z.infer<typeof PlanResponse>, 200);
   },
 );
 
 // ---- POST /v1/compact ---------------------------------------------------------------------------
 
-async function runCompact(env: Env, messages: unknown[], options: Opts, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
+async function runCompact(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
   if (sessionId) return (await sessionOf(env, sessionId).compact(messages, options, onEvent)) as CompactResult<unknown>;
-  return compact(messages, { ...options, summarizer: summarizerFor(env), onEvent });
+  return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env), onEvent });
 }
 
 app.openapi(
@@ -195,7 +195,7 @@ app.openapi(
     const upstream = c.env.UPSTREAM_BASE_URL?.replace(/\/+$/, "");
     if (!upstream) return error(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
     const sessionId = c.req.header("x-session-id");
-    const options: Opts = {
+    const options: HttpOptions = {
       contextWindow: windowFor(c.env, body.model, c.req.header("x-context-window")),
       maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
       tools: body.tools,

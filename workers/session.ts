@@ -2,6 +2,7 @@
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
 import { compact, type CompactOptions, type CompactorState, type CompactResult } from "../src/index.js";
+import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { summarizerFor, type Env } from "./env.js";
 
@@ -33,10 +34,10 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** One compaction pass with this session's state; `onEvent` sees progress as it happens. */
-  compact(messages: unknown[], options: Omit<CompactOptions, "state" | "summarizer" | "onEvent" | "signal">, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
+  compact(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(messages, { ...options, state, summarizer: summarizerFor(this.env), onEvent });
+      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent });
       this.write("state", result.state);
       // The estimate before calibration, to compare with what the provider will count.
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));

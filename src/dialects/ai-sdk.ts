@@ -79,12 +79,11 @@ function indexed(m: ModelMessage, type: string, values: Map<number, string>, set
 
 const stubResult = (c: ToolCallView, text: string): ModelPart => ({ type: "tool-result", toolCallId: c.id, toolName: c.name, output: { type: "error-text", value: text } });
 
-export const aiSdkDialect: Dialect<ModelMessage> = {
+/** AI SDK `ModelMessage`s (what `generateText`, `streamText` and agents take as `messages`). */
+export const aiSdkMessages: Dialect<ModelMessage> = {
   name: "ai-sdk",
   validate: (messages) => validateEach(messages, Message) as ModelMessage[],
   view,
-  keepsEmptied: false,
-  wireRole: (r) => r,
   withResults: (m, outputs) => indexed(m, "tool-result", outputs, (p, value) => ({ ...p, output: { type: "text", value } })),
   withArguments: (m, args) => indexed(m, "tool-call", args, (p, value) => ({ ...p, input: JSON.parse(value) })),
   withoutImages: (m, stub) => ({ ...m, content: mapParts(m, (p) => (MEDIA.has(p.type) ? { type: "text", text: stub.replace("{kind}", p.type) } : p)) }),

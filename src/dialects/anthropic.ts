@@ -91,7 +91,8 @@ function withArguments(m: AnthropicMessage, args: Map<number, string>): Anthropi
 
 const THINKING = new Set(["thinking", "redacted_thinking"]);
 
-export const anthropicDialect: Dialect<AnthropicMessage> = {
+/** Anthropic Messages: the system prompt goes in `options.system`, and the result carries it back with the note. */
+export const anthropicMessages: Dialect<AnthropicMessage> = {
   name: "anthropic",
   validate: (messages) => validateEach(messages, Message) as AnthropicMessage[],
   view,

@@ -2,7 +2,13 @@
 // allow; whatever cannot be carried is listed in `lost`, never dropped silently.
 import type { ChatMessage, ContentPart, DialectName, ToolCall } from "../types.js";
 import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
-import type { ModelMessage, ModelPart } from "./ai-sdk.js";
+import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
+import { anthropicMessages } from "./anthropic.js";
+import { openAIChat } from "./openai.js";
+import type { Dialect } from "./view.js";
+
+/** The built-in dialect objects by name, for HTTP APIs and pages that choose a format by name. */
+export const dialects: Record<DialectName, Dialect<any>> = { openai: openAIChat, anthropic: anthropicMessages, "ai-sdk": aiSdkMessages };
 
 export interface Converted {
   messages: unknown[];

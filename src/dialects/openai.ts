@@ -105,12 +105,11 @@ function appendNote(m: ChatMessage, note: string): ChatMessage {
   return { ...m, content: c ? `${c}\n\n${note}` : note };
 }
 
-export const openai: Dialect<ChatMessage> = {
+/** OpenAI Chat Completions messages: the default dialect. */
+export const openAIChat: Dialect<ChatMessage> = {
   name: "openai",
   validate: (messages) => validateEach(messages, Message) as ChatMessage[],
   view,
-  keepsEmptied: false,
-  wireRole: (r) => r,
   withResults: (m, outputs) => (outputs.has(0) ? { ...m, content: outputs.get(0)! } : m),
   withArguments,
   withoutImages,

@@ -51,18 +51,26 @@ export interface Answer<M> {
   insert?: M[];
 }
 
+/**
+ * A message format: how compaction reads its messages and writes the few it changes. Public, so that
+ * users can bring their own; the built-in ones are `openAIChat`, `anthropicMessages` and
+ * `aiSdkMessages`. Only what compaction writes is encoded here: every other message passes through by
+ * identity, never re-encoded.
+ */
 export interface Dialect<M> {
+  /** Shown in reports and warnings. */
   readonly name: string;
-  /** Checks the input and returns it typed; throws CompactionInputError naming the index. */
+  /** Checks the input and returns it typed; throws a CompactionInputError naming the index and problem. */
   validate(messages: unknown): M[];
+  /** The neutral view every pipeline stage reads. */
   view(message: M): MessageView;
-  /** The role on the wire: where user and assistant must alternate, a tool-result carrier may count as a user. */
-  wireRole(role: NeutralRole): NeutralRole;
-  /** Whether a message left without results keeps its place (strict alternation) instead of being dropped. */
-  readonly keepsEmptied: boolean;
+  /** The role on the wire, where user and assistant must alternate: a tool-result carrier may count as a user. Default: the role itself. */
+  wireRole?(role: NeutralRole): NeutralRole;
+  /** Whether a message left without results keeps its place (strict alternation) instead of being dropped. Default false. */
+  readonly keepsEmptied?: boolean;
   /** Tool results replaced (prune), by index in `view(message).results`. */
   withResults(message: M, outputs: Map<number, string>): M;
-  /** An assistant message whose tool calls get new argument strings, by call index. */
+  /** An assistant message whose tool calls get new argument strings (JSON), by call index. */
   withArguments(message: M, args: Map<number, string>): M;
   /** The message with each image or attachment part replaced by a text stub ("{kind}" is the part type). */
   withoutImages(message: M, stub: string): M;
@@ -74,8 +82,8 @@ export interface Dialect<M> {
   handoff(role: "user" | "assistant", text: string): M;
   /** The message with `text` put before its own content (a handoff merged into it). */
   prepend(message: M, text: string): M;
-  /** The system message with the compaction note appended. */
+  /** A system message (view role "system") with the compaction note appended. */
   appendNote(message: M, note: string): M;
-  /** For dialects that keep the system prompt beside the messages: that prompt with the note appended. */
+  /** For formats that keep the system prompt beside the messages (`options.system`): that prompt with the note appended. */
   appendSystemNote?(system: unknown, note: string): unknown;
 }

@@ -1,7 +1,6 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
 import { redact } from "../redact/index.js";
 import { redactedMaterial } from "./material.js";
-import { summaryPrompt } from "./prompt.js";
 import { deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
 import type {
   CompactionEvent,
@@ -136,16 +135,17 @@ export function chainOf(summarizer: Summarizer | Summarizer[] | undefined): Summ
 /**
  * What each summarizer is given. Ours reads the raw material and redacts only what it keeps; any
  * other gets the material redacted, with the prompt built from it, both made once and only if needed.
+ * The prompt's text is loaded then too: a bundle that never runs a model summarizer need not ship it.
  */
-function requestFor(x: ChainInput): (s: Summarizer) => SummarizeRequest {
+function requestFor(x: ChainInput): (s: Summarizer) => Promise<SummarizeRequest> {
   const { material, maxOutputTokens, signal } = x;
-  let redacted: SummarizeRequest | undefined;
-  return (s) => {
+  let redacted: Promise<SummarizeRequest> | undefined;
+  return async (s) => {
     if (isDeterministic(s)) return { messages: [], maxOutputTokens, handoff: material, signal };
-    if (!redacted) {
+    redacted ??= import("./prompt.js").then(({ summaryPrompt }) => {
       const handoff = redactedMaterial(material);
-      redacted = { messages: summaryPrompt(handoff, maxOutputTokens), maxOutputTokens, handoff, signal };
-    }
+      return { messages: summaryPrompt(handoff, maxOutputTokens), maxOutputTokens, handoff, signal };
+    });
     return redacted;
   };
 }
@@ -169,7 +169,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
       const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
-      await feed(s, request(s), deltas.push);
+      await feed(s, await request(s), deltas.push);
       const text = deltas.end().trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       delete cooldowns[label];

@@ -1,22 +1,8 @@
 // The checkpoint prompt: our own words, one structure shared with the deterministic summarizer.
+// Loaded only when a model summarizer runs (see requestFor in chain.ts).
 import type { ChatMessage, HandoffMaterial, HandoffTurn } from "../types.js";
+import { SECTIONS } from "./checkpoint.js";
 
-/** The checkpoint's sections, in order. The deterministic summarizer fills the same ones. */
-export const SECTIONS = [
-  "Active task",
-  "Goal",
-  "Constraints and preferences",
-  "Completed actions",
-  "Active state",
-  "In progress",
-  "Blocked",
-  "Key decisions",
-  "Resolved questions",
-  "Pending asks",
-  "Relevant files",
-  "Remaining work",
-  "Critical values",
-] as const;
 
 const GUIDE: Record<(typeof SECTIONS)[number], string> = {
   "Active task": "the user's latest request, quoted verbatim",
@@ -72,10 +58,4 @@ export function summaryPrompt(m: HandoffMaterial, budget: number): ChatMessage[]
     { role: "system", content: SYSTEM },
     { role: "user", content: parts.join("\n\n") },
   ];
-}
-
-/** Output tokens allowed for a summary: a fifth of what it replaces, within sane bounds. */
-export function summaryBudget(middleTokens: number, contextWindow: number): number {
-  const ceiling = Math.max(1000, Math.min(12_000, Math.floor(contextWindow * 0.05)));
-  return Math.min(ceiling, Math.max(600, Math.floor(middleTokens * 0.2)));
 }

@@ -1,7 +1,7 @@
 // deterministicSummarizer: the checkpoint's sections filled from the middle without a model.
 import { clip, describeCall, exitCode, parseArguments, salientLine } from "../prune/one-liner.js";
 import { redactedMaterial } from "../summarize/material.js";
-import { SECTIONS } from "../summarize/prompt.js";
+import { SECTIONS } from "../summarize/checkpoint.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;

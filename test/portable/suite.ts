@@ -13,10 +13,14 @@ import {
   plan,
   redact,
   CompactionInputError,
+  aiSdkMessages,
+  anthropicMessages,
   type ChatMessage,
+  type Dialect,
   type Summarizer,
 } from "../../src/index.js";
-import { convert, fromOpenAI } from "../../src/convert.js";
+import { speakerTurns, type Turn } from "../support/speaker-dialect.js";
+import { convert, dialects, fromOpenAI } from "../../src/convert.js";
 import { violations } from "../support/invariants.js";
 import { validity } from "../support/validity.js";
 import { sse, trajectories } from "./fixtures.gen.js";
@@ -99,7 +103,7 @@ test("createCompactor keeps state across passes and calibrates from usage", asyn
 test("bad input is rejected with the index", () => {
   let error: unknown;
   try {
-    plan([{ role: "user", content: "x" }, { role: "robot" }], { contextWindow: 1000 });
+    plan([{ role: "user", content: "x" }, { role: "robot" } as never], { contextWindow: 1000 });
   } catch (e) {
     error = e;
   }
@@ -159,14 +163,25 @@ test("an error event in a recorded stream is a classified failure, and compactio
   equal(r.report.summary?.source, "deterministic", "summary source");
 });
 
-test("convert and compact the largest fixture as Anthropic Messages and AI SDK messages", async () => {
-  for (const dialect of ["anthropic", "ai-sdk"] as const) {
+test("convert and compact the largest fixture with the anthropicMessages and aiSdkMessages dialect objects", async () => {
+  for (const [dialect, object] of [["anthropic", anthropicMessages], ["ai-sdk", aiSdkMessages]] as const) {
     const c = fromOpenAI(largest.messages, dialect);
     same(c.lost, [], `${dialect}: nothing lost`);
-    const r = await compact(c.messages as any[], { contextWindow: 32_000, dialect, system: c.system });
+    equal(dialects[dialect], object as unknown, `${dialect}: the converters name the same object`);
+    const r = await compact(c.messages, { contextWindow: 32_000, dialect: object as Dialect<unknown>, system: c.system });
     equal(r.report.mode, "summary", `${dialect}: mode`);
     same(validity(dialect, r.messages), [], `${dialect}: valid`);
     const back = convert(r.messages, { from: dialect, to: "openai", system: r.system });
     assert(back.messages.length > 0, `${dialect}: converts back`);
   }
+});
+
+test("a dialect of the user's own ({ speaker, text } turns) compacts in its own format", async () => {
+  const turns: Turn[] = largest.messages
+    .filter((m) => m.role === "user" || (m.role === "assistant" && typeof m.content === "string" && m.content))
+    .map((m) => ({ speaker: m.role === "user" ? "user" : "bot", text: text(m) }));
+  const r = await compact(turns, { contextWindow: 8_000, dialect: speakerTurns });
+  assert(r.report.mode === "summary", `mode ${r.report.mode}`);
+  assert(r.messages.some((t) => t.text.startsWith(HANDOFF_PREFIX)), "a handoff turn");
+  equal(r.messages.at(-1), turns.at(-1), "the last turn is the same object");
 });

@@ -1,5 +1,5 @@
 // DESIGN.md's invariants as one checker, shared by property tests, fixture sweeps and every runtime.
-import { dialectOf } from "../../src/dialects/index.js";
+import { dialects } from "../../src/convert.js";
 import { HANDOFF_PREFIX, SYSTEM_NOTE, type CompactResult, type DialectName, type Plan } from "../../src/index.js";
 import { validity } from "./validity.js";
 
@@ -25,7 +25,7 @@ export interface InvariantInput {
 /** Every violated invariant, in words; empty when all hold. */
 export function violations({ input, snapshot, plan, result, dialect = "openai" }: InvariantInput): string[] {
   const v: string[] = [];
-  const d = dialectOf(dialect);
+  const d = dialects[dialect];
   const text = (m: Message): string => d.view(m).text;
   const calls = (m: Message) => d.view(m).toolCalls;
   const out = result.messages;
