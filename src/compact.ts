@@ -1,6 +1,7 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
+import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
@@ -34,6 +35,8 @@ interface Prepared<M> {
   state: CompactorState;
   views: MessageView[];
   plan: Plan;
+  /** Said in every report of this input, whatever the pass does. */
+  warnings: string[];
 }
 
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
@@ -51,6 +54,14 @@ function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
   return d;
 }
 
+/** A transcript that is plainly in another built-in format than the dialect that reads it: never a silent mis-read. */
+function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
+  const seen = Object.hasOwn(BUILT_IN, dialect.name) ? sniffDialect(input) : undefined;
+  return seen && seen !== dialect.name
+    ? [`these messages look like the ${seen} format but were read as ${dialect.name}: pass dialect: ${BUILT_IN[seen]} (tool calls and results may have been missed)`]
+    : [];
+}
+
 function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
   const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
@@ -60,7 +71,7 @@ function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> 
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied));
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system };
+  return { dialect, input, settings, state, views, plan, system, warnings: misread(dialect, input) };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -96,7 +107,7 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
     partitions: { head: pl.head, middle: pl.middle, tail: pl.tail },
     droppedMessages: 0,
     firstChangedIndex: -1,
-    warnings: [],
+    warnings: [...p.warnings],
     durationMs: Date.now() - started,
     reason: pl.reason,
     pruned: [],
@@ -237,7 +248,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     sanitized,
   });
   if (summary) report.summary = summary;
-  report.warnings = warningsOf({
+  report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,
     pruneAccepted,
@@ -247,7 +258,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     tokensAfter,
     tailTokens,
     tailBudget: pl.tailBudget,
-  });
+  }));
   const counted: CompactorState = {
     ...p.state,
     cooldowns,

@@ -18,8 +18,10 @@ let page: Page;
 let url = "";
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
+const failed: string[] = [];
+
 beforeAll(async () => {
-  const dist = await buildDemo();
+  const dist = await buildDemo("test-results/demo-dist"); // never web-demo/dist, which `npm start` may be serving
   server = createServer((req, res) => {
     const path = join(dist, req.url === "/" ? "index.html" : (req.url ?? "").slice(1));
     let body: Buffer;
@@ -36,6 +38,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  page.on("response", (r) => void (r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`)));
   await page.goto(url);
   await page.waitForSelector('[data-testid="strip"] .block');
   expect(errors).toEqual([]);
@@ -69,6 +72,12 @@ describe("the demo page", () => {
     await page.screenshot({ path: `${SHOTS}/plan-1280.png`, fullPage: true });
   });
 
+  it("asks for nothing the server does not have (no 404, not even a favicon)", async () => {
+    expect(failed).toEqual([]);
+    // Headless Chromium skips /favicon.ico, browsers do not: the page must name its own icon.
+    expect(await page.$eval('link[rel="icon"]', (l) => (l as HTMLLinkElement).href)).toMatch(/^data:image\/svg\+xml,/);
+  });
+
   it("reads a block's message on focus, and moves with the arrow keys", async () => {
     await page.focus('[data-testid="strip"] .block');
     expect(await page.textContent('[data-testid="detail"]')).toMatch(/^#0 · /);
@@ -99,6 +108,36 @@ describe("the demo page", () => {
     expect(parts.filter((x) => x === "handoff")).toHaveLength(1);
     expect(await page.textContent('[data-testid="saved"]')).toMatch(/^\d+ %$/);
     await page.screenshot({ path: `${SHOTS}/compacted-1280.png`, fullPage: true });
+  });
+
+  it("the Compact button does what the plan says; forcing is a visible choice", async () => {
+    await page.fill('[data-testid="knob-window"]', "200000");
+    await page.waitForFunction(() => document.querySelector('[data-testid="reason"]')?.textContent?.startsWith("No compaction"));
+    expect(await page.textContent('[data-testid="compact"]')).toBe("Compact (not due: nothing will change)");
+    await page.click('[data-testid="compact"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="mode"]')?.textContent === "noop");
+    await page.check('[data-testid="force"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="compact"]')?.textContent === "Compact anyway (forced)");
+    await page.click('[data-testid="compact"]');
+    await page.waitForFunction(() => /^(prune|summary)/.test(document.querySelector('[data-testid="mode"]')?.textContent ?? ""));
+    await page.uncheck('[data-testid="force"]');
+    await page.fill('[data-testid="knob-window"]', "32000");
+    await page.waitForFunction(() => document.querySelector('[data-testid="compact"]')?.textContent === "Compact");
+  });
+
+  it("shows the handoff, never the system prompt that quotes its marker", async () => {
+    await page.selectOption('[data-testid="sample"]', "2"); // SWE-agent: it has a system prompt
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialect"]')?.textContent?.startsWith("26 messages"));
+    await page.fill('[data-testid="knob-window"]', "12000");
+    await page.check('[data-testid="force"]');
+    await page.click('[data-testid="compact"]');
+    await page.waitForSelector('[data-testid="result"]:not([hidden])');
+    await page.waitForFunction(() => document.querySelector('[data-testid="mode"]')?.textContent?.startsWith("summary"));
+    const handoff = (await page.textContent('[data-testid="handoff"]')) ?? "";
+    expect(handoff).toMatch(/^\[CONTEXT HANDOFF — reference only\]/);
+    expect(handoff).not.toContain("[context-compactor] Earlier turns");
+    await page.uncheck('[data-testid="force"]');
+    await page.fill('[data-testid="knob-window"]', "32000");
   });
 
   it("loads another format (Anthropic) from a file and says which it is", async () => {

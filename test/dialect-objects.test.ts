@@ -67,6 +67,23 @@ describe("the dialect option", () => {
     expect(() => plan(m, { contextWindow: 1000, dialect: {} as never })).toThrow(/must be a Dialect object/);
   });
 
+  it("a transcript plainly in another format than the dialect's is reported, never read silently", async () => {
+    const anthropicTurns = [
+      { role: "user", content: "list the files" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ls", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "a.ts b.ts" }] },
+    ];
+    const r = await compact(anthropicTurns as never, { contextWindow: 100_000 }); // the default dialect: OpenAI
+    expect(r.report.mode).toBe("noop");
+    expect(r.report.warnings).toEqual([expect.stringMatching(/look like the anthropic format but were read as openai: pass dialect: anthropicMessages/)]);
+    const right = await compact(anthropicTurns as AnthropicMessage[], { contextWindow: 100_000, dialect: anthropicMessages });
+    expect(right.report.warnings).toEqual([]);
+    const plain: ChatMessage[] = [{ role: "user", content: "hi" }]; // plain text reads the same in every format
+    expect((await compact(plain, { contextWindow: 100_000, dialect: anthropicMessages as never })).report.warnings).toEqual([]);
+    // A user's own dialect is never second-guessed.
+    expect((await compact(chat(2), { contextWindow: 100_000, dialect: speakerTurns })).report.warnings).toEqual([]);
+  });
+
   it("types follow the dialect (checked by tsc in npm test)", async () => {
     const openai: ChatMessage[] = [{ role: "user", content: "hi" }];
     const anthropicTurns: AnthropicMessage[] = [{ role: "user", content: "hi" }];

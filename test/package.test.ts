@@ -1,5 +1,8 @@
 // The published package: built output, exports that resolve, and nothing users do not need.
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const npx = (...args: string[]) => execFileSync("npx", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -24,8 +27,27 @@ describe("package", () => {
     expect(() => npx("attw", "--pack", ".", "--profile", "esm-only")).not.toThrow();
   });
 
-  it("npm pack ships only dist/, README, LICENSE and package.json", () => {
-    const files = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { encoding: "utf8" }))[0].files.map((f: { path: string }) => f.path);
+  it("npm pack ships only dist/ (built by prepare, with the command), README, LICENSE and package.json", () => {
+    const files = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0].files.map((f: { path: string }) => f.path);
+    expect(files).toContain("dist/cli.js");
+    expect(files).toContain("dist/index.js");
     expect(files.filter((f: string) => !/^dist\/.+\.(js|d\.ts)$/.test(f)).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
   });
+
+  it("installed from its tarball as a user would, the command and the import work from the user's folder", () => {
+    const home = mkdtempSync(join(tmpdir(), "cc-user-"));
+    execFileSync("npm", ["pack", "--pack-destination", home], { stdio: "ignore" });
+    const tarball = readdirSync(home).find((f) => f.endsWith(".tgz"))!;
+    writeFileSync(join(home, "package.json"), JSON.stringify({ name: "user-app", private: true, type: "module" }));
+    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `./${tarball}`], { cwd: home, stdio: "ignore" });
+    writeFileSync(join(home, "chat.json"), JSON.stringify([{ role: "user", content: "hello" }, { role: "assistant", content: "hi" }]));
+    const run = (...args: string[]) => execFileSync(join(home, "node_modules/.bin/context-compactor"), args, { cwd: home, encoding: "utf8", env: { ...process.env, INIT_CWD: "/elsewhere" } });
+    expect(run("--help")).toMatch(/^context-compactor: /);
+    const planned = JSON.parse(run("plan", "chat.json", "--window", "4000", "--json")); // a relative path, JSON only
+    expect(planned.tokens.total).toBeGreaterThan(0);
+    const compacted = JSON.parse(run("compact", "chat.json", "--json"));
+    expect(compacted.report.mode).toBe("noop");
+    const imported = execFileSync("node", ["--input-type=module", "-e", 'import { compact, openAIChat } from "context-compactor"; console.log(typeof compact, openAIChat.name)'], { cwd: home, encoding: "utf8" });
+    expect(imported.trim()).toBe("function openai");
+  }, 120_000);
 });

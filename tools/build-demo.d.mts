@@ -1,1 +1,1 @@
-export function buildDemo(): Promise<string>;
+export function buildDemo(outdir?: string): Promise<string>;

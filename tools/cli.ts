@@ -1,62 +1,175 @@
-// `npm start` (until the worker lands): compact a fixture transcript and show what happened.
-// Usage: npm start -- [transcript.json] [--window N] [--output-tokens N] [--focus TEXT] [--json]
-import { readFileSync } from "node:fs";
+#!/usr/bin/env node
+// The `context-compactor` command: plan or compact a transcript file and show what happened.
+// Built into dist/cli.js (the package's `bin`); `npm run cli` runs this source with tsx.
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compact, type ChatMessage, type CompactResult } from "../src/index.js";
+import { CompactionInputError, HANDOFF_PREFIX, compact, plan, type CompactOptions, type CompactResult, type DialectName, type Plan } from "../src/index.js";
+import { detectDialect, dialects } from "../src/convert.js";
 
-const DEFAULT_FIXTURE = fileURLToPath(
-  new URL("../test/fixtures/trajectories/openai/claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569.json", import.meta.url),
-);
+const HELP = `context-compactor: fit an LLM transcript into its context window
 
-function args(argv: string[]) {
-  const o = { file: DEFAULT_FIXTURE, window: 32_000, outputTokens: 4_000, focus: undefined as string | undefined, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--window") o.window = Number(argv[++i]);
-    else if (a === "--output-tokens") o.outputTokens = Number(argv[++i]);
-    else if (a === "--focus") o.focus = argv[++i];
-    else if (a === "--json") o.json = true;
-    else if (a.startsWith("--")) throw new Error(`unknown flag ${a}`);
-    else o.file = a;
+Usage:
+  context-compactor compact FILE [options]   compact the transcript and show the result
+  context-compactor plan FILE [options]      show where head, middle and tail fall; change nothing
+  context-compactor --help | --version
+
+FILE is a JSON array of messages, or an object {"messages": [...], "system"?: ...}; "-" reads
+standard input. Relative paths are read from the current directory.
+
+Options:
+  --window N          the model's context window in tokens (default 128000)
+  --output-tokens N   tokens reserved for the reply (default 0)
+  --threshold F       fraction of (window - output tokens) at which compaction starts (default 0.75)
+  --dialect NAME      openai | anthropic | ai-sdk (default: detected from the messages)
+  --focus TEXT        a topic the summary keeps in detail
+  --force             compact even under the threshold
+  --json              print only JSON (the plan, or {messages, state, report, system?}) on stdout
+
+Summaries come from the deterministic summarizer: no model, no network, no key.`;
+
+/** A mistake on the command line: the message, then the usage. */
+class UsageError extends Error {}
+/** A problem with the input: the message alone, no stack. */
+class InputError extends Error {}
+
+interface Args {
+  command: "compact" | "plan";
+  file?: string;
+  window: number;
+  outputTokens: number;
+  threshold?: number;
+  dialect?: DialectName;
+  focus?: string;
+  force: boolean;
+  json: boolean;
+}
+
+function number(flag: string, value: string | undefined): number {
+  const n = Number(value);
+  if (value === undefined || value.trim() === "" || !Number.isFinite(n)) throw new UsageError(`${flag} needs a number`);
+  return n;
+}
+
+function parse(argv: string[]): Args | "help" | "version" {
+  const a: Args = { command: "compact", window: 128_000, outputTokens: 0, force: false, json: false };
+  const rest = [...argv];
+  if (rest[0] === "compact" || rest[0] === "plan") a.command = rest.shift() as Args["command"];
+  while (rest.length) {
+    const arg = rest.shift()!;
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--version") return "version";
+    if (arg === "--window") a.window = number(arg, rest.shift());
+    else if (arg === "--output-tokens") a.outputTokens = number(arg, rest.shift());
+    else if (arg === "--threshold") a.threshold = number(arg, rest.shift());
+    else if (arg === "--focus") a.focus = rest.shift();
+    else if (arg === "--force") a.force = true;
+    else if (arg === "--json") a.json = true;
+    else if (arg === "--dialect") {
+      const d = rest.shift();
+      if (d !== "openai" && d !== "anthropic" && d !== "ai-sdk") throw new UsageError("--dialect takes openai, anthropic or ai-sdk");
+      a.dialect = d;
+    } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
+    else if (a.file === undefined) a.file = arg;
+    else throw new UsageError(`one FILE only (got ${a.file} and ${arg})`);
   }
-  return o;
+  return a;
 }
 
-function bar(result: CompactResult, width = 60): string {
-  const { head, middle, tail } = result.report.partitions;
-  const n = result.report.messagesBefore || 1;
-  const cells = (r: { start: number; end: number }, ch: string) => ch.repeat(Math.round(((r.end - r.start) / n) * width));
-  return `[${cells(head, "H")}${cells(middle, "·")}${cells(tail, "T")}]`;
+/** In a checkout of the repository, a real session to try the command on; none in the published package. */
+const SAMPLE = fileURLToPath(new URL("../test/fixtures/trajectories/openai/claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569.json", import.meta.url));
+
+function readInput(file: string | undefined): { path: string; text: string } {
+  if (file === undefined) {
+    if (!existsSync(SAMPLE)) throw new UsageError("no FILE given");
+    console.error(`no FILE given: using the repository's sample session ${SAMPLE}`);
+    return { path: SAMPLE, text: readFileSync(SAMPLE, "utf8") };
+  }
+  if (file === "-") return { path: "standard input", text: readFileSync(0, "utf8") };
+  // `npm run cli` starts in the package root; INIT_CWD is where the user typed the command.
+  const from = process.env.npm_lifecycle_event === "cli" ? (process.env.INIT_CWD ?? process.cwd()) : process.cwd();
+  const path = resolve(from, file);
+  if (!existsSync(path)) throw new InputError(`${file}: no such file (looked for ${path})`);
+  return { path, text: readFileSync(path, "utf8") };
 }
 
-const o = args(process.argv.slice(2));
-const parsed = JSON.parse(readFileSync(o.file, "utf8"));
-const messages: ChatMessage[] = Array.isArray(parsed) ? parsed : parsed.messages;
-let streamed = 0;
-const result = await compact(messages, {
-  contextWindow: o.window,
-  maxOutputTokens: o.outputTokens,
-  focus: o.focus,
-  onEvent: (e) => {
-    if (e.type === "summary-delta") streamed += e.text.length;
-  },
-});
+function transcript(path: string, text: string): { messages: unknown[]; system?: unknown } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${path} is not JSON: ${(e as Error).message}`);
+  }
+  if (Array.isArray(data)) return { messages: data };
+  const o = data as { messages?: unknown; system?: unknown } | null;
+  if (o && Array.isArray(o.messages)) return { messages: o.messages, system: o.system };
+  throw new InputError(`${path}: expected a JSON array of messages, or an object with a "messages" array`);
+}
 
-if (o.json) {
-  console.log(JSON.stringify(result, null, 2));
-} else {
-  const r = result.report;
-  const p = r.partitions;
-  console.log(`transcript   ${o.file}`);
-  console.log(`window       ${o.window} tokens, ${o.outputTokens} reserved for output`);
-  console.log(`reason       ${r.reason}`);
+function bar(p: Pick<Plan, "head" | "middle" | "tail">, n: number, width = 60): string {
+  const cells = (r: { start: number; end: number }, ch: string) => ch.repeat(Math.round(((r.end - r.start) / (n || 1)) * width));
+  return `[${cells(p.head, "H")}${cells(p.middle, "·")}${cells(p.tail, "T")}]`;
+}
+
+function showPlan(p: Plan, n: number): void {
+  console.log(`reason       ${p.reason}`);
+  console.log(`tokens       ${p.tokens.total} (threshold ${p.tokens.threshold}, window after output reserve ${p.effectiveWindow})`);
   console.log(`partitions   head [${p.head.start}, ${p.head.end})  middle [${p.middle.start}, ${p.middle.end})  tail [${p.tail.start}, ${p.tail.end})`);
-  console.log(`             ${bar(result)}`);
-  console.log(`mode         ${r.mode}${r.summary ? ` (summary from ${r.summary.summarizer ?? r.summary.source}, ${r.summary.tokens} tokens, ${streamed} chars streamed)` : ""}`);
-  console.log(`tokens       ${r.tokensBefore} → ${r.tokensAfter} (${Math.round((1 - r.tokensAfter / r.tokensBefore) * 100)} % saved)`);
-  console.log(`messages     ${r.messagesBefore} → ${r.messagesAfter} (${r.droppedMessages} summarized, ${r.pruned.length} pruned)`);
-  console.log(`cache break  first changed index ${r.firstChangedIndex}`);
-  for (const w of r.warnings) console.log(`warning      ${w}`);
-  const handoff = result.messages.find((m) => typeof m.content === "string" && m.content.startsWith("[CONTEXT HANDOFF"));
-  if (handoff) console.log(`\n--- handoff (${handoff.role}) ---\n${handoff.content}`);
+  console.log(`             ${bar(p, n)}`);
 }
+
+function showResult(r: CompactResult<unknown>, text: (m: unknown) => string): void {
+  const rep = r.report;
+  console.log(`mode         ${rep.mode}${rep.summary ? ` (summary from ${rep.summary.summarizer ?? rep.summary.source}, ${rep.summary.tokens} tokens)` : ""}`);
+  console.log(`tokens       ${rep.tokensBefore} → ${rep.tokensAfter} (${Math.round((1 - rep.tokensAfter / rep.tokensBefore) * 100)} % saved)`);
+  console.log(`messages     ${rep.messagesBefore} → ${rep.messagesAfter} (${rep.droppedMessages} summarized, ${rep.pruned.length} pruned)`);
+  console.log(`cache break  first changed index ${rep.firstChangedIndex}`);
+  for (const w of rep.warnings) console.log(`warning      ${w}`);
+  const handoff = r.messages.map(text).find((t) => t.trimStart().startsWith(HANDOFF_PREFIX));
+  if (handoff) console.log(`\n--- handoff ---\n${handoff}`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const a = parse(argv);
+  if (a === "help") return void console.log(HELP);
+  if (a === "version") {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    return void console.log(pkg.version);
+  }
+  const input = readInput(a.file);
+  const { messages, system } = transcript(input.path, input.text);
+  const name = a.dialect ?? detectDialect(messages);
+  const dialect = dialects[name];
+  const options: CompactOptions<unknown> = {
+    contextWindow: a.window,
+    maxOutputTokens: a.outputTokens,
+    threshold: a.threshold,
+    focus: a.focus,
+    force: a.force,
+    dialect,
+    system,
+  };
+  const text = (m: unknown) => dialect.view(m).text;
+  if (a.command === "plan") {
+    const p = plan(messages, options);
+    if (a.json) return void console.log(JSON.stringify(p, null, 2));
+    console.log(`transcript   ${input.path} (${messages.length} messages, ${name} format)`);
+    return showPlan(p, messages.length);
+  }
+  const result = await compact(messages, options);
+  if (a.json) return void console.log(JSON.stringify(result, null, 2));
+  console.log(`transcript   ${input.path} (${messages.length} messages, ${name} format)`);
+  showPlan(plan(messages, options), messages.length);
+  showResult(result, text);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    console.error(`context-compactor: ${e.message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  // Bad input and bad options say what is wrong; anything else is a bug, shown with its stack.
+  const told = e instanceof InputError || e instanceof CompactionInputError || (e instanceof RangeError && e.message.startsWith("context-compactor:"));
+  console.error(told ? `context-compactor: ${(e as Error).message}` : e);
+  process.exit(1);
+});

@@ -7,5 +7,10 @@ export function ensureDeps() {
   const root = fileURLToPath(new URL("..", import.meta.url));
   if (existsSync(`${root}node_modules/.package-lock.json`)) return;
   console.log("[setup] node_modules missing: running npm ci");
-  execSync("npm ci --no-audit --no-fund", { cwd: root, stdio: "inherit" });
+  try {
+    execSync("npm ci --no-audit --no-fund", { cwd: root, stdio: "inherit" });
+  } catch {
+    console.error("[setup] `npm ci` failed (see above). It needs Node 20+ and the npm registry; run it by hand to retry.");
+    process.exit(1);
+  }
 }

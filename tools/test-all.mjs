@@ -4,7 +4,6 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { ensureDeps } from "./ensure-deps.mjs";
 import { generatePortableFixtures } from "./gen-portable-fixtures.mjs";
-import { buildDemo } from "./build-demo.mjs";
 
 const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 const totals = { passed: 0, failed: 0 };
@@ -61,11 +60,15 @@ function ensureChromium() {
   const apt = (...a) => spawnSync(sudo[0] ?? a[0], sudo.length ? a : a.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   apt("apt-get", "update", "-qq");
   apt("apt-get", "install", "-y", "-qq", "chromium");
+  if (!existsSync("/usr/bin/chromium")) {
+    console.error("[setup] the browser suite needs Debian's chromium at /usr/bin/chromium: `sudo apt-get install chromium` (it is never downloaded by Playwright)");
+  }
 }
 
-ensureDeps();
+ensureDeps(); // before anything that needs node_modules: on a fresh clone they are not there yet
 ensureChromium();
 generatePortableFixtures();
+const { buildDemo } = await import("./build-demo.mjs");
 await buildDemo(); // the worker serves it as assets
 mkdirSync("test-results", { recursive: true });
 

@@ -182,6 +182,9 @@ function render() {
   const pruned = new Set(preview.items.map((i) => i.index));
   const per = p.tokens.perMessage;
   $("reason").textContent = `${p.shouldCompact ? "Compaction due: " : "No compaction: "}${p.reason}`;
+  // The button does what the plan says; forcing past it is a choice the user makes in the open.
+  const forced = ($("force") as HTMLInputElement).checked;
+  $("compact").textContent = p.shouldCompact ? "Compact" : forced ? "Compact anyway (forced)" : "Compact (not due: nothing will change)";
   stats($("stats"), [
     ["Total tokens", fmt(p.tokens.total), "total"],
     ["Threshold", fmt(p.tokens.threshold), "threshold"],
@@ -231,7 +234,7 @@ async function runCompaction() {
   try {
     const r = await compact(current.messages, {
       ...o,
-      force: true,
+      force: ($("force") as HTMLInputElement).checked,
       summarizer,
       onEvent: (e) => {
         if (e.type === "summary-delta") stream.textContent += e.text;
@@ -293,6 +296,7 @@ function init() {
     if (f) tryLoad(f.name, await f.text());
   });
   $("knobs").addEventListener("input", scheduleRender);
+  $("force").addEventListener("change", scheduleRender);
   $("summarizer").addEventListener("change", () => ($("endpoint").hidden = ($("summarizer") as HTMLSelectElement).value !== "openai"));
   $("compact").addEventListener("click", runCompaction);
   const s = SAMPLES[0];

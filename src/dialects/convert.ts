@@ -5,6 +5,7 @@ import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
 import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
 import { anthropicMessages } from "./anthropic.js";
 import { openAIChat } from "./openai.js";
+import { sniffDialect } from "./detect.js";
 import type { Dialect } from "./view.js";
 
 /** The built-in dialect objects by name, for HTTP APIs and pages that choose a format by name. */
@@ -189,18 +190,7 @@ export function convert(messages: unknown[], options: { from: DialectName; to: D
   return { ...b, lost: [...a.lost, ...b.lost] };
 }
 
-/** Which dialect a transcript is written in, from its shape (for pasted or dropped files). */
+/** The dialect messages are written in, by shape; OpenAI's when nothing tells. */
 export function detectDialect(messages: unknown[]): DialectName {
-  for (const m of messages as { role?: string; content?: unknown; tool_calls?: unknown }[]) {
-    if (m?.tool_calls || m?.role === "developer") return "openai";
-    if (Array.isArray(m?.content)) {
-      for (const p of m.content as { type?: string }[]) {
-        if (p?.type === "tool_use" || p?.type === "tool_result" || p?.type === "thinking") return "anthropic";
-        if (p?.type === "tool-call" || p?.type === "tool-result" || p?.type === "reasoning") return "ai-sdk";
-        if (p?.type === "image_url") return "openai";
-      }
-    }
-    if (m?.role === "tool") return Array.isArray(m.content) ? "ai-sdk" : "openai";
-  }
-  return "openai";
+  return sniffDialect(messages) ?? "openai";
 }
