@@ -1,19 +1,16 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { assemble } from "./assemble/index.js";
-import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
+import { SYSTEM_NOTE, markerOutcome } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
-import { planViews } from "./plan/index.js";
+import { planViews, removedSpan } from "./plan/index.js";
 import { prune } from "./prune/index.js";
-import { redact } from "./redact/index.js";
 import { firstChangedIndex, warningsOf } from "./report/index.js";
 import { normalizeState } from "./state.js";
-import { chainOf, isAbort, runChain } from "./summarize/chain.js";
-import { handoffMaterial } from "./summarize/material.js";
-import { summaryBudget } from "./summarize/checkpoint.js";
+import type { StageOutcome } from "./summarize/stage.js";
 import type {
   ChatMessage,
   CompactMode,
@@ -148,6 +145,23 @@ function withBackoff(s: CompactorState, before: number, after: number, runway: n
   return strikes >= MAX_STRIKES ? { ...s, strikes, backoffUntilTokens: before + runway } : { ...s, strikes };
 }
 
+/**
+ * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
+ * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
+ */
+async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>): Promise<StageOutcome | "aborted"> {
+  let stage: typeof import("./summarize/stage.js");
+  try {
+    stage = await import("./summarize/stage.js");
+  } catch (error) {
+    const why = `the summary code could not be loaded (${error instanceof Error ? error.message : String(error)})`;
+    const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
+    return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText), failures: [failure], cooldowns: p.state.cooldowns };
+  }
+  const { settings, state, plan } = p;
+  return stage.summarizeMiddle({ plan, views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown> });
+}
+
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
 export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
   const started = Date.now();
@@ -168,50 +182,11 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let summaryText: string | undefined;
   let failures: CompactReport["failures"] = [];
   let cooldowns = p.state.cooldowns;
-  const middleCount = pl.middle.end - pl.middle.start - pl.pinned.length;
 
   if (!pruneAccepted) {
-    const material = handoffMaterial({
-      views: pruned.views,
-      middle: pl.middle,
-      pinned: pl.pinned,
-      latestUserIndex: pl.latestUserIndex,
-      previousHandoffIndex: pl.previousHandoffIndex,
-      statePreviousSummary: p.state.previousSummary,
-      focus: options.focus,
-    });
-    let middleTokens = 0;
-    for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) middleTokens += pruned.perMessage[i];
-    const budget = summaryBudget(middleTokens, settings.contextWindow);
-    try {
-      const chain = await runChain({
-        summarizers: chainOf(options.summarizer),
-        material,
-        maxOutputTokens: budget,
-        signal: options.signal,
-        state: p.state,
-        now: (options.now ?? Date.now)(),
-        force: Boolean(options.force),
-        onEvent: options.onEvent,
-        countText: settings.countText,
-      });
-      failures = chain.failures;
-      cooldowns = chain.cooldowns;
-      if (chain.text !== undefined) {
-        summaryText = chain.text;
-        summary = chain.info;
-        handoff = handoffText(chain.text, middleCount);
-        mode = chain.position === 0 ? "summary" : "fallback";
-      } else {
-        const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
-        handoff = redact(markerText(middleCount, pl.middle.start, pl.middle.end - 1, middleTokens, why));
-        summary = { source: "marker", tokens: settings.countText(handoff) };
-        mode = "fallback";
-      }
-    } catch (error) {
-      if (isAbort(error, options.signal)) return unchanged(p, "aborted", started, "aborted while summarizing");
-      throw error;
-    }
+    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options);
+    if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
+    ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }
 
   const { messages: out, sanitized } = assemble({
@@ -241,7 +216,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   Object.assign(report, {
     tokensAfter,
     messagesAfter: out.length,
-    droppedMessages: handoff === undefined ? 0 : middleCount,
+    droppedMessages: handoff === undefined ? 0 : removedSpan(pl, pruned.perMessage).count,
     firstChangedIndex: firstChangedIndex(p.input, out),
     pruned: pruned.items,
     failures,

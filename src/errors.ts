@@ -1,3 +1,5 @@
+import type { FailureKind } from "./types.js";
+
 /** Thrown (or rejected with) when the input is not a valid message list. */
 export class CompactionInputError extends Error {
   override readonly name = "CompactionInputError";
@@ -11,5 +13,17 @@ export class CompactionInputError extends Error {
     super(`${where}: ${issues.join("; ")}`);
     this.index = index;
     this.issues = issues;
+  }
+}
+
+/** Summarizers throw this to say precisely how they failed. */
+export class SummarizerError extends Error {
+  override readonly name = "SummarizerError";
+  readonly kind: FailureKind;
+  readonly status?: number;
+  constructor(kind: FailureKind, message: string, status?: number) {
+    super(message);
+    this.kind = kind;
+    if (status !== undefined) this.status = status;
   }
 }

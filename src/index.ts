@@ -1,14 +1,13 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
 export { compact, estimateTokens, plan, previewPrune, type PrunePreview } from "./compact.js";
 export { createCompactor, type Compactor } from "./compactor.js";
-export { CompactionInputError } from "./errors.js";
+export { CompactionInputError, SummarizerError } from "./errors.js";
 export { redact } from "./redact/index.js";
-export { deterministicSummarizer } from "./summarizers/deterministic.js";
+export { deterministicSummarizer } from "./summarizers/local.js";
 export { openAICompatible } from "./summarizers/openai.js";
 export { anthropic } from "./summarizers/anthropic.js";
 export { workersAI, type WorkersAIBinding } from "./summarizers/workers-ai.js";
 export type { FetchConfig } from "./summarizers/http.js";
-export { SummarizerError } from "./summarize/chain.js";
 export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./assemble/handoff.js";
 export { heuristicTokens } from "./estimate/index.js";
 export { openAIChat } from "./dialects/openai.js";

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   HANDOFF_END,
   HANDOFF_PREFIX,
@@ -124,6 +124,28 @@ describe("summarizer chain", () => {
     expect(text(marker)).toContain(`${removed} earlier messages were (indices ${p.middle.start}–${p.middle.end - 1}`);
     expect(text(marker)).toContain("primary: auth");
     expect(r.report.droppedMessages).toBe(removed);
+  });
+
+  it("when the summary code itself cannot be loaded (a lazy chunk gone), the middle gets the marker, not an exception", async () => {
+    vi.resetModules();
+    vi.doMock("../src/summarize/stage.js", () => {
+      throw new Error("Failed to fetch dynamically imported module: /assets/stage-1a2b.js");
+    });
+    try {
+      const fresh = await import("../src/compact.js");
+      const input = chatty();
+      const p = plan(input, opts);
+      const r = await fresh.compact(input, opts);
+      expect(r.report.mode).toBe("fallback");
+      expect(r.report.summary?.source).toBe("marker");
+      expect(r.report.failures).toEqual([expect.objectContaining({ summarizer: "summary stage", kind: "network" })]);
+      const marker = r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!;
+      expect(text(marker)).toContain(`(indices ${p.middle.start}–${p.middle.end - 1}`);
+      expect(text(marker)).toContain("the summary code could not be loaded");
+    } finally {
+      vi.doUnmock("../src/summarize/stage.js");
+      vi.resetModules();
+    }
   });
 
   it("an abort returns the input unchanged", async () => {

@@ -1,4 +1,6 @@
 // The words of the handoff: how a summary enters the transcript, and how an earlier one is found.
+import { redact } from "../redact/index.js";
+import type { Plan, SummaryInfo } from "../types.js";
 
 export const HANDOFF_PREFIX = "[CONTEXT HANDOFF — reference only]";
 export const HANDOFF_END =
@@ -58,4 +60,11 @@ export function markerText(removed: number, first: number, last: number, tokens:
     "if something from that part is needed, ask the user or re-derive it.\n\n" +
     HANDOFF_END
   );
+}
+
+/** The explicit marker as a pass's outcome: what was removed, where, and why nothing summarized it. */
+export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number) {
+  const handoff = redact(markerText(removed.count, pl.middle.start, pl.middle.end - 1, removed.tokens, why));
+  const summary: SummaryInfo = { source: "marker", tokens: countText(handoff) };
+  return { handoff, mode: "fallback" as const, summary };
 }

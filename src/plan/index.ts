@@ -193,3 +193,10 @@ export function planViews(
     seam: middleEmpty ? "none" : seam,
   };
 }
+
+/** How many of the middle's messages a handoff replaces (pinned ones stay), and their tokens. */
+export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
+  let tokens = 0;
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) tokens += perMessage[i];
+  return { count: pl.middle.end - pl.middle.start - pl.pinned.length, tokens };
+}

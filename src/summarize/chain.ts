@@ -1,7 +1,8 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
+import { SummarizerError } from "../errors.js";
 import { redact } from "../redact/index.js";
 import { redactedMaterial } from "./material.js";
-import { deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
+import { deterministicSummarizer, isDeterministic } from "../summarizers/local.js";
 import type {
   CompactionEvent,
   CompactorState,
@@ -13,18 +14,6 @@ import type {
   SummarizerFailure,
   SummaryInfo,
 } from "../types.js";
-
-/** Summarizers throw this to say precisely how they failed. */
-export class SummarizerError extends Error {
-  override readonly name = "SummarizerError";
-  readonly kind: FailureKind;
-  readonly status?: number;
-  constructor(kind: FailureKind, message: string, status?: number) {
-    super(message);
-    this.kind = kind;
-    if (status !== undefined) this.status = status;
-  }
-}
 
 export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return Boolean(signal?.aborted) || (error instanceof Error && error.name === "AbortError");

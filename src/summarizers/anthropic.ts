@@ -1,5 +1,5 @@
 // anthropic: the Messages API, streamed.
-import { SummarizerError } from "../summarize/chain.js";
+import { SummarizerError } from "../errors.js";
 import type { FailureKind, Summarizer } from "../types.js";
 import { parseData, streamEvents, type FetchConfig } from "./http.js";
 import type { SSEEvent } from "./sse.js";

@@ -2,7 +2,7 @@
 import { clip, describeCall, exitCode, parseArguments, salientLine } from "../prune/one-liner.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { SECTIONS } from "../summarize/checkpoint.js";
-import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
+import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
 const LIMITS = { actions: 12, errors: 5, files: 12, lastTurns: 8, turnChars: 700, asks: 5, constraints: 6, decisions: 4, values: 8 };
@@ -238,17 +238,7 @@ function materialFromPrompt(req: SummarizeRequest): HandoffMaterial {
   return { turns: [{ index: 0, role: "user", text, toolCalls: [] }], middleCount: 1 };
 }
 
-const ours = new WeakSet<Summarizer>();
-
-/** Whether `s` came from `deterministicSummarizer()`: the chain's last resort, trusted with raw material. */
-export function isDeterministic(s: Summarizer): boolean {
-  return ours.has(s);
-}
-
-/** The local, model-free summarizer: the default, and the last resort of every chain. */
-export function deterministicSummarizer(): Summarizer {
-  const summarize: Summarizer = async (req) => deterministicCheckpoint(req.handoff ?? materialFromPrompt(req), req.maxOutputTokens);
-  summarize.label = "deterministic";
-  ours.add(summarize);
-  return summarize;
+/** What `deterministicSummarizer()` runs, loaded on its first call. */
+export async function summarizeLocally(req: SummarizeRequest): Promise<string> {
+  return deterministicCheckpoint(req.handoff ?? materialFromPrompt(req), req.maxOutputTokens);
 }

@@ -1,5 +1,5 @@
 // One streamed POST: timeouts, aborts and HTTP failures turned into classified SummarizerErrors.
-import { SummarizerError } from "../summarize/chain.js";
+import { SummarizerError } from "../errors.js";
 import type { FailureKind } from "../types.js";
 import { eventsOf, type SSEEvent } from "./sse.js";
 

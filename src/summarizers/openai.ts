@@ -1,5 +1,5 @@
 // openAICompatible: any /chat/completions endpoint, streamed.
-import { SummarizerError } from "../summarize/chain.js";
+import { SummarizerError } from "../errors.js";
 import type { Summarizer } from "../types.js";
 import { parseData, statusKind, streamEvents, type FetchConfig } from "./http.js";
 import type { SSEEvent } from "./sse.js";

@@ -1,5 +1,5 @@
 // workersAI: the Workers AI binding (env.AI), streamed.
-import { SummarizerError } from "../summarize/chain.js";
+import { SummarizerError } from "../errors.js";
 import type { Summarizer } from "../types.js";
 import { parseData } from "./http.js";
 import { openAIChunk } from "./openai.js";

@@ -1,0 +1,69 @@
+// The summary stage of a pass: material → summarizer chain → handoff text, or the marker when every
+// summarizer failed. `compact` loads this module on its first summary, so a bundle pays for it only
+// once a transcript has grown long enough to need one (no-op and prune-only passes never do).
+import { handoffText, markerOutcome } from "../assemble/handoff.js";
+import type { MessageView } from "../dialects/view.js";
+import { removedSpan } from "../plan/index.js";
+import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
+import { chainOf, isAbort, runChain } from "./chain.js";
+import { summaryBudget } from "./checkpoint.js";
+import { handoffMaterial } from "./material.js";
+
+export interface StageInput {
+  plan: Plan;
+  /** The views after pruning: a summarizer sees the middle as pruning left it. */
+  views: MessageView[];
+  perMessage: number[];
+  state: CompactorState;
+  contextWindow: number;
+  countText: (t: string) => number;
+  options: CompactOptions<unknown>;
+}
+
+export interface StageOutcome {
+  handoff: string;
+  mode: CompactMode;
+  summary: SummaryInfo;
+  /** The summary itself, kept in state for the next pass to update; absent for the marker. */
+  summaryText?: string;
+  failures: SummarizerFailure[];
+  cooldowns: CompactorState["cooldowns"];
+}
+
+/** Summarizes the middle; "aborted" when the caller's signal stopped it. */
+export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "aborted"> {
+  const { plan: pl, options } = x;
+  const material = handoffMaterial({
+    views: x.views,
+    middle: pl.middle,
+    pinned: pl.pinned,
+    latestUserIndex: pl.latestUserIndex,
+    previousHandoffIndex: pl.previousHandoffIndex,
+    statePreviousSummary: x.state.previousSummary,
+    focus: options.focus,
+  });
+  const removed = removedSpan(pl, x.perMessage);
+  try {
+    const chain = await runChain({
+      summarizers: chainOf(options.summarizer),
+      material,
+      maxOutputTokens: summaryBudget(removed.tokens, x.contextWindow),
+      signal: options.signal,
+      state: x.state,
+      now: (options.now ?? Date.now)(),
+      force: Boolean(options.force),
+      onEvent: options.onEvent,
+      countText: x.countText,
+    });
+    const { failures, cooldowns } = chain;
+    if (chain.text !== undefined) {
+      const mode = chain.position === 0 ? "summary" : "fallback";
+      return { handoff: handoffText(chain.text, removed.count), mode, summary: chain.info!, summaryText: chain.text, failures, cooldowns };
+    }
+    const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
+    return { ...markerOutcome(pl, removed, why, x.countText), failures, cooldowns };
+  } catch (error) {
+    if (isAbort(error, options.signal)) return "aborted";
+    throw error;
+  }
+}
