@@ -248,7 +248,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     );
   }
   report.durationMs = Date.now() - started;
-  const result = withSystem({ messages: out, state, report }, p, true);
+  const result = withSystem({ messages: out, state, report }, p, handoff !== undefined);
   emit({ type: "done", report });
   return result;
 }

@@ -104,7 +104,9 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
     slots[at] = { message: merged, view: dialect.view(merged), from: -1 };
   }
 
-  if (plan.head.end > 0 && x.views[0].role === "system" && !x.views[0].text.includes(SYSTEM_NOTE)) {
+  // Only a handoff needs the note; a prune-only pass leaves the system message (and the prompt cache
+  // of everything before the first pruned output) as it was.
+  if (x.handoff !== undefined && plan.head.end > 0 && x.views[0].role === "system" && !x.views[0].text.includes(SYSTEM_NOTE)) {
     const noted = dialect.appendNote(x.input[0], SYSTEM_NOTE);
     slots[0] = { message: noted, view: dialect.view(noted), from: -1 };
   }
