@@ -59,7 +59,7 @@ async function size(): Promise<string> {
     const counted = names.some((n) => n !== "compact" && n !== "plan") ? b.gzip + b.lazyGzip : b.gzip;
     rows.push([`\`{ ${names.join(", ")} }\``, b.minified, b.gzip, b.lazyGzip, `${budget}`, `${budget - counted} ${budget >= counted ? "under" : "**over**"}`]);
   }
-  for (const [what, entry] of [["everything in `context-compactor`", "src/index.ts"], ["`context-compactor/convert`", "src/convert.ts"], ["`context-compactor/tiktoken` (o200k ranks)", "src/tiktoken.ts"]]) {
+  for (const [what, entry] of [["everything in `context-compactor`", "src/index.ts"], ["`context-compactor/convert`", "src/convert.ts"], ["`context-compactor/tiktoken` (o200k ranks)", "src/tiktoken.ts"], ["`context-compactor/ai-sdk`", "src/ai-sdk/index.ts"]]) {
     const b = await bundleSize(entry);
     rows.push([what, b.minified, b.gzip, b.lazyGzip, "", ""]);
   }

@@ -17,6 +17,9 @@ describe("package", () => {
     expect(tiktokenCounter()("hello world")).toBe(2);
     const { detectDialect } = await import(new URL("../dist/convert.js", import.meta.url).href);
     expect(detectDialect([{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }])).toBe("anthropic");
+    const aiSdk = await import(new URL("../dist/ai-sdk/index.js", import.meta.url).href);
+    expect(typeof aiSdk.compactionStep).toBe("function");
+    expect(aiSdk.compactionMiddleware({ contextWindow: 8000 }).specificationVersion).toBe("v3");
   });
 
   it("publint finds no problems", () => {
