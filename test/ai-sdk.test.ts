@@ -25,7 +25,7 @@ const tools = Object.fromEntries(
   ]),
 );
 
-const tokensOf = (prompt: ModelMessage[]) => estimateTokens(prompt, { contextWindow: WINDOW, dialect: languageModelPrompt });
+const tokensOf = (prompt: ModelMessage[]) => estimateTokens(prompt, { dialect: languageModelPrompt });
 /** The mock provider counts 20 % more than the estimate: calibration should learn it. */
 const PROVIDER_RATIO = 1.2;
 const providerTokens = (prompt: ModelMessage[]) => Math.round(tokensOf(prompt) * PROVIDER_RATIO);
@@ -74,7 +74,7 @@ describe("compactionStep (prepareStep) with the real generateText", () => {
     // The loop uncompacted really outgrows the window.
     const full = await generateText({ model: replayModel([]), tools, prompt: task, stopWhen: stepCountIs(turns.length) });
     const uncompacted = [{ role: "user", content: task }, ...full.response.messages] as ModelMessage[];
-    expect(estimateTokens(uncompacted, { contextWindow: WINDOW, dialect: aiSdkMessages })).toBeGreaterThan(2 * WINDOW);
+    expect(estimateTokens(uncompacted, { dialect: aiSdkMessages })).toBeGreaterThan(2 * WINDOW);
 
     const prompts: ModelMessage[][] = [];
     const events: AiSdkCompactionEvent[] = [];
