@@ -3,10 +3,12 @@
 // compactionMiddleware. What the model receives at every step is checked.
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ModelMessage as AiModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compactionMiddleware, compactionStep, languageModelPrompt, type AiSdkCompactionEvent, type SavedCompaction } from "../src/ai-sdk/index.js";
+import { fromOpenAI } from "../src/convert.js";
 import { aiSdkMessages, estimateTokens, type ModelMessage } from "../src/index.js";
 import { trajectory } from "./support/fixtures.js";
+import { readmeBlocks, runBlock } from "./support/readme.js";
 import { aiSdkValidity } from "./support/validity.js";
 
 const WINDOW = 16_000;
@@ -171,5 +173,33 @@ describe("compactionMiddleware with the real generateText and wrapLanguageModel"
     const middleware = compactionMiddleware({ contextWindow: WINDOW });
     const prompt = [{ role: "user", content: [{ type: "text", text: "hi" }] }, { role: "robot", content: [] }] as never;
     await expect(middleware.transformParams!({ type: "generate", params: { prompt }, model: new MockLanguageModelV3() })).rejects.toThrow(/1.*unknown role "robot"/);
+  });
+});
+
+describe('README "With the AI SDK", run as written', () => {
+  it("compacts two long recorded sessions (~270k tokens) for a 200k model, in the loop and through the middleware", async () => {
+    const [block] = readmeBlocks("With the AI SDK");
+    const messages = ["claude-code-spotter__4d5611e5-241a", "claude-code-spotter__fa812bfe-b295"].flatMap((name) => fromOpenAI(trajectory(name).messages, "ai-sdk").messages) as ModelMessage[];
+    const window = { contextWindow: 200_000, dialect: aiSdkMessages };
+    expect(estimateTokens(messages, window)).toBeGreaterThan(200_000);
+
+    const prompts: ModelMessage[][] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        prompts.push(prompt as ModelMessage[]);
+        return { content: [{ type: "text", text: "Done." }], finishReason: { unified: "stop", raw: undefined }, usage: usage(providerTokens(prompt as ModelMessage[])), warnings: [] };
+      },
+    });
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    await runBlock(block, "ai-sdk", { model, tools: {}, messages });
+    expect(log).toHaveBeenCalledWith("Done.");
+
+    expect(prompts).toHaveLength(2); // one loop step, one middleware call
+    for (const prompt of prompts) {
+      // Compacted well under the window (pruned: old tool outputs shrink, every message keeps its place).
+      expect(estimateTokens(prompt, { ...window, dialect: languageModelPrompt })).toBeLessThan(estimateTokens(messages, window) / 2);
+      expect(aiSdkValidity(prompt)).toEqual([]);
+    }
+    expect(prompts[1].at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Sum up what you did." }] });
   });
 });

@@ -6,19 +6,20 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fromOpenAI } from "../src/convert.js";
 import { anthropicMessages, estimateTokens, type AnthropicMessage } from "../src/index.js";
 import { tiktokenCounter } from "../src/tiktoken.js";
 import { MessageStream } from "@anthropic-ai/sdk/lib/MessageStream.js";
 import { Stream } from "@anthropic-ai/sdk/streaming";
 import { trajectory } from "./support/fixtures.js";
+import { readmeBlocks, runBlock } from "./support/readme.js";
 import { SSE_DIR } from "./support/sse.js";
 import { anthropicValidity } from "./support/validity.js";
 import { buildDemo } from "../tools/build-demo.mjs";
 import { startWranglerDev } from "../tools/dev-server.mjs";
 
-const REPLAYS = ["anthropic__sdk-tool-use.txt", "anthropic__sdk-basic-text.txt", "anthropic__sdk-basic-text.txt"].map((f) => readFileSync(`${SSE_DIR}${f}`, "utf8"));
+const REPLAYS = ["anthropic__sdk-tool-use.txt", "anthropic__sdk-basic-text.txt", "anthropic__sdk-basic-text.txt", "anthropic__sdk-basic-text.txt"].map((f) => readFileSync(`${SSE_DIR}${f}`, "utf8"));
 const count = tiktokenCounter();
 
 interface Received {
@@ -44,6 +45,13 @@ function startUpstream(): Promise<number> {
     req.on("end", async () => {
       const body = JSON.parse(text);
       const stream = replay(received.length, count(JSON.stringify(body.system ?? "") + JSON.stringify(body.messages)));
+      if (body.stream !== true) {
+        // Not streamed: the recorded stream's message, as the API answers it in one JSON body.
+        const message = JSON.stringify(await MessageStream.fromReadableStream(Stream.fromSSEResponse(new Response(stream), new AbortController()).toReadableStream()).finalMessage());
+        received.push({ headers: req.headers, body, sent: message });
+        res.writeHead(200, { "content-type": "application/json" }).end(message);
+        return;
+      }
       received.push({ headers: req.headers, body, sent: stream });
       res.writeHead(200, { "content-type": "text/event-stream", "request-id": `req_${received.length}` });
       for (const event of stream.split(/(?<=\n\n)/)) {
@@ -150,3 +158,25 @@ interface Session {
   reports: unknown[];
 }
 const session = async (id: string) => (await (await fetch(`${base}/v1/sessions/${id}`)).json()) as Session;
+
+describe('README "In front of Anthropic clients", run as written against the worker', () => {
+  it("compacts two long sessions (~270k tokens) for a 200k model, prints the mode and the answer", async () => {
+    const [block] = readmeBlocks("In front of Anthropic clients");
+    const messages = [...recorded, ...(fromOpenAI(trajectory("claude-code-spotter__fa812bfe-b295").messages, "anthropic").messages as AnthropicMessage[]), ASK];
+    expect(anthropicValidity(messages)).toEqual([]);
+    expect(tokens(messages)).toBeGreaterThan(200_000);
+    process.env.COMPACTOR_URL = base;
+    process.env.COMPACTOR_TOKEN = "unused-locally";
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    await runBlock(block, "anthropic", { messages });
+    const [mode, content] = log.mock.calls[0];
+    log.mockRestore();
+    // It printed how the worker compacted, and the upstream's answer as the SDK read it.
+    const got = received.at(-1)!;
+    expect(["prune", "summary"]).toContain(mode);
+    expect(content).toEqual(JSON.parse(got.sent).content);
+    expect(anthropicValidity(got.body.messages)).toEqual([]);
+    expect(tokens(got.body.messages)).toBeLessThan(tokens(messages) / 2);
+    expect((await session("agent-7")).state.compactions).toBe(1);
+  });
+});
