@@ -52,5 +52,8 @@ describe("package", () => {
     expect(compacted.report.mode).toBe("noop");
     const imported = execFileSync("node", ["--input-type=module", "-e", 'import { compact, openAIChat } from "context-compactor"; console.log(typeof compact, openAIChat.name)'], { cwd: home, encoding: "utf8" });
     expect(imported.trim()).toBe("function openai");
+    // The ai-sdk entry runs without `ai` installed: it only borrows its types.
+    const aiSdk = execFileSync("node", ["--input-type=module", "-e", 'import { compactionStep } from "context-compactor/ai-sdk"; const s = compactionStep({ contextWindow: 8000 }); const { messages } = await s({ steps: [], stepNumber: 0, messages: [{ role: "user", content: "hi" }] }); console.log(messages.length)'], { cwd: home, encoding: "utf8" });
+    expect(aiSdk.trim()).toBe("1");
   }, 120_000);
 });
