@@ -147,6 +147,23 @@ describe("compactionStep (prepareStep) with the real generateText", () => {
   });
 });
 
+describe("compactionStep with a store", () => {
+  it("names the key and the field of a store entry that is not a saved compaction", async () => {
+    const store = new Map<string, SavedCompaction>([["chat-1", { state: { version: 1 }, base: "oops", replaced: 0, fingerprint: "x" } as never]]);
+    const step = compactionStep({ contextWindow: WINDOW, store, sessionId: "chat-1" });
+    await expect(step({ steps: [], stepNumber: 0, messages: [{ role: "user", content: "hi" }] })).rejects.toThrow('store entry "chat-1" is not a saved compaction: "base" is not an array of messages');
+  });
+
+  it("takes a transcript that does not start with the saved prefix as it is", async () => {
+    const store = new Map<string, SavedCompaction>();
+    // As long as the saved prefix, but another conversation: its fingerprint differs.
+    const messages: AiModelMessage[] = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}` }) as AiModelMessage);
+    store.set("default", { state: { version: 1, compactions: 1, strikes: 0, fallbackStreak: 0, cooldowns: {} }, base: [{ role: "user", content: "summary" }], replaced: 5, fingerprint: "not these" });
+    const { messages: sent } = await compactionStep({ contextWindow: WINDOW, store })({ steps: [], stepNumber: 0, messages });
+    expect(sent).toBe(messages);
+  });
+});
+
 describe("compactionMiddleware with the real generateText and wrapLanguageModel", () => {
   it("compacts the provider-level prompt before each call, once per threshold crossing", async () => {
     const prompts: ModelMessage[][] = [];

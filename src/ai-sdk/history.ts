@@ -49,6 +49,23 @@ export function fingerprint(messages: unknown[]): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
+/** A store entry as written by `save`, or a clear error naming the key and what is wrong. */
+function checked(value: unknown, key: string): SavedCompaction | undefined {
+  if (value === undefined || value === null) return undefined;
+  const v = value as Partial<SavedCompaction>;
+  const problem = !Array.isArray(v.base)
+    ? '"base" is not an array of messages'
+    : !(Number.isInteger(v.replaced) && v.replaced! >= 0)
+      ? '"replaced" is not a count of messages'
+      : typeof v.fingerprint !== "string"
+        ? '"fingerprint" is not a string'
+        : typeof v.state !== "object" || v.state === null
+          ? '"state" is not a compactor state'
+          : undefined;
+  if (problem) throw new RangeError(`context-compactor: store entry "${key}" is not a saved compaction: ${problem}`);
+  return v as SavedCompaction;
+}
+
 export interface History {
   /** The messages to send for this transcript: the compacted base in place of its prefix, compacted again when due. */
   prepare(messages: ModelMessage[], signal?: AbortSignal): Promise<ModelMessage[]>;
@@ -66,7 +83,7 @@ export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<
   /** The saved compaction (from the store on first use) and a compactor holding its state. */
   async function load(): Promise<SavedCompaction> {
     if (saved) return saved;
-    const stored = store ? await store.get(sessionId) : undefined;
+    const stored = store ? checked(await store.get(sessionId), sessionId) : undefined;
     compactor = createCompactor<ModelMessage>({ ...rest, dialect, onEvent, state: stored?.state });
     saved = stored ?? { state: compactor.state, base: [], replaced: 0, fingerprint: fingerprint([]) };
     return saved;

@@ -10,6 +10,7 @@ import { trajectories } from "../portable/fixtures.gen.js";
 import { anthropicValidity } from "../support/validity.js";
 import toolUseStream from "../fixtures/sse/anthropic__sdk-tool-use.txt?raw";
 import inputInDelta from "../fixtures/sse/anthropic__vercel-message-delta-input-tokens.txt?raw";
+import overloadedStream from "../fixtures/sse/anthropic__sdk-ERROR-overloaded.txt?raw";
 
 const long = fromOpenAI(trajectories.find((t) => t.name.startsWith("claude-code-spotter__4d5611e5-241a"))!.messages, "anthropic");
 const short = [{ role: "user", content: "What's the weather in Paris?" }];
@@ -43,7 +44,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("POST /v1/messages", () => {
   it("compacts a long conversation for the upstream and streams its answer back byte for byte", async () => {
     const sent = upstream(sse(toolUseStream));
-    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 1024, stream: true, system: "You are a coding agent.", messages: long.messages }, { "x-context-window": "32000" });
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 1024, stream: true, system: "You are a coding agent.", messages: long.messages }, { "x-context-window": "32000", "anthropic-beta": "prompt-caching-2024-07-31" });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(toolUseStream);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
@@ -55,6 +56,7 @@ describe("POST /v1/messages", () => {
     expect(sent[0].url).toBe("http://anthropic.test/v1/messages");
     expect(sent[0].headers.get("x-api-key")).toBe("sk-ant-upstream");
     expect(sent[0].headers.get("anthropic-version")).toBe("2023-06-01");
+    expect(sent[0].headers.get("anthropic-beta")).toBe("prompt-caching-2024-07-31");
     const { messages, system } = sent[0].body;
     expect(messages.length).toBeLessThan(long.messages.length);
     expect(anthropicValidity(messages)).toEqual([]);
@@ -82,6 +84,13 @@ describe("POST /v1/messages", () => {
     await Promise.all(pending);
     const session = (await (await SELF.fetch(`http://localhost/v1/sessions/${id}`, { headers: { authorization: "Bearer test-token" } })).json()) as { state: { calibration?: { samples: number; ratio: number } } };
     expect(session.state.calibration?.samples).toBe(1);
+  });
+
+  it("passes an error the upstream streams (status 200, event: error) through unchanged", async () => {
+    upstream(sse(overloadedStream));
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 100, stream: true, messages: short });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(overloadedStream);
   });
 
   it("answers the OpenAPI document with the route", async () => {
