@@ -3,11 +3,13 @@
 // compactionMiddleware. What the model receives at every step is checked.
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ModelMessage as AiModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { compactionMiddleware, compactionStep, languageModelPrompt, type AiSdkCompactionEvent, type SavedCompaction } from "../src/ai-sdk/index.js";
 import { fromOpenAI } from "../src/convert.js";
 import { aiSdkMessages, estimateTokens, type ModelMessage } from "../src/index.js";
 import { trajectory } from "./support/fixtures.js";
+import { transcript } from "./support/arbitraries.js";
 import { readmeBlocks, runBlock } from "./support/readme.js";
 import { aiSdkValidity } from "./support/validity.js";
 
@@ -161,6 +163,33 @@ describe("compactionStep with a store", () => {
     store.set("default", { state: { version: 1, compactions: 1, strikes: 0, fallbackStreak: 0, cooldowns: {} }, base: [{ role: "user", content: "summary" }], replaced: 5, fingerprint: "not these" });
     const { messages: sent } = await compactionStep({ contextWindow: WINDOW, store })({ steps: [], stepNumber: 0, messages });
     expect(sent).toBe(messages);
+  });
+});
+
+describe("compactionStep on odd transcripts (property)", () => {
+  it("never throws, keeps every step valid, and changes what was sent before only in a pass", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, fc.integer({ min: 800, max: 8000 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 12 }), async (chat, contextWindow, growth) => {
+        const messages = fromOpenAI(chat, "ai-sdk").messages as AiModelMessage[];
+        const events: AiSdkCompactionEvent[] = [];
+        const step = compactionStep({ contextWindow, onEvent: (e) => events.push(e) });
+        let previous: ModelMessage[] | undefined;
+        let end = 0;
+        for (const [stepNumber, n] of growth.entries()) {
+          end = Math.min(messages.length, end + n);
+          const passes = events.length;
+          const input = messages.slice(0, end);
+          const { messages: sent } = await step({ steps: [], stepNumber, messages: input });
+          const pass = events.slice(passes).some((e) => e.type === "applied");
+          // Valid whenever the input was, and after every pass (which pairs every call with a result).
+          if (pass || aiSdkValidity(input as ModelMessage[]).length === 0) expect(aiSdkValidity(sent as ModelMessage[])).toEqual([]);
+          // Between passes, each step's messages begin with the previous step's, unchanged.
+          if (previous && !pass) expect(JSON.stringify(sent.slice(0, previous.length))).toBe(JSON.stringify(previous));
+          previous = sent as ModelMessage[];
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
