@@ -1,7 +1,7 @@
 // context-compactor/ai-sdk with the real `ai` package: generateText runs a recorded agent's tool loop
 // (a fixture's own calls and results) on the SDK's mock model, through compactionStep and
 // compactionMiddleware. What the model receives at every step is checked.
-import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ModelMessage as AiModelMessage } from "ai";
+import { generateText, jsonSchema, simulateReadableStream, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage as AiModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
@@ -206,6 +206,31 @@ describe("compactionMiddleware with the real generateText and wrapLanguageModel"
     expect(applied.length).toBeGreaterThanOrEqual(2);
     expect(rewrites(prompts)).toHaveLength(applied.length);
     expect(store.get("default")!.state.calibration!.samples).toBeGreaterThan(0);
+  });
+
+  it("with streamText, compacts before the call and calibrates from the stream's finish part", async () => {
+    const prompts: ModelMessage[][] = [];
+    const store = new Map<string, SavedCompaction>();
+    const messages = fromOpenAI(session, "ai-sdk").messages as AiModelMessage[];
+    const model = new MockLanguageModelV3({
+      doStream: async ({ prompt }) => {
+        prompts.push(prompt as ModelMessage[]);
+        const parts = [
+          { type: "stream-start" as const, warnings: [] },
+          { type: "text-start" as const, id: "t" },
+          { type: "text-delta" as const, id: "t", delta: "Done." },
+          { type: "text-end" as const, id: "t" },
+          { type: "finish" as const, usage: usage(providerTokens(prompt as ModelMessage[])), finishReason: { unified: "stop" as const, raw: undefined } },
+        ];
+        return { stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: null, initialDelayInMs: null }) };
+      },
+    });
+    const result = streamText({ model: wrapLanguageModel({ model, middleware: compactionMiddleware({ contextWindow: 60_000, store }) }), messages });
+    expect(await result.text).toBe("Done.");
+    expect(tokensOf(messages as ModelMessage[])).toBeGreaterThan(60_000);
+    expect(tokensOf(prompts[0])).toBeLessThan(60_000 * 0.75);
+    expect(aiSdkValidity(prompts[0])).toEqual([]);
+    expect(store.get("default")!.state.calibration?.samples).toBe(1);
   });
 
   it("leaves a prompt under the threshold untouched (same objects)", async () => {

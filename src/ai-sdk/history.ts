@@ -109,7 +109,10 @@ export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<
       const current = substituted ? [...s.base, ...messages.slice(s.replaced)] : messages;
       if (!compactor.shouldCompact(current)) return current;
       const result = await compactor.compact(current, { signal });
-      if (result.report.mode === "noop" || result.report.mode === "aborted") return current;
+      if (result.report.mode === "noop" || result.report.mode === "aborted") {
+        await save({ ...s, state: compactor.state }); // a back-off or strike still counts next time
+        return current;
+      }
       originals = messages.slice();
       await save({ state: compactor.state, base: result.messages, replaced: messages.length, fingerprint: fingerprint(messages) });
       onEvent?.({ type: "applied", report: result.report, replaced: messages.length });
