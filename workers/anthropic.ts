@@ -31,8 +31,14 @@ function anthropicError(status: number, message: string, type = errorType(status
  */
 export const anthropicErrorShape: MiddlewareHandler<App> = async (c, next) => {
   await next();
-  if (c.res.status < 400 || !(c.res.headers.get("content-type") ?? "").includes("json")) return;
-  const body = (await c.res.clone().json().catch(() => undefined)) as { type?: string; error?: { type?: string; message?: string; issues?: unknown } } | undefined;
+  if (c.res.status < 400) return;
+  const text = await c.res.clone().text();
+  let body: { type?: string; error?: { type?: string; message?: string; issues?: unknown } } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { error: { message: text || `HTTP ${c.res.status}` } }; // a plain-text error (a malformed JSON body, say)
+  }
   if (!body || body.type === "error" || typeof body.error?.message !== "string") return;
   const { type, message, ...rest } = body.error;
   const res = anthropicError(c.res.status, message, errorType(c.res.status), { ...rest, ...(type ? { code: type } : {}) });

@@ -108,6 +108,14 @@ describe("POST /v1/messages errors, in Anthropic's shape", () => {
     expect(body.error.message).toMatch(/max_tokens/);
   });
 
+  it("says so when the body is not JSON", async () => {
+    const res = await app.request("http://localhost/v1/messages", { method: "POST", headers, body: '{"model": "m", ' }, upstreamEnv);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+    expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    expect(body.error.message).toMatch(/JSON/);
+  });
+
   it("names the message index and the problem of a malformed transcript", async () => {
     upstream(sse(toolUseStream));
     const res = await call({ model: "claude-sonnet-4-5", max_tokens: 100, messages: [...short, { role: "system", content: "x" }] });
