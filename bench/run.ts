@@ -59,7 +59,7 @@ async function size(): Promise<string> {
     const b = await bundleSize("src/index.ts", names);
     rows.push([`\`{ ${names.join(", ")} }\``, b.minified, b.gzip, `${budget}`, margin(budget, b.gzip), b.gzip + b.lazyGzip, `${total}`, margin(total, b.gzip + b.lazyGzip)]);
   }
-  for (const [what, entry] of [["everything in `context-compactor`", "src/index.ts"], ["`context-compactor/convert`", "src/convert.ts"], ["`context-compactor/tiktoken` (o200k ranks)", "src/tiktoken.ts"]]) {
+  for (const [what, entry] of [["everything in `context-compactor`", "src/index.ts"], ["`context-compactor/convert`", "src/convert.ts"], ["`context-compactor/tiktoken` (o200k ranks)", "src/tiktoken.ts"], ["`context-compactor/ai-sdk`", "src/ai-sdk/index.ts"]]) {
     const b = await bundleSize(entry);
     rows.push([what, b.minified, b.gzip, "", "", b.gzip + b.lazyGzip, "", ""]);
   }

@@ -17,6 +17,9 @@ describe("package", () => {
     expect(tiktokenCounter()("hello world")).toBe(2);
     const { detectDialect } = await import(new URL("../dist/convert.js", import.meta.url).href);
     expect(detectDialect([{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }])).toBe("anthropic");
+    const aiSdk = await import(new URL("../dist/ai-sdk/index.js", import.meta.url).href);
+    expect(typeof aiSdk.compactionStep).toBe("function");
+    expect(aiSdk.compactionMiddleware({ contextWindow: 8000 }).specificationVersion).toBe("v3");
   });
 
   it("publint finds no problems", () => {
@@ -49,5 +52,8 @@ describe("package", () => {
     expect(compacted.report.mode).toBe("noop");
     const imported = execFileSync("node", ["--input-type=module", "-e", 'import { compact, openAIChat } from "context-compactor"; console.log(typeof compact, openAIChat.name)'], { cwd: home, encoding: "utf8" });
     expect(imported.trim()).toBe("function openai");
+    // The ai-sdk entry runs without `ai` installed: it only borrows its types.
+    const aiSdk = execFileSync("node", ["--input-type=module", "-e", 'import { compactionStep } from "context-compactor/ai-sdk"; const s = compactionStep({ contextWindow: 8000 }); const { messages } = await s({ steps: [], stepNumber: 0, messages: [{ role: "user", content: "hi" }] }); console.log(messages.length)'], { cwd: home, encoding: "utf8" });
+    expect(aiSdk.trim()).toBe("1");
   }, 120_000);
 });

@@ -11,6 +11,7 @@ const MARKERS = {
   "the network summarizers": "text/event-stream",
   "the model prompt text": "You write a checkpoint of part of a conversation",
   "the converters": "needs a user message first",
+  "the AI SDK integration": "ai-sdk-prompt",
 };
 
 // Code of the summary stage, loaded by a pass's first summary: a no-op or prune-only pass never needs it.
@@ -42,7 +43,8 @@ describe("bundle size", () => {
   it("the markers are real: the whole entry holds every one but the converters'", async () => {
     const all = await bundleSize("src/index.ts");
     const everything = all.code + all.lazyCode;
-    for (const [what, marker] of Object.entries(MARKERS)) expect(everything.includes(marker), what).toBe(what !== "the converters");
+    const ownEntries = ["the converters", "the AI SDK integration"];
+    for (const [what, marker] of Object.entries(MARKERS)) expect(everything.includes(marker), what).toBe(!ownEntries.includes(what));
     const convert = await bundleSize("src/convert.ts");
     expect(convert.code.includes(MARKERS["the converters"])).toBe(true);
   });
@@ -52,5 +54,13 @@ describe("bundle size", () => {
     expect(tiktoken.gzip).toBeGreaterThan(100_000); // the o200k ranks really are in there
     const all = await bundleSize("src/index.ts");
     expect(all.gzip).toBeLessThan(30_000);
+  });
+
+  it("the ai-sdk entry carries its integration and nothing of the `ai` package (types only)", async () => {
+    const b = await bundleSize("src/ai-sdk/index.ts");
+    console.log(`context-compactor/ai-sdk: ${b.gzip} B gzip at import, ${b.lazyGzip} B on first model summary`);
+    expect(b.code.includes(MARKERS["the AI SDK integration"])).toBe(true);
+    expect(b.code).not.toMatch(/from\s*["']ai["']|AI_APICallError|vercel\.ai\.error/);
+    expect(b.gzip).toBeLessThan(25_000);
   });
 });

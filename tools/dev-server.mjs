@@ -10,12 +10,13 @@ async function freePort() {
   return port;
 }
 
-/** @param {{ persist?: string, vars?: Record<string, string> }} options */
+/** @param {{ persist?: string, vars?: Record<string, string>, assets?: string }} options (assets: a demo build of the caller's own, instead of web-demo/dist) */
 export async function startWranglerDev(options = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
   if (options.persist) args.push("--persist-to", options.persist);
+  if (options.assets) args.push("--assets", options.assets);
   for (const [k, v] of Object.entries(options.vars ?? {})) args.push("--var", `${k}:${v}`);
   const child = spawn("./node_modules/.bin/wrangler", args, {
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

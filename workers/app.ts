@@ -5,13 +5,14 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { streamSSE } from "hono/streaming";
-import { CompactionInputError, compact, plan, type CompactResult } from "../src/index.js";
-import { summarizerFor, windowFor, type Env } from "./env.js";
+import { CompactionInputError, plan } from "../src/index.js";
+import { anthropicErrorShape, messagesRoute } from "./anthropic.js";
+import { windowFor, type Env } from "./env.js";
 import { coreOptions, type HttpOptions } from "./options.js";
+import { COMPACTION_HEADERS, proxyHeaders, runCompact, sessionOf, sseData, upstreamErrorMessage, watchUsage } from "./proxy.js";
 import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionResponse } from "./schemas.js";
-import type { SessionObject } from "./session.js";
 
-type App = { Bindings: Env };
+export type App = { Bindings: Env };
 
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -38,14 +39,11 @@ const auth: MiddlewareHandler<App> = async (c, next) => {
     c.header("x-context-compactor-warning", "API_TOKEN is not set: local development only");
     return next();
   }
-  const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
+  // Anthropic clients send their key as x-api-key: the worker's token, for them.
+  const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? c.req.header("x-api-key");
   if (!given || !sameSecret(given, token)) return error(c, 401, "unauthorized", "a valid Authorization: Bearer token is required");
   return next();
 };
-
-function sessionOf(env: Env, id: string): DurableObjectStub<SessionObject> {
-  return env.SESSIONS.get(env.SESSIONS.idFromName(id)) as DurableObjectStub<SessionObject>;
-}
 
 export const app = new OpenAPIHono<App>({
   // Validation failures name every offending field.
@@ -57,12 +55,13 @@ export const app = new OpenAPIHono<App>({
   },
 });
 
+app.use("/v1/messages", anthropicErrorShape); // first, so that every error of that route takes Anthropic's shape
 app.use(
   "/v1/*",
   cors({
     origin: "*",
-    allowHeaders: ["authorization", "content-type", "x-session-id", "x-context-window"],
-    exposeHeaders: ["x-compaction-mode", "x-compaction-tokens-before", "x-compaction-tokens-after", "x-compaction-messages-before", "x-compaction-messages-after", "x-compaction-summary", "x-compaction-first-changed-index"],
+    allowHeaders: ["authorization", "content-type", "x-session-id", "x-context-window", "x-api-key", "anthropic-version", "anthropic-beta"],
+    exposeHeaders: COMPACTION_HEADERS,
   }),
 );
 app.use("/v1/*", auth);
@@ -103,11 +102,6 @@ app.openapi(
 );
 
 // ---- POST /v1/compact ---------------------------------------------------------------------------
-
-async function runCompact(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
-  if (sessionId) return (await sessionOf(env, sessionId).compact(messages, options, onEvent)) as CompactResult<unknown>;
-  return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env), onEvent });
-}
 
 app.openapi(
   createRoute({
@@ -164,19 +158,9 @@ app.openapi(
 // ---- POST /v1/chat/completions: the compacting proxy --------------------------------------------
 
 /** Usage from an OpenAI stream (the chunk that carries it) or JSON body, for calibration. */
-async function usageOf(body: ReadableStream<Uint8Array>, streamed: boolean): Promise<unknown> {
-  const text = await new Response(body).text();
+function openAIUsage(text: string, streamed: boolean): unknown {
   if (!streamed) return JSON.parse(text)?.usage;
-  let usage: unknown;
-  for (const line of text.split("\n")) {
-    if (!line.startsWith("data:") || line.includes("[DONE]")) continue;
-    try {
-      usage = JSON.parse(line.slice(5)).usage ?? usage;
-    } catch {
-      // not JSON: not ours to judge, the client gets the stream unchanged
-    }
-  }
-  return usage;
+  return sseData(text).reduce((usage: unknown, chunk) => (chunk as { usage?: unknown })?.usage ?? usage, undefined);
 }
 
 app.openapi(
@@ -214,50 +198,23 @@ app.openapi(
       return error(c, 502, "upstream_unreachable", `the upstream could not be reached: ${err instanceof Error ? err.message : "network error"}`);
     }
     if (!res.ok) {
-      const text = await res.text();
-      let message = text.slice(0, 500);
-      try {
-        message = JSON.parse(text)?.error?.message ?? message;
-      } catch {
-        // plain text
-      }
+      const message = upstreamErrorMessage(await res.text());
       return c.json({ error: { type: "upstream_error", message: `upstream answered ${res.status}: ${message}`, status: res.status } }, 502);
     }
 
-    const r = result.report;
-    const headers = new Headers();
-    for (const k of ["content-type", "cache-control", "x-request-id", "openai-processing-ms"]) {
-      const v = res.headers.get(k);
-      if (v) headers.set(k, v);
-    }
-    headers.set("x-compaction-mode", r.mode);
-    headers.set("x-compaction-tokens-before", String(r.tokensBefore));
-    headers.set("x-compaction-tokens-after", String(r.tokensAfter));
-    headers.set("x-compaction-messages-before", String(r.messagesBefore));
-    headers.set("x-compaction-messages-after", String(r.messagesAfter));
-    headers.set("x-compaction-first-changed-index", String(r.firstChangedIndex));
-    if (r.summary) headers.set("x-compaction-summary", r.summary.source);
-
-    let out = res.body;
-    if (out && sessionId) {
-      // One branch to the client, untouched; the other read for usage, which calibrates the session.
-      const [client, watch] = out.tee();
-      out = client;
-      c.executionCtx.waitUntil(
-        usageOf(watch, body.stream === true)
-          .then((usage) => (usage ? sessionOf(c.env, sessionId).observeUsage(usage) : undefined))
-          .catch(() => undefined),
-      );
-    }
+    const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
+    const out = watchUsage(c, res.body, sessionId, (text) => openAIUsage(text, body.stream === true));
     return new Response(out, { status: res.status, headers }) as never;
   },
 );
+
+messagesRoute(app);
 
 // ---- documents and the demo -----------------------------------------------------------------------
 
 app.doc31("/openapi.json", {
   openapi: "3.1.0",
-  info: { title: "context-compactor edge worker", version: "0.1.0", description: "Compaction of LLM transcripts at the edge: plan, compact, and an OpenAI-compatible compacting proxy." },
+  info: { title: "context-compactor edge worker", version: "0.1.0", description: "Compaction of LLM transcripts at the edge: plan, compact, and compacting proxies for OpenAI Chat Completions and Anthropic Messages clients." },
   security: [{ bearer: [] }],
 });
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });

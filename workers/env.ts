@@ -9,6 +9,12 @@ export interface Env {
   API_TOKEN?: string;
   UPSTREAM_BASE_URL?: string;
   UPSTREAM_API_KEY?: string;
+  /** Where POST /v1/messages forwards (Anthropic's base URL, without /v1: https://api.anthropic.com). */
+  ANTHROPIC_UPSTREAM_BASE_URL?: string;
+  /** Sent upstream as x-api-key (a secret: `wrangler secret put ANTHROPIC_API_KEY`). */
+  ANTHROPIC_API_KEY?: string;
+  /** How long the proxies wait for the upstream's answer to begin (ms); then 504. */
+  UPSTREAM_TIMEOUT_MS?: string;
   /** "deterministic" (default), "upstream", "workers-ai", or "openai" with SUMMARIZER_BASE_URL. */
   SUMMARIZER?: string;
   SUMMARIZER_BASE_URL?: string;
@@ -42,6 +48,7 @@ const WINDOWS: Record<string, number> = {
   "gpt-5": 400_000,
   "o3": 200_000,
   "o4-mini": 200_000,
+  "claude": 200_000,
   "claude-sonnet-4": 200_000,
   "claude-opus-4": 200_000,
 };

@@ -77,3 +77,27 @@ export const ChatRequest = z
 export const SessionResponse = z
   .object({ id: z.string(), state: z.record(z.string(), z.unknown()).nullable(), reports: z.array(z.unknown()) })
   .openapi("Session");
+
+/** Anthropic's error shape, which POST /v1/messages answers with. */
+export const AnthropicError = z
+  .object({
+    type: z.literal("error"),
+    error: z.object({
+      type: z.string().openapi({ example: "invalid_request_error" }),
+      message: z.string(),
+      issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .openapi("AnthropicError");
+
+export const MessagesRequest = z
+  .object({
+    model: z.string().min(1),
+    messages: z.array(z.unknown()).min(1),
+    max_tokens: z.number().int().positive(),
+    system: z.union([z.string(), z.array(z.unknown())]).optional(),
+    stream: z.boolean().optional(),
+    tools: z.array(z.unknown()).optional(),
+  })
+  .passthrough()
+  .openapi("MessagesRequest");

@@ -174,7 +174,7 @@ describe("POST /v1/chat/completions", () => {
 describe("documents", () => {
   it("serves the OpenAPI document of every route", async () => {
     const doc = (await (await SELF.fetch("http://localhost/openapi.json")).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/chat/completions", "/v1/compact", "/v1/plan", "/v1/sessions/{id}"]);
+    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/plan", "/v1/sessions/{id}"]);
   });
 
   it("serves the demo at /", async () => {

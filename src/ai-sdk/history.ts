@@ -1,0 +1,127 @@
+// A conversation whose compacted past persists: the AI SDK hands every step (and every middleware
+// call) the whole original transcript, so the compacted base must stand in for the prefix it replaced,
+// call after call, or compaction would be redone, and the prompt cache broken, at every step.
+import { createCompactor, type Compactor } from "../compactor.js";
+import type { ModelMessage } from "../dialects/ai-sdk.js";
+import type { Dialect } from "../dialects/view.js";
+import type { CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
+
+/** What a store keeps per conversation: plain JSON. */
+export interface SavedCompaction {
+  state: CompactorState;
+  /** The compacted messages that stand for the first `replaced` original messages. */
+  base: ModelMessage[];
+  replaced: number;
+  /** Fingerprint of those original messages, to recognise them in a later run. */
+  fingerprint: string;
+}
+
+/** Where compaction persists between runs (a `Map` will do; KV, a database or Durable Object storage too). */
+export interface CompactionStore {
+  get(key: string): SavedCompaction | undefined | PromiseLike<SavedCompaction | undefined>;
+  set(key: string, value: SavedCompaction): unknown;
+}
+
+/** Everything the compactor takes except the dialect and state, which the integration owns. */
+export type AiSdkCompactionOptions = Omit<CompactOptions<ModelMessage>, "dialect" | "state" | "onEvent"> & {
+  /** Keeps the compacted base and the state across runs (and processes). */
+  store?: CompactionStore;
+  /** The conversation's key in `store`; default "default". */
+  sessionId?: string;
+  /** The compactor's events, and `{ type: "applied" }` each time a compaction pass becomes the new base. */
+  onEvent?: (event: AiSdkCompactionEvent) => void;
+};
+
+export type AiSdkCompactionEvent = CompactionEvent | { type: "applied"; report: CompactReport; replaced: number };
+
+/** A 53-bit hash of the messages' JSON (cyrb53): enough to tell one transcript prefix from another. */
+export function fingerprint(messages: unknown[]): string {
+  const text = JSON.stringify(messages);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** A store entry as written by `save`, or a clear error naming the key and what is wrong. */
+function checked(value: unknown, key: string): SavedCompaction | undefined {
+  if (value === undefined || value === null) return undefined;
+  const v = value as Partial<SavedCompaction>;
+  const problem = !Array.isArray(v.base)
+    ? '"base" is not an array of messages'
+    : !(Number.isInteger(v.replaced) && v.replaced! >= 0)
+      ? '"replaced" is not a count of messages'
+      : typeof v.fingerprint !== "string"
+        ? '"fingerprint" is not a string'
+        : typeof v.state !== "object" || v.state === null
+          ? '"state" is not a compactor state'
+          : undefined;
+  if (problem) throw new RangeError(`context-compactor: store entry "${key}" is not a saved compaction: ${problem}`);
+  return v as SavedCompaction;
+}
+
+export interface History {
+  /** The messages to send for this transcript: the compacted base in place of its prefix, compacted again when due. */
+  prepare(messages: ModelMessage[], signal?: AbortSignal): Promise<ModelMessage[]>;
+  /** Provider usage of the call that sent what `prepare` last returned: calibrates the estimate. */
+  observeUsage(usage: unknown): Promise<void>;
+}
+
+export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<ModelMessage>): History {
+  const { store, sessionId = "default", onEvent, ...rest } = options;
+  let saved: SavedCompaction | undefined;
+  let compactor: Compactor<ModelMessage>;
+  // The original prefix objects last seen: within a run the SDK passes the same objects every step.
+  let originals: ModelMessage[] = [];
+
+  /** The saved compaction (from the store on first use) and a compactor holding its state. */
+  async function load(): Promise<SavedCompaction> {
+    if (saved) return saved;
+    const stored = store ? checked(await store.get(sessionId), sessionId) : undefined;
+    compactor = createCompactor<ModelMessage>({ ...rest, dialect, onEvent, state: stored?.state });
+    saved = stored ?? { state: compactor.state, base: [], replaced: 0, fingerprint: fingerprint([]) };
+    return saved;
+  }
+
+  /** Whether `messages` begin with the original prefix the saved base stands for. */
+  function startsWithReplaced(messages: ModelMessage[], s: SavedCompaction): boolean {
+    if (messages.length < s.replaced) return false;
+    if (originals.length === s.replaced && originals.every((m, i) => messages[i] === m)) return true;
+    return fingerprint(messages.slice(0, s.replaced)) === s.fingerprint;
+  }
+
+  async function save(next: SavedCompaction): Promise<void> {
+    saved = next;
+    await store?.set(sessionId, next);
+  }
+
+  return {
+    async prepare(messages, signal) {
+      const s = await load();
+      const substituted = s.replaced > 0 && startsWithReplaced(messages, s);
+      if (substituted) originals = messages.slice(0, s.replaced);
+      const current = substituted ? [...s.base, ...messages.slice(s.replaced)] : messages;
+      if (!compactor.shouldCompact(current)) return current;
+      const result = await compactor.compact(current, { signal });
+      if (result.report.mode === "noop" || result.report.mode === "aborted") {
+        await save({ ...s, state: compactor.state }); // a back-off or strike still counts next time
+        return current;
+      }
+      originals = messages.slice();
+      await save({ state: compactor.state, base: result.messages, replaced: messages.length, fingerprint: fingerprint(messages) });
+      onEvent?.({ type: "applied", report: result.report, replaced: messages.length });
+      return result.messages;
+    },
+    async observeUsage(usage) {
+      if (!saved) return;
+      compactor.observeUsage(usage);
+      await save({ ...saved, state: compactor.state });
+    },
+  };
+}

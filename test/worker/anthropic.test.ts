@@ -1,0 +1,182 @@
+/// <reference types="vite/client" />
+// POST /v1/messages inside workerd, through the real Durable Object: compaction on the way, the
+// recorded Anthropic stream back byte for byte, calibration from input_tokens, Anthropic's error shape.
+import { SELF, env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { app } from "../../workers/app.js";
+import { fromOpenAI } from "../../src/convert.js";
+import { SYSTEM_NOTE, type AnthropicMessage } from "../../src/index.js";
+import { trajectories } from "../portable/fixtures.gen.js";
+import { anthropicValidity } from "../support/validity.js";
+import toolUseStream from "../fixtures/sse/anthropic__sdk-tool-use.txt?raw";
+import inputInDelta from "../fixtures/sse/anthropic__vercel-message-delta-input-tokens.txt?raw";
+import overloadedStream from "../fixtures/sse/anthropic__sdk-ERROR-overloaded.txt?raw";
+
+const long = fromOpenAI(trajectories.find((t) => t.name.startsWith("claude-code-spotter__4d5611e5-241a"))!.messages, "anthropic");
+const short = [{ role: "user", content: "What's the weather in Paris?" }];
+const upstreamEnv = { ...env, ANTHROPIC_UPSTREAM_BASE_URL: "http://anthropic.test/", ANTHROPIC_API_KEY: "sk-ant-upstream" };
+const headers = { "x-api-key": "test-token", "content-type": "application/json", "anthropic-version": "2023-06-01" };
+
+function call(body: unknown, extra: Record<string, string> = {}, bindings: object = upstreamEnv, pending: Promise<unknown>[] = []) {
+  const ctx = { waitUntil: (p: Promise<unknown>) => pending.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+  return app.request("http://localhost/v1/messages", { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) }, bindings, ctx);
+}
+
+interface Sent {
+  url: string;
+  headers: Headers;
+  body: { messages: AnthropicMessage[]; system?: unknown; max_tokens: number; stream?: boolean };
+}
+
+/** An upstream stand-in: records what it is sent, answers with `respond`. */
+function upstream(respond: () => Response): Sent[] {
+  const sent: Sent[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (url, init) => {
+    sent.push({ url: String(url), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
+    return respond();
+  });
+  return sent;
+}
+const sse = (text: string) => () => new Response(text, { headers: { "content-type": "text/event-stream", "request-id": "req_1" } });
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("POST /v1/messages", () => {
+  it("compacts a long conversation for the upstream and streams its answer back byte for byte", async () => {
+    const sent = upstream(sse(toolUseStream));
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 1024, stream: true, system: "You are a coding agent.", messages: long.messages }, { "x-context-window": "32000", "anthropic-beta": "prompt-caching-2024-07-31" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(toolUseStream);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.headers.get("request-id")).toBe("req_1");
+    expect(res.headers.get("x-compaction-mode")).toBe("summary");
+    expect(Number(res.headers.get("x-compaction-tokens-after"))).toBeLessThan(Number(res.headers.get("x-compaction-tokens-before")) / 2);
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0].url).toBe("http://anthropic.test/v1/messages");
+    expect(sent[0].headers.get("x-api-key")).toBe("sk-ant-upstream");
+    expect(sent[0].headers.get("anthropic-version")).toBe("2023-06-01");
+    expect(sent[0].headers.get("anthropic-beta")).toBe("prompt-caching-2024-07-31");
+    const { messages, system } = sent[0].body;
+    expect(messages.length).toBeLessThan(long.messages.length);
+    expect(anthropicValidity(messages)).toEqual([]);
+    expect(JSON.stringify(messages).length).toBeLessThan(JSON.stringify(long.messages).length / 4);
+    // The separate system prompt carries the note that the conversation was compacted.
+    expect(system).toBe(`You are a coding agent.\n\n${SYSTEM_NOTE}`);
+  });
+
+  it("passes a short conversation through untouched, as JSON when not streamed", async () => {
+    const answer = { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "Sunny." }], usage: { input_tokens: 14, output_tokens: 3 } };
+    const sent = upstream(() => Response.json(answer));
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 100, messages: short });
+    expect(res.headers.get("x-compaction-mode")).toBe("noop");
+    expect(await res.json()).toEqual(answer);
+    expect(sent[0].body.messages).toEqual(short);
+    expect(sent[0].body.system).toBeUndefined();
+  });
+
+  it("calibrates the session from the stream's input_tokens, message_delta's count included", async () => {
+    const id = `anthropic-${crypto.randomUUID()}`;
+    const pending: Promise<unknown>[] = [];
+    upstream(sse(inputInDelta));
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 100, stream: true, messages: short }, { "x-session-id": id }, upstreamEnv, pending);
+    await res.text();
+    await Promise.all(pending);
+    const session = (await (await SELF.fetch(`http://localhost/v1/sessions/${id}`, { headers: { authorization: "Bearer test-token" } })).json()) as { state: { calibration?: { samples: number; ratio: number } } };
+    expect(session.state.calibration?.samples).toBe(1);
+  });
+
+  it("passes an error the upstream streams (status 200, event: error) through unchanged", async () => {
+    upstream(sse(overloadedStream));
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 100, stream: true, messages: short });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(overloadedStream);
+  });
+
+  it("answers the OpenAPI document with the route", async () => {
+    const doc = (await (await SELF.fetch("http://localhost/openapi.json")).json()) as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
+    expect(Object.keys(doc.paths["/v1/messages"].post!.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "502", "504"]));
+  });
+});
+
+describe("POST /v1/messages errors, in Anthropic's shape", () => {
+  it("names the missing field", async () => {
+    const res = await call({ model: "claude-sonnet-4-5", messages: short });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+    expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    expect(body.error.message).toMatch(/max_tokens/);
+  });
+
+  it("says so when the body is not JSON", async () => {
+    const res = await app.request("http://localhost/v1/messages", { method: "POST", headers, body: '{"model": "m", ' }, upstreamEnv);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+    expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    expect(body.error.message).toMatch(/JSON/);
+  });
+
+  it("names the message index and the problem of a malformed transcript", async () => {
+    upstream(sse(toolUseStream));
+    const res = await call({ model: "claude-sonnet-4-5", max_tokens: 100, messages: [...short, { role: "system", content: "x" }] });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+    expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    expect(body.error.message).toMatch(/1.*role must be "user" or "assistant"/);
+  });
+
+  it("refuses a wrong key, and takes the token as x-api-key or bearer", async () => {
+    const wrong = await call({ model: "m", max_tokens: 1, messages: short }, { "x-api-key": "nope" });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
+    upstream(() => Response.json({ content: [] }));
+    const bearer = await call({ model: "m", max_tokens: 1, messages: short }, { "x-api-key": "", authorization: "Bearer test-token" });
+    expect(bearer.status).toBe(200);
+  });
+
+  it("passes an upstream error on with its status and type, its message redacted", async () => {
+    const leaked = "sk-ant-api03-" + "abcdefghij0123456789".repeat(4);
+    upstream(() => Response.json({ type: "error", error: { type: "overloaded_error", message: `Overloaded (key ${leaked})` } }, { status: 529 }));
+    const res = await call({ model: "m", max_tokens: 1, messages: short });
+    expect(res.status).toBe(529);
+    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+    expect(body).toMatchObject({ type: "error", error: { type: "overloaded_error" } });
+    expect(body.error.message).toMatch(/^upstream answered 529: Overloaded/);
+    expect(body.error.message).not.toContain(leaked.slice(13));
+  });
+
+  it("caps a long upstream error message after redaction", async () => {
+    upstream(() => new Response("x".repeat(5000), { status: 500 }));
+    const body = (await (await call({ model: "m", max_tokens: 1, messages: short })).json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe("api_error");
+    expect(body.error.message.length).toBeLessThan(600);
+  });
+
+  it("answers 504 when the upstream does not answer within UPSTREAM_TIMEOUT_MS", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation((_url, init) => new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(new Error("aborted")))));
+    const res = await call({ model: "m", max_tokens: 1, messages: short }, {}, { ...upstreamEnv, UPSTREAM_TIMEOUT_MS: "20" });
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ type: "error", error: { type: "timeout_error", message: "the upstream did not answer within 20 ms" } });
+  });
+
+  it("answers 502 without an upstream, or when it cannot be reached", async () => {
+    const none = await call({ model: "m", max_tokens: 1, messages: short }, {}, env);
+    expect(none.status).toBe(502);
+    expect(await none.json()).toMatchObject({ type: "error", error: { type: "api_error", message: "ANTHROPIC_UPSTREAM_BASE_URL is not configured" } });
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("connection refused"));
+    const down = await call({ model: "m", max_tokens: 1, messages: short });
+    expect(down.status).toBe(502);
+    expect(((await down.json()) as { error: { message: string } }).error.message).toMatch(/connection refused/);
+  });
+
+  it("refuses a body over the limit as request_too_large", async () => {
+    const res = await call({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x".repeat(2_100_000) }] });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ type: "error", error: { type: "request_too_large" } });
+  });
+
+  it("leaves the other routes' error format as it was", async () => {
+    const res = await SELF.fetch("http://localhost/v1/plan", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(await res.json()).toMatchObject({ error: { type: "unauthorized" } });
+  });
+});
