@@ -1,7 +1,7 @@
 // A prune-only pass keeps the prompt cache: nothing before the first pruned output changes, the
 // system message included. Only a handoff adds the system note.
 import { describe, expect, it } from "vitest";
-import { SYSTEM_NOTE, anthropicMessages, compact, previewPrune, type ChatMessage } from "../src/index.js";
+import { SYSTEM_NOTE, anthropicMessages, compact, previewPrune, type AnthropicMessage, type ChatMessage } from "../src/index.js";
 import { fromOpenAI } from "../src/convert.js";
 import { assistant, call, sys, user } from "./support/build.js";
 
@@ -30,7 +30,7 @@ describe("a prune-only pass", () => {
 
   it("leaves a separate system prompt (Anthropic) unchanged too", async () => {
     const { messages, system } = fromOpenAI(session(), "anthropic");
-    const r = await compact(messages, { contextWindow: 16_000, dialect: anthropicMessages, system });
+    const r = await compact(messages as AnthropicMessage[], { contextWindow: 16_000, dialect: anthropicMessages, system });
     expect(r.report.mode).toBe("prune");
     expect(r.system).toBe(system);
     expect(r.report.systemChanged).toBe(false);
