@@ -65,13 +65,13 @@ function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
 function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
   const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
-  const settings = resolveSettings(options as CompactOptions<unknown>);
-  const state = normalizeState(options.state);
+  const { state, warnings } = normalizeState(options?.state);
+  const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied));
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, warnings: misread(dialect, input) };
+  return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -283,7 +283,7 @@ export function estimateTokens<M = ChatMessage>(
   input: string | NoInfer<M> | NoInfer<M>[],
   options: Pick<CompactOptions<M>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
 ): number {
-  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>);
+  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
   if (typeof input === "string") return settings.countText(input);
   const dialect = dialectOf(options.dialect);
   const list = dialect.validate(Array.isArray(input) ? input : [input]);
