@@ -6,10 +6,10 @@ import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
-import { planViews } from "./plan/index.js";
+import { keptTokens, planViews } from "./plan/index.js";
 import { prune } from "./prune/index.js";
 import { redact } from "./redact/index.js";
-import { firstChangedIndex, warningsOf } from "./report/index.js";
+import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import { normalizeState } from "./state.js";
 import { chainOf, isAbort, runChain } from "./summarize/chain.js";
 import { handoffMaterial } from "./summarize/material.js";
@@ -92,7 +92,7 @@ export interface PrunePreview {
 /** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
 export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
   const p = prepare(messages, options);
-  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect);
+  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, keptTokens(p.plan) > p.plan.tokens.threshold);
   return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
 }
 
@@ -154,11 +154,15 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
-  if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
+  // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
+  const kept = keptTokens(p.plan);
+  const tailOver = kept > p.plan.tokens.threshold;
+  const middleEmpty = p.plan.middle.end <= p.plan.middle.start;
+  if (!p.plan.shouldCompact && !(tailOver && middleEmpty)) return unchanged(p, "noop", started);
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect);
+  const pruned = prune(p.input, p.views, pl, settings, dialect, tailOver);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
@@ -170,7 +174,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let cooldowns = p.state.cooldowns;
   const middleCount = pl.middle.end - pl.middle.start - pl.pinned.length;
 
-  if (!pruneAccepted) {
+  if (!pruneAccepted && !middleEmpty) {
     const material = handoffMaterial({
       views: pruned.views,
       middle: pl.middle,
@@ -229,10 +233,11 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const tokensAfter = sumTokens(out, known, p);
   if (tokensAfter >= pl.tokens.total) {
     // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
-    const kept = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
-    kept.state = withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway);
-    kept.report.failures = failures;
-    return kept;
+    const same = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
+    if (pl.tokens.total > pl.tokens.threshold) same.report.warnings.push(overWarning(pl, pl.tokens.total, kept));
+    same.state = withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway);
+    same.report.failures = failures;
+    return same;
   }
   let tailTokens = 0;
   for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
@@ -258,6 +263,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     tokensAfter,
     tailTokens,
     tailBudget: pl.tailBudget,
+    keptTokens: keptTokens(pl, pruned.perMessage),
   }));
   const counted: CompactorState = {
     ...p.state,

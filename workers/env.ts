@@ -17,6 +17,10 @@ export interface Env {
   /** JSON object: model name → context window, merged over the built-in table. */
   MODEL_WINDOWS?: string;
   MAX_BODY_BYTES?: string;
+  /** Origins (comma-separated) whose pages may call the API across origins (CORS); none by default. */
+  ALLOWED_ORIGINS?: string;
+  /** How long the upstream may stay silent, before its first byte and between chunks (ms, default 120000). */
+  UPSTREAM_TIMEOUT_MS?: string;
 }
 
 /** The summarizer chain the configuration asks for; the deterministic one always ends it. */

@@ -100,6 +100,15 @@ function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: 
 
 type Wire = (role: NeutralRole) => NeutralRole;
 
+/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail. */
+export function keptTokens(p: Plan, perMessage = p.tokens.perMessage): number {
+  let t = p.fixedTokens;
+  perMessage.forEach((n, i) => {
+    if (i < p.head.end || i >= p.tail.start || p.pinned.includes(i)) t += n;
+  });
+  return t;
+}
+
 export function planViews(
   views: MessageView[],
   s: Settings,
