@@ -10,17 +10,20 @@ const RATIO_MIN = 0.5;
 const RATIO_MAX = 3;
 const MAX_TIME = 8.64e15; // the Date range, in ms either side of the epoch
 
-const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+// Only the valibot pieces the dialects already load (plus number): checks over a handful of builders.
+const num = (ok: (n: number) => boolean, what: string) => v.pipe(v.number(), v.check(ok, `must be ${what}`));
+const count = num((n) => Number.isSafeInteger(n) && n >= 0, "an integer ≥ 0");
 /** What each known field must be; a field that is not is dropped (with a warning), never used. */
 const FIELDS: Record<string, v.GenericSchema> = {
   compactions: count,
   strikes: count,
   fallbackStreak: count,
-  backoffUntilTokens: v.pipe(v.number(), v.finite()),
+  backoffUntilTokens: num(Number.isFinite, "finite"),
   previousSummary: v.string(),
-  calibration: v.object({ ratio: v.pipe(v.number(), v.minValue(RATIO_MIN), v.maxValue(RATIO_MAX)), samples: count }),
+  calibration: v.looseObject({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
+  cooldowns: v.looseObject({}),
 };
-const COOLDOWN = v.object({ until: v.pipe(v.number(), v.minValue(-MAX_TIME), v.maxValue(MAX_TIME)), kind: v.string(), failures: count });
+const COOLDOWN = v.looseObject({ until: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"), kind: v.string(), failures: count });
 
 /** A field's problem in words ("state.calibration.ratio: Invalid type: …"), or undefined when usable. */
 function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {
@@ -47,7 +50,7 @@ export function normalizeState(given: unknown): { state: CompactorState; warning
     return !why;
   };
   const cd = g.cooldowns;
-  const cooldowns = cd === undefined || keep(v.record(v.string(), v.unknown()), cd, "state.cooldowns") ? Object.entries(cd ?? {}) : [];
+  const cooldowns = cd === undefined || keep(FIELDS.cooldowns, cd, "state.cooldowns") ? Object.entries(cd ?? {}) : [];
   // Entries, not assignments: a key named "__proto__" stays a key.
   const state = Object.fromEntries([
     ...Object.entries(initialState()),
