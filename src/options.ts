@@ -48,8 +48,8 @@ function calibrated(count: (t: string) => number, state: CompactorState | undefi
 function checkedCounter(count: (t: string) => number): (t: string) => number {
   return (t) => {
     const n = count(t);
-    check(typeof n === "number" && n >= 0 && n < Infinity, `countTokens must return a finite number ≥ 0, not ${typeof n === "number" ? n : typeof n}`);
-    return n;
+    if (typeof n === "number" && n >= 0 && n < Infinity) return n; // the message is built only when it is needed
+    throw new RangeError(`context-compactor: countTokens must return a finite number ≥ 0, not ${typeof n === "number" ? n : typeof n}`);
   };
 }
 
