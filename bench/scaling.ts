@@ -39,6 +39,12 @@ export function synthetic(n: number): ChatMessage[] {
   return out.slice(0, n);
 }
 
+/** A request, then n tool results answering no call: with a window so large the head takes them all along. */
+export function orphans(n: number): ChatMessage[] {
+  const results = Array.from({ length: n }, (_, i): ChatMessage => ({ role: "tool", tool_call_id: `x${i}`, content: `result ${i}` }));
+  return [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "go" }, ...results, { role: "user", content: "next" }];
+}
+
 function heapMB(fn: () => unknown): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
@@ -51,10 +57,11 @@ function heapMB(fn: () => unknown): number {
 
 export async function scalingBench(): Promise<string> {
   const rows: (string | number)[][] = [];
-  for (const [kind, make] of [["fixtures", concatenated], ["synthetic", synthetic]] as const) {
-    for (const n of [10, 100, 1_000, 10_000]) {
+  const cases = [["fixtures", concatenated, [10, 100, 1_000, 10_000], 128_000], ["synthetic", synthetic, [10, 100, 1_000, 10_000], 128_000], ["orphan results", orphans, [1_000, 10_000, 40_000], 10_000_000]] as const;
+  for (const [kind, make, sizes, window] of cases) {
+    for (const n of sizes) {
       const messages = make(n);
-      const o = { contextWindow: 128_000, force: true };
+      const o = { contextWindow: window, force: true, ...(make === orphans ? { headMessages: 1 } : {}) };
       const runs = n >= 10_000 ? 5 : 20;
       const p = plan(messages, o);
       const planMs = await time(() => plan(messages, o), runs, 2);
@@ -64,5 +71,5 @@ export async function scalingBench(): Promise<string> {
     }
   }
   return table(["transcript", "messages", "tokens", "plan ms", "plan µs/msg", "compact ms", "compact µs/msg", "plan heap MB"], rows) +
-    "\n\nµs per message staying flat as the transcript grows 1000× is what linear cost looks like (compact is forced so every size does the full pass; window 128k).";
+    "\n\nµs per message staying flat as the transcript grows 1000× is what linear cost looks like (compact is forced so every size does the full pass; window 128k). Orphan results: tool results answering no call right after the head, at a 10M window so the head takes them along (plan was quadratic there: 0.24/0.71/2.2 s at 10k/20k/40k before issue 18).";
 }

@@ -6,9 +6,9 @@ import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
-import { planViews, removedSpan } from "./plan/index.js";
+import { keptTokens, planViews, removedSpan } from "./plan/index.js";
 import { prune } from "./prune/index.js";
-import { firstChangedIndex, warningsOf } from "./report/index.js";
+import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
 import type {
@@ -62,13 +62,13 @@ function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
 function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
   const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
-  const settings = resolveSettings(options as CompactOptions<unknown>);
-  const state = normalizeState(options.state);
+  const { state, warnings } = normalizeState(options?.state);
+  const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied));
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, warnings: misread(dialect, input) };
+  return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -89,7 +89,7 @@ export interface PrunePreview {
 /** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
 export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
   const p = prepare(messages, options);
-  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect);
+  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, keptTokens(p.plan) > p.plan.tokens.threshold);
   return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
 }
 
@@ -168,11 +168,15 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
-  if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
+  // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
+  const kept = keptTokens(p.plan);
+  const tailOver = kept > p.plan.tokens.threshold;
+  const middleEmpty = p.plan.middle.end <= p.plan.middle.start;
+  if (!p.plan.shouldCompact && !(tailOver && middleEmpty)) return unchanged(p, "noop", started);
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect);
+  const pruned = prune(p.input, p.views, pl, settings, dialect, tailOver);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
@@ -183,7 +187,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let failures: CompactReport["failures"] = [];
   let cooldowns = p.state.cooldowns;
 
-  if (!pruneAccepted) {
+  if (!pruneAccepted && !middleEmpty) {
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options);
     if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
@@ -204,10 +208,11 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const tokensAfter = sumTokens(out, known, p);
   if (tokensAfter >= pl.tokens.total) {
     // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
-    const kept = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
-    kept.state = withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway);
-    kept.report.failures = failures;
-    return kept;
+    const same = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
+    if (pl.tokens.total > pl.tokens.threshold) same.report.warnings.push(overWarning(pl, pl.tokens.total, kept));
+    same.state = withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway);
+    same.report.failures = failures;
+    return same;
   }
   let tailTokens = 0;
   for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
@@ -233,6 +238,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     tokensAfter,
     tailTokens,
     tailBudget: pl.tailBudget,
+    keptTokens: keptTokens(pl, pruned.perMessage),
   }));
   const counted: CompactorState = {
     ...p.state,
@@ -258,7 +264,7 @@ export function estimateTokens<M = ChatMessage>(
   input: string | NoInfer<M> | NoInfer<M>[],
   options: Pick<CompactOptions<M>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
 ): number {
-  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>);
+  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
   if (typeof input === "string") return settings.countText(input);
   const dialect = dialectOf(options.dialect);
   const list = dialect.validate(Array.isArray(input) ? input : [input]);

@@ -13,7 +13,7 @@ export interface Compactor<M = ChatMessage> {
 }
 
 export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Compactor<M> {
-  let state = normalizeState(options.state);
+  let state = normalizeState(options.state).state;
   // The uncalibrated estimate of what was last sent, to compare with the provider's count: derived
   // from the pass's own (calibrated) total rather than a second walk over the transcript.
   let lastRaw: number | undefined;

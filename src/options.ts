@@ -44,6 +44,19 @@ function calibrated(count: (t: string) => number, state: CompactorState | undefi
   return (t) => Math.round(count(t) * ratio);
 }
 
+/** The caller's counter, held to its contract: every answer a finite number ≥ 0, or a RangeError. */
+function checkedCounter(count: (t: string) => number): (t: string) => number {
+  return (t) => {
+    const n = count(t);
+    if (typeof n === "number" && n >= 0 && n < Infinity) return n; // the message is built only when it is needed
+    throw new RangeError(`context-compactor: countTokens must return a finite number ≥ 0, not ${typeof n === "number" ? n : typeof n}`);
+  };
+}
+
+const isFunction = (f: unknown) => typeof f === "function";
+/** Options that, when given, must be functions. */
+const FUNCTIONS = ["countTokens", "onEvent", "now"] as const;
+
 /** A separate system prompt as text: a string, or text blocks. */
 export function systemText(system: unknown): string | undefined {
   if (typeof system === "string") return system;
@@ -52,7 +65,8 @@ export function systemText(system: unknown): string | undefined {
   return undefined;
 }
 
-export function resolveSettings(o: CompactOptions<unknown>): Settings {
+/** `state` is the options' state already normalised (see normalizeState). */
+export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorState): Settings {
   check(o !== null && typeof o === "object", "options are required ({ contextWindow })");
   const { contextWindow } = o;
   check(Number.isFinite(contextWindow) && contextWindow > 0, "contextWindow must be a positive number of tokens");
@@ -62,13 +76,17 @@ export function resolveSettings(o: CompactOptions<unknown>): Settings {
     "maxOutputTokens must be ≥ 0 and smaller than contextWindow",
   );
   const threshold = o.threshold ?? DEFAULT_THRESHOLD;
-  check(threshold > 0 && threshold <= 1, "threshold must be a fraction in (0, 1]");
+  check(typeof threshold === "number" && threshold > 0 && threshold <= 1, "threshold must be a fraction in (0, 1]");
   const headMessages = o.headMessages ?? DEFAULT_HEAD_MESSAGES;
   check(Number.isInteger(headMessages) && headMessages >= 0, "headMessages must be an integer ≥ 0");
   const imageTokens = o.imageTokens ?? DEFAULT_IMAGE_TOKENS;
   check(Number.isFinite(imageTokens) && imageTokens >= 0, "imageTokens must be a number ≥ 0");
   check(o.tools === undefined || Array.isArray(o.tools), "tools must be an array of tool definitions");
-  check(o.countTokens === undefined || typeof o.countTokens === "function", "countTokens must be a function");
+  for (const k of FUNCTIONS) check(o[k] == null || isFunction(o[k]), `${k} must be a function`);
+  check(o.summarizer == null || [o.summarizer].flat().every(isFunction), "summarizer must be a function or an array of functions");
+  const tools = o.protectedTools ?? [];
+  check(Array.isArray(tools) && tools.every((t) => typeof t === "string"), "protectedTools must be an array of tool names");
+  check(o.focus == null || typeof o.focus === "string", "focus must be a string");
   check(o.runway === undefined || (Number.isFinite(o.runway) && o.runway >= 0), "runway must be a number of tokens ≥ 0");
 
   const effectiveWindow = contextWindow - maxOutputTokens;
@@ -83,10 +101,10 @@ export function resolveSettings(o: CompactOptions<unknown>): Settings {
     headMessages,
     tailTokens,
     runway: o.runway ?? Math.max(MIN_RUNWAY_TOKENS, Math.floor(thresholdTokens * RUNWAY_SHARE)),
-    protectedTools: new Set(o.protectedTools ?? []),
+    protectedTools: new Set(tools),
     tools: o.tools,
     system: systemText(o.system),
     imageTokens,
-    countText: calibrated(o.countTokens ?? heuristicTokens, o.state),
+    countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
   };
 }

@@ -1,17 +1,63 @@
 // The plain-JSON state carried between passes.
+import * as v from "valibot";
 import type { CompactorState } from "./types.js";
 
 export function initialState(): CompactorState {
   return { version: 1, compactions: 0, strikes: 0, fallbackStreak: 0, cooldowns: {} };
 }
 
-/** Accepts a state from an earlier pass (or nothing) and returns a complete copy. */
-export function normalizeState(state: CompactorState | undefined): CompactorState {
-  if (state === undefined || state === null) return initialState();
-  if (typeof state !== "object" || state.version !== 1) {
+const RATIO_MIN = 0.5;
+const RATIO_MAX = 3;
+const MAX_TIME = 8.64e15; // the Date range, in ms either side of the epoch
+
+// Only the valibot pieces the dialects already load (plus number): checks over a handful of builders.
+const num = (ok: (n: number) => boolean, what: string) => v.pipe(v.number(), v.check(ok, `must be ${what}`));
+const count = num((n) => Number.isSafeInteger(n) && n >= 0, "an integer ≥ 0");
+/** What each known field must be; a field that is not is dropped (with a warning), never used. */
+const FIELDS: Record<string, v.GenericSchema> = {
+  compactions: count,
+  strikes: count,
+  fallbackStreak: count,
+  backoffUntilTokens: num(Number.isFinite, "finite"),
+  previousSummary: v.string(),
+  calibration: v.looseObject({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
+  cooldowns: v.looseObject({}),
+};
+const COOLDOWN = v.looseObject({ until: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"), kind: v.string(), failures: count });
+
+/** A field's problem in words ("state.calibration.ratio: Invalid type: …"), or undefined when usable. */
+function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {
+  const r = v.safeParse(schema, value);
+  if (r.success) return undefined;
+  const at = v.getDotPath(r.issues[0]);
+  return `${path}${at ? `.${at}` : ""}: ${r.issues[0].message}`;
+}
+
+/**
+ * A state from an earlier pass (or nothing) as a complete, usable copy: each unusable field is
+ * dropped with a warning; unknown fields pass through. Not an object of version 1: a RangeError.
+ */
+export function normalizeState(given: unknown): { state: CompactorState; warnings: string[] } {
+  const warnings: string[] = [];
+  if (given === undefined || given === null) return { state: initialState(), warnings };
+  const g = given as Record<string, unknown>;
+  if (typeof g !== "object" || g.version !== 1) {
     throw new RangeError("context-compactor: options.state must be a state returned by an earlier pass (version 1)");
   }
-  return { ...initialState(), ...state, cooldowns: { ...(state.cooldowns ?? {}) } };
+  const keep = (schema: v.GenericSchema | undefined, value: unknown, path: string) => {
+    const why = schema && problem(schema, value, path);
+    if (why) warnings.push(`${why} (dropped)`);
+    return !why;
+  };
+  const cd = g.cooldowns;
+  const cooldowns = cd === undefined || keep(FIELDS.cooldowns, cd, "state.cooldowns") ? Object.entries(cd ?? {}) : [];
+  // Entries, not assignments: a key named "__proto__" stays a key.
+  const state = Object.fromEntries([
+    ...Object.entries(initialState()),
+    ...Object.entries(g).filter(([k, x]) => k !== "cooldowns" && x !== undefined && keep(Object.hasOwn(FIELDS, k) ? FIELDS[k] : undefined, x, `state.${k}`)),
+    ["cooldowns", Object.fromEntries(cooldowns.filter(([k, x]) => keep(COOLDOWN, x, `state.cooldowns.${k}`)))],
+  ]) as unknown as CompactorState;
+  return { state, warnings };
 }
 
 /** Provider usage in either vendor's shape → prompt tokens, or undefined when absent. */
@@ -27,9 +73,6 @@ export function promptTokensOf(usage: unknown): number | undefined {
   if (typeof u.inputTokens === "number") return u.inputTokens;
   return undefined;
 }
-
-const RATIO_MIN = 0.5;
-const RATIO_MAX = 3;
 
 /** Folds one observation (provider tokens for a transcript we estimated) into the calibration. */
 export function calibrate(state: CompactorState, providerTokens: number, estimated: number): CompactorState {

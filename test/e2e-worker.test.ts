@@ -24,7 +24,9 @@ function startUpstream(): Promise<void> {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", async () => {
-      received.push(JSON.parse(body));
+      const parsed = JSON.parse(body);
+      if (parsed.model === "silent") return; // accepts, and never answers
+      received.push(parsed);
       res.writeHead(200, { "content-type": "text/event-stream" });
       for (const event of REPLAY.toString("utf8").split(/(?<=\n\n)/)) {
         res.write(event);
@@ -39,7 +41,7 @@ function startUpstream(): Promise<void> {
 let stopWorker = async () => {};
 
 async function startWorker(): Promise<void> {
-  const dev = await startWranglerDev({ persist, vars: { UPSTREAM_BASE_URL: `http://127.0.0.1:${upstreamPort}/v1` } });
+  const dev = await startWranglerDev({ persist, vars: { UPSTREAM_BASE_URL: `http://127.0.0.1:${upstreamPort}/v1`, UPSTREAM_TIMEOUT_MS: "1500" } });
   base = dev.base;
   stopWorker = dev.stop;
 }
@@ -97,6 +99,37 @@ describe("wrangler dev, end to end", () => {
     const again = (await (await fetch(`${base}/v1/sessions/e2e`)).json()) as { state: { compactions: number }; reports: unknown[] };
     expect(again.state.compactions).toBe(1);
     expect(again.reports).toHaveLength(1);
+  });
+
+  it("answers 504 in the JSON error format when the upstream accepts and never answers", async () => {
+    const res = await fetch(`${base}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "silent", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ error: { type: "upstream_timeout" } });
+  });
+
+  it("refuses a page of another site without API_TOKEN, and answers every error as JSON", async () => {
+    const body = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    const before = received.length;
+    const drive = await fetch(`${base}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", origin: "https://evil.example" }, body });
+    expect(drive.status).toBe(401);
+    expect(drive.headers.get("access-control-allow-origin")).toBeNull();
+    expect(received.length).toBe(before); // the upstream was never called
+    const preflight = await fetch(`${base}/v1/chat/completions`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    for (const [init, status] of [
+      [{ method: "POST", headers: { "content-type": "application/json" }, body: "{nope" }, 400],
+      [{ method: "POST", headers: { "content-type": "text/plain" }, body }, 415],
+      [{ method: "GET" }, 405],
+    ] as const) {
+      const res = await fetch(`${base}/v1/chat/completions`, init);
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBeTruthy();
+    }
   });
 
   it("serves the demo at /", async () => {

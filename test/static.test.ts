@@ -26,3 +26,10 @@ describe("src/ uses web-standard APIs only", () => {
     for (const [what, pattern] of FORBIDDEN) expect(pattern.test(code), `${file} uses ${what}`).toBe(false);
   });
 });
+
+describe("secrets stay out of git", () => {
+  it("ignores wrangler's local secrets file (.dev.vars)", () => {
+    const ignored = readFileSync(new URL("../.gitignore", import.meta.url), "utf8").split("\n");
+    expect(ignored).toContain(".dev.vars");
+  });
+});

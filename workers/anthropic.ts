@@ -4,8 +4,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { windowFor, type Env } from "./env.js";
-import { fetchUpstream, proxyHeaders, runCompact, sseData, upstreamErrorMessage, upstreamTimeoutMs, UpstreamTimeout, watchUsage } from "./proxy.js";
-import { AnthropicError, MessagesRequest } from "./schemas.js";
+import { proxyHeaders, runCompact, sseData, watchUsage } from "./proxy.js";
+import { UpstreamTimeout, idleFetch, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { AnthropicError, MessagesRequest, SessionId } from "./schemas.js";
 
 type App = { Bindings: Env };
 
@@ -69,7 +70,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       request: {
         body: { content: { "application/json": { schema: MessagesRequest } }, required: true },
         headers: z.object({
-          "x-session-id": z.string().optional(),
+          "x-session-id": SessionId.optional(),
           "x-context-window": z.string().optional(),
           "anthropic-version": z.string().optional(),
           "anthropic-beta": z.string().optional(),
@@ -88,7 +89,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       const body = c.req.valid("json");
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL?.replace(/\/+$/, "");
       if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
-      const sessionId = c.req.header("x-session-id");
+      const sessionId = c.req.valid("header")["x-session-id"];
       const result = await runCompact(
         c.env,
         body.messages,
@@ -99,7 +100,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
 
       let res: Response;
       try {
-        res = await fetchUpstream(
+        res = await idleFetch(
           `${upstream}/v1/messages`,
           {
             method: "POST",
@@ -116,7 +117,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
         );
       } catch (err) {
         if (err instanceof UpstreamTimeout) return anthropicError(504, err.message, "timeout_error") as never;
-        return anthropicError(502, `the upstream could not be reached: ${upstreamErrorMessage(err instanceof Error ? err.message : "network error")}`) as never;
+        return anthropicError(502, `the upstream could not be reached: ${upstreamMessage(err instanceof Error ? err.message : "network error")}`) as never;
       }
       // The upstream's own status (429, 529, …), its error type, and its message made safe.
       if (!res.ok) {
@@ -127,7 +128,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
         } catch {
           // plain text
         }
-        return anthropicError(res.status, `upstream answered ${res.status}: ${upstreamErrorMessage(text)}`, typeof type === "string" ? type : undefined) as never;
+        return anthropicError(res.status, `upstream answered ${res.status}: ${upstreamMessage(text)}`, typeof type === "string" ? type : undefined) as never;
       }
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);

@@ -1,86 +1,42 @@
-// The edge worker: plan, compact (JSON or SSE), the compacting OpenAI-compatible proxy, sessions.
+// The edge worker: plan, compact (JSON or SSE), the compacting OpenAI and Anthropic proxies, sessions.
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
 import { streamSSE } from "hono/streaming";
-import { CompactionInputError, plan } from "../src/index.js";
+import { plan } from "../src/index.js";
 import { anthropicErrorShape, messagesRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
+import { errorData, fail, failWith } from "./errors.js";
+import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import { COMPACTION_HEADERS, proxyHeaders, runCompact, sessionOf, sseData, upstreamErrorMessage, watchUsage } from "./proxy.js";
-import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionResponse } from "./schemas.js";
+import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
+import { UpstreamTimeout, idleFetch, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 
 export type App = { Bindings: Env };
 
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-function error(c: Context, status: 400 | 401 | 404 | 413 | 429 | 500 | 502 | 503, type: string, message: string, issues?: { path: string; message: string }[]) {
-  return c.json({ error: { type, message, ...(issues ? { issues } : {}) } }, status);
-}
-
-/** Compares secrets in constant time, so the token cannot be guessed byte by byte. */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
-
-const auth: MiddlewareHandler<App> = async (c, next) => {
-  const token = c.env.API_TOKEN;
-  if (!token) {
-    if (!LOCAL_HOSTS.has(new URL(c.req.url).hostname)) {
-      return error(c, 401, "unauthorized", "API_TOKEN is not set: this worker only serves local development requests until it is");
-    }
-    c.header("x-context-compactor-warning", "API_TOKEN is not set: local development only");
-    return next();
-  }
-  // Anthropic clients send their key as x-api-key: the worker's token, for them.
-  const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? c.req.header("x-api-key");
-  if (!given || !sameSecret(given, token)) return error(c, 401, "unauthorized", "a valid Authorization: Bearer token is required");
-  return next();
-};
 
 export const app = new OpenAPIHono<App>({
   // Validation failures name every offending field.
   defaultHook: (result, c) => {
     if (!result.success) {
       const issues = result.error.issues.map((i) => ({ path: i.path.join(".") || "(body)", message: i.message }));
-      return error(c, 400, "invalid_request", `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
+      return fail(c, 400, "invalid_request", `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
     }
   },
 });
 
 app.use("/v1/messages", anthropicErrorShape); // first, so that every error of that route takes Anthropic's shape
-app.use(
-  "/v1/*",
-  cors({
-    origin: "*",
-    allowHeaders: ["authorization", "content-type", "x-session-id", "x-context-window", "x-api-key", "anthropic-version", "anthropic-beta"],
-    exposeHeaders: COMPACTION_HEADERS,
-  }),
-);
+app.use("/v1/*", corsAllowList(["authorization", "content-type", "x-session-id", "x-context-window", "x-api-key", "anthropic-version", "anthropic-beta"], COMPACTION_HEADERS));
 app.use("/v1/*", auth);
 app.use("/v1/*", async (c, next) =>
   bodyLimit({
     maxSize: Number(c.env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY,
-    onError: (c) => error(c, 413, "body_too_large", `the request body is larger than ${Number(c.env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY} bytes`),
+    onError: (c) => fail(c, 413, "body_too_large", `the request body is larger than ${Number(c.env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY} bytes`),
   })(c, next),
 );
 
-app.onError((err, c) => {
-  if (err instanceof CompactionInputError) {
-    return error(c, 400, "invalid_messages", err.message, err.issues.map((m) => ({ path: err.index >= 0 ? `messages.${err.index}` : "messages", message: m })));
-  }
-  if (err instanceof RangeError && err.message.startsWith("context-compactor:")) return error(c, 400, "invalid_options", err.message);
-  if (err instanceof HTTPException) return err.getResponse();
-  console.error("unhandled error:", err instanceof Error ? err.name : "unknown"); // never the message: it may quote input
-  return error(c, 500, "internal_error", "internal error");
-});
+app.onError((err, c) => failWith(c, errorData(err)));
 
 const json = (schema: z.ZodType, description: string) => ({ content: { "application/json": { schema } }, description });
 const errors = { 400: json(ErrorBody, "Invalid input"), 401: json(ErrorBody, "Missing or wrong token"), 413: json(ErrorBody, "Body too large") };
@@ -131,8 +87,8 @@ app.openapi(
         await Promise.all(sent);
         await stream.writeSSE({ event: "result", data: JSON.stringify(result) });
       } catch (err) {
-        const message = err instanceof CompactionInputError || err instanceof RangeError ? err.message : "internal error";
-        await stream.writeSSE({ event: "error", data: JSON.stringify({ error: { type: "compaction_failed", message } }) });
+        const { type, message, issues } = errorData(err);
+        await stream.writeSSE({ event: "error", data: JSON.stringify({ error: { type, message, ...(issues ? { issues } : {}) } }) });
       }
     }) as never;
   },
@@ -145,7 +101,7 @@ app.openapi(
     method: "get",
     path: "/v1/sessions/{id}",
     summary: "A session's state and its recent compaction reports",
-    request: { params: z.object({ id: z.string().min(1).max(200).openapi({ param: { name: "id", in: "path" } }) }) },
+    request: { params: z.object({ id: SessionId.openapi({ param: { name: "id", in: "path" } }) }) },
     responses: { 200: json(SessionResponse, "The session"), 401: json(ErrorBody, "Missing or wrong token") },
   }),
   async (c) => {
@@ -170,15 +126,20 @@ app.openapi(
     summary: "OpenAI-compatible proxy: compacts `messages` when needed, forwards to the upstream, streams its answer back unchanged",
     request: {
       body: { content: { "application/json": { schema: ChatRequest } }, required: true },
-      headers: z.object({ "x-session-id": z.string().optional(), "x-context-window": z.string().optional() }),
+      headers: z.object({ "x-session-id": SessionId.optional(), "x-context-window": z.string().optional() }),
     },
-    responses: { 200: { description: "The upstream's answer, unchanged; the compaction report in x-compaction-* headers" }, ...errors, 502: json(ErrorBody, "Upstream failure") },
+    responses: {
+      200: { description: "The upstream's answer, unchanged; the compaction report in x-compaction-* headers" },
+      ...errors,
+      502: json(ErrorBody, "Upstream failure"),
+      504: json(ErrorBody, "The upstream sent nothing for UPSTREAM_TIMEOUT_MS"),
+    },
   }),
   async (c) => {
     const body = c.req.valid("json");
     const upstream = c.env.UPSTREAM_BASE_URL?.replace(/\/+$/, "");
-    if (!upstream) return error(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
-    const sessionId = c.req.header("x-session-id");
+    if (!upstream) return fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
+    const sessionId = c.req.valid("header")["x-session-id"];
     const options: HttpOptions = {
       contextWindow: windowFor(c.env, body.model, c.req.header("x-context-window")),
       maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
@@ -188,18 +149,23 @@ app.openapi(
 
     let res: Response;
     try {
-      res = await fetch(`${upstream}/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(c.env.UPSTREAM_API_KEY ? { authorization: `Bearer ${c.env.UPSTREAM_API_KEY}` } : {}) },
-        body: JSON.stringify({ ...body, messages: result.messages }),
-        signal: c.req.raw.signal,
-      });
+      res = await idleFetch(
+        `${upstream}/chat/completions`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(c.env.UPSTREAM_API_KEY ? { authorization: `Bearer ${c.env.UPSTREAM_API_KEY}` } : {}) },
+          body: JSON.stringify({ ...body, messages: result.messages }),
+        },
+        upstreamTimeoutMs(c.env),
+        c.req.raw.signal,
+      );
+      if (!res.ok) {
+        const message = upstreamMessage(await res.text());
+        return c.json({ error: { type: "upstream_error", message: `upstream answered ${res.status}: ${message}`, status: res.status } }, 502);
+      }
     } catch (err) {
-      return error(c, 502, "upstream_unreachable", `the upstream could not be reached: ${err instanceof Error ? err.message : "network error"}`);
-    }
-    if (!res.ok) {
-      const message = upstreamErrorMessage(await res.text());
-      return c.json({ error: { type: "upstream_error", message: `upstream answered ${res.status}: ${message}`, status: res.status } }, 502);
+      if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
+      return fail(c, 502, "upstream_unreachable", `the upstream could not be reached: ${err instanceof Error ? err.message : "network error"}`);
     }
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
@@ -219,4 +185,15 @@ app.doc31("/openapi.json", {
 });
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
 
-app.notFound((c) => (c.req.path.startsWith("/v1/") ? error(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`) : c.env.ASSETS ? c.env.ASSETS.fetch(c.req.raw) : error(c, 404, "not_found", "no demo build")));
+/** The methods the API serves at `path` (its own routes, not middleware). */
+function methodsAt(path: string): string[] {
+  const at = (pattern: string) => new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+")}$`).test(path);
+  return [...new Set(app.routes.filter((r) => r.method !== "ALL" && at(r.path)).map((r) => r.method))];
+}
+
+app.notFound((c) => {
+  if (!c.req.path.startsWith("/v1/")) return c.env.ASSETS ? c.env.ASSETS.fetch(c.req.raw) : fail(c, 404, "not_found", "no demo build");
+  const allow = methodsAt(c.req.path);
+  if (allow.length) return fail(c, 405, "method_not_allowed", `${c.req.method} is not served at ${c.req.path}: use ${allow.join(", ")}`, undefined, { allow: allow.join(", ") });
+  return fail(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`);
+});

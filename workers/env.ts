@@ -13,8 +13,6 @@ export interface Env {
   ANTHROPIC_UPSTREAM_BASE_URL?: string;
   /** Sent upstream as x-api-key (a secret: `wrangler secret put ANTHROPIC_API_KEY`). */
   ANTHROPIC_API_KEY?: string;
-  /** How long the proxies wait for the upstream's answer to begin (ms); then 504. */
-  UPSTREAM_TIMEOUT_MS?: string;
   /** "deterministic" (default), "upstream", "workers-ai", or "openai" with SUMMARIZER_BASE_URL. */
   SUMMARIZER?: string;
   SUMMARIZER_BASE_URL?: string;
@@ -23,6 +21,10 @@ export interface Env {
   /** JSON object: model name → context window, merged over the built-in table. */
   MODEL_WINDOWS?: string;
   MAX_BODY_BYTES?: string;
+  /** Origins (comma-separated) whose pages may call the API across origins (CORS); none by default. */
+  ALLOWED_ORIGINS?: string;
+  /** How long the upstream may stay silent, before its first byte and between chunks (ms, default 120000). */
+  UPSTREAM_TIMEOUT_MS?: string;
 }
 
 /** The summarizer chain the configuration asks for; the deterministic one always ends it. */

@@ -13,6 +13,34 @@ export const ErrorBody = z
 
 const Dialect = z.enum(["openai", "anthropic", "ai-sdk"]);
 
+/** Deeper JSON than any transcript needs: refused here, before recursive code (JSON.stringify) meets it. */
+export const MAX_DEPTH = 100;
+
+/** Whether `value` nests deeper than MAX_DEPTH; iterative, so depth itself cannot overflow the stack. */
+export function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const x of Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
+/** A list of JSON values, each bounded in depth (the issue names the item). */
+const boundedList = (description: string) =>
+  z
+    .array(z.unknown())
+    .superRefine((items, ctx) => {
+      const i = items.findIndex(tooDeep);
+      if (i >= 0) ctx.addIssue({ code: "custom", path: [i], message: `nested deeper than ${MAX_DEPTH} levels` });
+    })
+    .openapi({ description });
+
+/** Session ids: what GET /v1/sessions/{id} can read back. */
+export const SessionId = z.string().min(1).max(200);
+
 /** The JSON-able subset of the core's options (functions and signals cannot travel over HTTP). */
 export const Options = z
   .object({
@@ -23,20 +51,20 @@ export const Options = z
     tailTokens: z.number().int().nonnegative().optional(),
     protectedTools: z.array(z.string()).optional(),
     imageTokens: z.number().int().nonnegative().optional(),
-    tools: z.array(z.unknown()).optional(),
+    tools: boundedList("Tool definitions, counted with every request").optional(),
     focus: z.string().max(4000).optional(),
     force: z.boolean().optional(),
     dialect: Dialect.optional(),
-    system: z.union([z.string(), z.array(z.unknown())]).optional(),
+    system: z.union([z.string(), boundedList("Text blocks")]).optional(),
   })
   .strict()
   .openapi("Options");
 
-const Messages = z.array(z.unknown()).openapi({ description: "A transcript in the chosen dialect (OpenAI chat messages by default)" });
+const Messages = boundedList("A transcript in the chosen dialect (OpenAI chat messages by default)");
 
 export const PlanRequest = z.object({ messages: Messages, options: Options }).openapi("PlanRequest");
 export const CompactRequest = z
-  .object({ messages: Messages, options: Options, sessionId: z.string().min(1).max(200).optional() })
+  .object({ messages: Messages, options: Options, sessionId: SessionId.optional() })
   .openapi("CompactRequest");
 
 const Range = z.object({ start: z.number(), end: z.number() });
@@ -65,13 +93,18 @@ export const CompactResponse = z
 export const ChatRequest = z
   .object({
     model: z.string().min(1),
-    messages: z.array(z.unknown()).min(1),
+    messages: Messages.min(1),
     stream: z.boolean().optional(),
     max_tokens: z.number().int().positive().optional(),
     max_completion_tokens: z.number().int().positive().optional(),
-    tools: z.array(z.unknown()).optional(),
+    tools: boundedList("Tool definitions").optional(),
   })
   .passthrough()
+  // Every other field is forwarded as it is: bounded too, since it is serialized again.
+  .superRefine((body, ctx) => {
+    const key = Object.keys(body).find((k) => k !== "messages" && k !== "tools" && tooDeep((body as Record<string, unknown>)[k]));
+    if (key) ctx.addIssue({ code: "custom", path: [key], message: `nested deeper than ${MAX_DEPTH} levels` });
+  })
   .openapi("ChatCompletionRequest");
 
 export const SessionResponse = z

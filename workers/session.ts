@@ -5,6 +5,7 @@ import { compact, type CompactOptions, type CompactorState, type CompactResult }
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { summarizerFor, type Env } from "./env.js";
+import { errorData, type ErrorData } from "./errors.js";
 
 const KEEP_REPORTS = 20;
 
@@ -33,8 +34,20 @@ export class SessionObject extends DurableObject<Env> {
     return next;
   }
 
-  /** One compaction pass with this session's state; `onEvent` sees progress as it happens. */
-  compact(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
+  /**
+   * One compaction pass with this session's state; `onEvent` sees progress as it happens. Failures
+   * come back as error data: an exception would cross RPC as a plain Error (a 500) and be logged
+   * with its message, which may quote the input.
+   */
+  async compact(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<{ result: CompactResult<unknown> } | { error: ErrorData }> {
+    try {
+      return { result: await this.compactInTurn(messages, options, onEvent) };
+    } catch (err) {
+      return { error: errorData(err) };
+    }
+  }
+
+  private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
       const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent });

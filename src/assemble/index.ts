@@ -70,7 +70,7 @@ function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[];
 export interface AssembleInput<M> {
   input: M[];
   views: MessageView[];
-  /** The transcript after prune: same objects as the input outside pruned middle messages. */
+  /** The transcript after prune: same objects as the input outside pruned messages. */
   pruned: M[];
   prunedViews: MessageView[];
   plan: Plan;
@@ -96,7 +96,8 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
     if (plan.handoffBeforePinned) slots.push(...pinned);
   }
 
-  for (let i = plan.tail.start; i < x.input.length; i++) slots.push({ message: x.input[i], view: x.views[i], from: i });
+  // From the pruned transcript: the tail is pruned too when it alone is over the threshold.
+  for (let i = plan.tail.start; i < x.input.length; i++) slots.push({ message: x.pruned[i], view: x.prunedViews[i], from: i });
 
   if (x.handoff !== undefined && plan.seam === "merge") {
     const at = plan.head.end + plan.pinned.length;

@@ -1,7 +1,7 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
 import * as v from "valibot";
 import { validateEach } from "./validate.js";
-import { addText, emptyView, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
+import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };
 export interface ModelMessage {
@@ -45,7 +45,7 @@ function outputView(p: ModelPart): ToolResultView {
       else images++;
     }
   } else if (typeof o?.value === "string") text = o.value;
-  else if (o?.value !== undefined) text = JSON.stringify(o.value);
+  else if (o?.value !== undefined) text = jsonOf(o.value);
   return { id: String(p.toolCallId), text, images };
 }
 
@@ -54,11 +54,11 @@ function view(m: ModelMessage): MessageView {
   for (const p of parts(m.content)) {
     if (p.type === "text") addText(v, String(p.text));
     // Calls the provider ran itself carry their result in the same message: not ours to pair.
-    else if (p.type === "tool-call" && !p.providerExecuted) v.toolCalls.push({ id: String(p.toolCallId), name: String(p.toolName), arguments: JSON.stringify(p.input ?? {}) });
+    else if (p.type === "tool-call" && !p.providerExecuted) v.toolCalls.push({ id: String(p.toolCallId), name: String(p.toolName), arguments: jsonOf(p.input ?? {}) });
     else if (p.type === "tool-result" && m.role === "tool") v.results.push(outputView(p));
     else if (p.type === "image") v.images++;
     else if (p.type === "file") v.attachments++;
-    else v.otherChars += JSON.stringify(p).length;
+    else v.otherChars += jsonOf(p).length;
   }
   return v;
 }

@@ -1,7 +1,7 @@
 // Anthropic Messages: system beside the messages, content blocks, tool results inside user messages,
 // strict user/assistant alternation.
 import * as v from "valibot";
-import { addText, emptyView, type Dialect, type MessageView, type ToolResultView } from "./view.js";
+import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolResultView } from "./view.js";
 import { validateEach } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
@@ -50,12 +50,12 @@ function view(m: AnthropicMessage): MessageView {
   const v = emptyView(m.role);
   for (const b of blocks(m.content)) {
     if (b.type === "text") addText(v, String(b.text));
-    else if (b.type === "tool_use") v.toolCalls.push({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) });
+    else if (b.type === "tool_use") v.toolCalls.push({ id: String(b.id), name: String(b.name), arguments: jsonOf(b.input ?? {}) });
     else if (b.type === "tool_result") v.results.push(resultView(b));
     else if (IMAGE.has(b.type)) v.images++;
     else if (ATTACHMENT.has(b.type)) v.attachments++;
     // thinking, redacted_thinking, server tools and their results: kept as they are, counted by size
-    else v.otherChars += JSON.stringify(b).length;
+    else v.otherChars += jsonOf(b).length;
   }
   // A user message of tool results and nothing else is a tool-result carrier.
   if (v.results.length && !v.text && !v.images && !v.attachments) v.role = "tool";

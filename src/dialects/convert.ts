@@ -167,9 +167,16 @@ function aiSdkToOpenAI(messages: ModelMessage[], lost: string[]): ChatMessage[] 
 
 // ---- entry points -------------------------------------------------------------------------------
 
+/** A dialect name checked against the built-in ones (own keys: "__proto__" is no dialect). */
+function known(name: DialectName): DialectName {
+  if (!Object.hasOwn(dialects, name)) throw new RangeError(`context-compactor: unknown dialect ${JSON.stringify(name)} (openai, anthropic or ai-sdk)`);
+  return name;
+}
+
 /** Any dialect → OpenAI Chat Completions. */
 export function toOpenAI(messages: unknown[], from: DialectName, system?: unknown): { messages: ChatMessage[]; lost: string[] } {
   const lost: string[] = [];
+  known(from);
   if (from === "openai") return { messages: messages as ChatMessage[], lost };
   if (from === "anthropic") return { messages: anthropicToOpenAI(messages as AnthropicMessage[], system, lost), lost };
   return { messages: aiSdkToOpenAI(messages as ModelMessage[], lost), lost };
@@ -178,6 +185,7 @@ export function toOpenAI(messages: unknown[], from: DialectName, system?: unknow
 /** OpenAI Chat Completions → any dialect. */
 export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted {
   const lost: string[] = [];
+  known(to);
   if (to === "openai") return { messages, lost };
   if (to === "anthropic") return openAIToAnthropic(messages, lost);
   return { messages: openAIToAiSdk(messages, lost), lost };
@@ -185,6 +193,7 @@ export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted 
 
 /** Between any two dialects (through OpenAI). */
 export function convert(messages: unknown[], options: { from: DialectName; to: DialectName; system?: unknown }): Converted {
+  known(options.to); // before any work
   const a = toOpenAI(messages, options.from, options.system);
   const b = fromOpenAI(a.messages, options.to);
   return { ...b, lost: [...a.lost, ...b.lost] };

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import type { ChatMessage, ContentPart } from "../types.js";
 import { validateEach } from "./validate.js";
-import type { Dialect, MessageView, ToolCallView } from "./view.js";
+import { jsonOf, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const;
 
@@ -62,7 +62,7 @@ function parts(content: ChatMessage["content"]) {
       if (part.type === "text") text += (text ? "\n" : "") + (part as { text: string }).text;
       else if (IMAGE_PARTS.has(part.type)) images++;
       else if (ATTACHMENT_PARTS.has(part.type)) attachments++;
-      else otherChars += JSON.stringify(part).length;
+      else otherChars += jsonOf(part).length;
     }
   }
   return { text, images, attachments, otherChars };

@@ -31,6 +31,15 @@ export interface MessageView {
   results: ToolResultView[];
 }
 
+/** A part's JSON text, for estimation only: "" when it has none (cyclic, BigInt, nested past the stack). */
+export function jsonOf(x: unknown): string {
+  try {
+    return JSON.stringify(x) ?? "";
+  } catch {
+    return "";
+  }
+}
+
 /** An empty view to fill part by part. */
 export function emptyView(role: NeutralRole): MessageView {
   return { role, text: "", images: 0, attachments: 0, otherChars: 0, toolCalls: [], results: [] };

@@ -89,15 +89,25 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole | u
  */
 function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: boolean): NeutralRole | undefined {
   let i = end - 1;
-  while (!orphansStay && i >= 0 && views[i].role === "tool") {
-    const owner = groupStart(views, i, 0);
-    if (owner !== i && views[i].results.some((r) => views[owner].toolCalls.some((c) => c.id === r.id))) return wire("tool");
-    i--;
-  }
+  if (orphansStay || i < 0 || views[i].role !== "tool") return i >= 0 ? wire(views[i].role) : undefined;
+  // One walk back over the run of results to the call that opened it, then one check of each: linear.
+  const owner = groupStart(views, i, 0);
+  const ids = new Set(views[owner].toolCalls.map((c) => c.id));
+  for (; i > owner && views[i].role === "tool"; i--) if (views[i].results.some((r) => ids.has(r.id))) return wire("tool");
+  while (i >= 0 && views[i].role === "tool") i--;
   return i >= 0 ? wire(views[i].role) : undefined;
 }
 
 type Wire = (role: NeutralRole) => NeutralRole;
+
+/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail. */
+export function keptTokens(p: Plan, perMessage = p.tokens.perMessage): number {
+  let t = p.fixedTokens;
+  perMessage.forEach((n, i) => {
+    if (i < p.head.end || i >= p.tail.start || p.pinned.includes(i)) t += n;
+  });
+  return t;
+}
 
 export function planViews(
   views: MessageView[],

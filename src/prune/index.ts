@@ -2,6 +2,7 @@
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
+import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
@@ -59,7 +60,11 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean): M
   return shrunk;
 }
 
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>): PruneResult<M> {
+/**
+ * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
+ * what compaction keeps verbatim is over the prune target (the latest request never).
+ */
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, tail = false): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -68,8 +73,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
 
-  for (let i = plan.middle.start; i < plan.middle.end; i++) {
-    if (plan.pinned.includes(i)) continue; // the latest request stays verbatim
+  const pruneAt = (i: number) => {
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
@@ -92,12 +96,21 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     if (kind) {
       const view = dialect.view(next);
       const tokens = messageTokens(view, s);
-      if (tokens >= perMessage[i]) continue; // a stand-in that saves nothing is not worth the change
+      if (tokens >= perMessage[i]) return; // a stand-in that saves nothing is not worth the change
       out[i] = next;
       outViews[i] = view;
       items.push({ index: i, kind, tokensBefore: perMessage[i], tokensAfter: tokens });
       perMessage[i] = tokens;
     }
+  };
+
+  for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i); // the pinned request stays verbatim
+  let kept = tail ? keptTokens(plan) : 0;
+  for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
+    if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
+    const before = perMessage[i];
+    pruneAt(i);
+    kept -= before - perMessage[i];
   }
 
   let total = plan.fixedTokens;

@@ -123,22 +123,18 @@ function shrinkValue(v: unknown): unknown {
     return `${v.slice(0, cut)} ...[truncated ${v.length - cut} chars]`; // spaced: glued, it would end a shape
   }
   if (Array.isArray(v)) return v.map(shrinkValue);
-  if (v !== null && typeof v === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = shrinkValue(x);
-    return out;
-  }
+  // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shrinkValue(x)]));
   return v;
 }
 
 /** Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller. */
 export function shrinkArguments(args: string): string | undefined {
-  let parsed: unknown;
+  let shrunk: string;
   try {
-    parsed = JSON.parse(args);
+    shrunk = JSON.stringify(shrinkValue(JSON.parse(args)));
   } catch {
-    return undefined;
+    return undefined; // not JSON, or nested deeper than the stack: left as it is
   }
-  const shrunk = JSON.stringify(shrinkValue(parsed));
   return shrunk.length < args.length ? shrunk : undefined;
 }

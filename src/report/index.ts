@@ -18,6 +18,14 @@ export interface WarningFacts {
   tokensAfter: number;
   tailTokens: number;
   tailBudget: number;
+  /** What the pass kept verbatim (fixed, head, pinned, tail), after pruning. */
+  keptTokens: number;
+}
+
+/** Over the threshold after a pass: by how much, and what holds it there. */
+export function overWarning(plan: Plan, tokens: number, kept: number): string {
+  const t = plan.tokens.threshold;
+  return `still ${tokens} tokens, over the threshold of ${t} by ${tokens - t} tokens: the head, the tail from index ${plan.tail.start} (latest request at ${plan.latestUserIndex}) and fixed tokens alone hold ${kept}`;
 }
 
 export function warningsOf(f: WarningFacts): string[] {
@@ -42,8 +50,8 @@ export function warningsOf(f: WarningFacts): string[] {
       `the tail holds ${f.tailTokens} tokens (budget ${f.tailBudget}) because the latest user message at index ${plan.latestUserIndex} is kept verbatim with everything after it`,
     );
   }
-  if (f.tokensAfter > plan.tokens.threshold) {
-    w.push(`still ${f.tokensAfter} tokens after compaction, above the threshold of ${plan.tokens.threshold}`);
-  }
+  const shrunk = f.pruned.filter((p) => p.index >= plan.tail.start).map((p) => p.index);
+  if (shrunk.length) w.push(`the tail alone kept the transcript over the threshold: pruned its tool calls and results at indices ${shrunk.join(", ")}`);
+  if (f.tokensAfter > plan.tokens.threshold) w.push(overWarning(plan, f.tokensAfter, f.keptTokens));
   return w;
 }

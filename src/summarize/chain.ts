@@ -117,7 +117,7 @@ export interface ChainOutcome {
 
 /** The user's summarizers, then the deterministic one (once) as the last resort; one labelled so stands in for it. */
 export function chainOf(summarizer: Summarizer | Summarizer[] | undefined): Summarizer[] {
-  const list = summarizer === undefined ? [] : Array.isArray(summarizer) ? summarizer : [summarizer];
+  const list = summarizer == null ? [] : Array.isArray(summarizer) ? summarizer : [summarizer];
   return list.some((s) => s.label === "deterministic") ? list : [...list, deterministicSummarizer()];
 }
 

@@ -1,7 +1,7 @@
 // anthropic: the Messages API, streamed.
 import { SummarizerError } from "../errors.js";
 import type { FailureKind, Summarizer } from "../types.js";
-import { parseData, streamEvents, type FetchConfig } from "./http.js";
+import { finishFailure, parseData, streamEvents, type FetchConfig } from "./http.js";
 import type { SSEEvent } from "./sse.js";
 
 const ERROR_KINDS: Record<string, FailureKind> = {
@@ -15,7 +15,7 @@ const ERROR_KINDS: Record<string, FailureKind> = {
   invalid_request_error: "http",
   timeout_error: "timeout",
 };
-const STOP_FAILURES: Record<string, FailureKind> = { max_tokens: "truncated", model_context_window_exceeded: "truncated", refusal: "refusal" };
+const STOP_FAILURES: Record<string, FailureKind> = { refusal: "refusal" };
 
 /** Reads Messages API events: text deltas are the summary; thinking, ping and tool blocks are not. */
 export async function* anthropicText(events: AsyncIterable<SSEEvent>): AsyncGenerator<string> {
@@ -32,7 +32,8 @@ export async function* anthropicText(events: AsyncIterable<SSEEvent>): AsyncGene
         break;
       case "message_delta": {
         const stop = ev.delta?.stop_reason;
-        if (stop && STOP_FAILURES[stop]) throw new SummarizerError(STOP_FAILURES[stop], `stop_reason ${stop}`);
+        const failure = stop ? finishFailure(stop, STOP_FAILURES) : undefined;
+        if (failure) throw new SummarizerError(failure, `stop_reason ${stop}`);
         break;
       }
       case "error":

@@ -102,6 +102,15 @@ export async function* streamEvents(
 }
 
 /** JSON of one event's data, or a "malformed" failure naming it. */
+/** Names a length or token limit: "length", "max_tokens", "model_length", "MAX_TOKENS", "context_window_exceeded"… */
+const LENGTH_LIMIT = /length|max_?(?:output_?)?tokens|limit|window|too_?long/i;
+
+/** How a finish/stop reason fails, by the provider's table (own keys only), else by meaning; undefined for a whole answer. */
+export function finishFailure(reason: unknown, table: Record<string, FailureKind>): FailureKind | undefined {
+  const r = String(reason);
+  return Object.hasOwn(table, r) ? table[r] : LENGTH_LIMIT.test(r) ? "truncated" : undefined;
+}
+
 export function parseData(e: SSEEvent): any {
   try {
     return JSON.parse(e.data);

@@ -1,16 +1,11 @@
 // openAICompatible: any /chat/completions endpoint, streamed.
 import { SummarizerError } from "../errors.js";
-import type { Summarizer } from "../types.js";
-import { parseData, statusKind, streamEvents, type FetchConfig } from "./http.js";
+import type { FailureKind, Summarizer } from "../types.js";
+import { finishFailure, parseData, statusKind, streamEvents, type FetchConfig } from "./http.js";
 import type { SSEEvent } from "./sse.js";
 
-/** finish_reason values that mean the summary is not a whole answer. */
-const FINISH_FAILURES: Record<string, "truncated" | "refusal" | "error"> = {
-  length: "truncated",
-  max_tokens: "truncated",
-  content_filter: "refusal",
-  error: "error",
-};
+/** finish_reason values that mean the summary is not a whole answer (besides any length limit). */
+const FINISH_FAILURES: Record<string, FailureKind> = { content_filter: "refusal", error: "error" };
 
 /**
  * One OpenAI chat-completion chunk: the content delta of choice 0, or undefined. Reasoning is
@@ -29,7 +24,7 @@ export function openAIChunk(chunk: any, state: { finished: boolean }): string | 
     if (delta.refusal) throw new SummarizerError("refusal", `the model refused: ${String(delta.refusal).slice(0, 200)}`);
     if (typeof delta.content === "string" && delta.content) text = delta.content;
     if (choice.finish_reason) {
-      const failure = FINISH_FAILURES[choice.finish_reason];
+      const failure = finishFailure(choice.finish_reason, FINISH_FAILURES);
       if (failure) throw new SummarizerError(failure, `finish_reason ${choice.finish_reason}`);
       state.finished = true;
     }

@@ -89,10 +89,13 @@ export function violations({ input, snapshot, plan, result, dialect = "openai" }
     last = Math.max(last, at);
   }
 
-  // 3. tail kept as the same objects, except one message a handoff was merged into and reported orphans
+  // 3. tail kept as the same objects, except one message a handoff was merged into, reported orphans,
+  // and tool calls and results pruned (reported) because the tail alone was over the threshold
   let merged = 0;
+  const prunedAt = new Set(r.pruned.map((p) => p.index));
   for (let i = plan.tail.start; i < input.length; i++) {
     if (removed.has(i) || out.includes(input[i])) continue;
+    if (prunedAt.has(i) && i !== plan.latestUserIndex) continue;
     const m = out.find((o) => written.has(o) && text(o).startsWith(HANDOFF_PREFIX) && text(o).endsWith(text(input[i])) && o.role === input[i].role);
     if (m && merged++ === 0) continue;
     v.push(`3: tail message ${i} is missing from the output`);

@@ -156,7 +156,7 @@ describe("POST /v1/messages errors, in Anthropic's shape", () => {
     vi.spyOn(globalThis, "fetch").mockImplementation((_url, init) => new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(new Error("aborted")))));
     const res = await call({ model: "m", max_tokens: 1, messages: short }, {}, { ...upstreamEnv, UPSTREAM_TIMEOUT_MS: "20" });
     expect(res.status).toBe(504);
-    expect(await res.json()).toMatchObject({ type: "error", error: { type: "timeout_error", message: "the upstream did not answer within 20 ms" } });
+    expect(await res.json()).toMatchObject({ type: "error", error: { type: "timeout_error", message: "the upstream sent nothing for 20 ms" } });
   });
 
   it("answers 502 without an upstream, or when it cannot be reached", async () => {

@@ -183,8 +183,197 @@ describe("documents", () => {
     expect(await res.text()).toMatch(/context-compactor/);
   });
 
-  it("answers CORS preflights for the demo", async () => {
-    const res = await SELF.fetch("http://localhost/v1/plan", { method: "OPTIONS", headers: { origin: "http://example.com", "access-control-request-method": "POST" } });
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  it("answers CORS preflights only for origins in ALLOWED_ORIGINS (none by default)", async () => {
+    const preflight = (origin: string, e: object = env) =>
+      app.request("http://localhost/v1/plan", { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }, e);
+    expect((await preflight("http://example.com")).headers.get("access-control-allow-origin")).toBeNull();
+    const listed = { ...env, ALLOWED_ORIGINS: "https://app.example, https://other.example" };
+    expect((await preflight("https://app.example", listed)).headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect((await preflight("https://evil.example", listed)).headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("local mode (no API_TOKEN) is safe by default", () => {
+  const open = { ...env, API_TOKEN: undefined };
+  const body = JSON.stringify({ messages: [], options: { contextWindow: 1000 } });
+  const plan = (headers: Record<string, string>, url = "http://127.0.0.1:8787/v1/plan", e: object = open) =>
+    app.request(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }, e);
+
+  it("serves loopback clients and same-origin or loopback pages", async () => {
+    for (const headers of [{}, { "cf-connecting-ip": "127.0.0.1" }, { "cf-connecting-ip": "::1" }, { origin: "http://127.0.0.1:8787" }, { origin: "http://localhost:5173" }, { "sec-fetch-site": "same-origin" }]) {
+      expect((await plan(headers)).status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
+  it("refuses a page on another site: a drive-by POST never reaches the upstream", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const upstream = { ...open, UPSTREAM_BASE_URL: "http://upstream.test/v1", UPSTREAM_API_KEY: "sk-upstream" };
+    const res = await app.request(
+      "http://127.0.0.1:8787/v1/chat/completions",
+      { method: "POST", body: JSON.stringify({ model: "gpt-4o", messages: small }), headers: { "content-type": "application/json", origin: "https://evil.example" } },
+      upstream,
+    );
+    expect(res.status).toBe(401);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await res.json()).toMatchObject({ error: { type: "unauthorized", message: expect.stringMatching(/origin/) } });
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect((await plan({ origin: "null" })).status).toBe(401);
+    expect((await plan({ "sec-fetch-site": "cross-site" })).status).toBe(401);
+  });
+
+  it("refuses a non-loopback client even with Host: localhost", async () => {
+    const res = await plan({ "cf-connecting-ip": "203.0.113.7" }, "http://localhost:8787/v1/plan");
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/API_TOKEN is not set/);
+  });
+
+  it("serves an origin listed in ALLOWED_ORIGINS", async () => {
+    const res = await plan({ origin: "https://app.example" }, undefined, { ...open, ALLOWED_ORIGINS: "https://app.example" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example");
+  });
+});
+
+describe("one error format for every non-2xx answer", () => {
+  const raw = (path: string, init: RequestInit) => SELF.fetch(`http://localhost${path}`, { ...init, headers: { authorization: "Bearer test-token", ...(init.headers as object) } });
+  const errorOf = async (res: Response) => {
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    return ((await res.json()) as { error: { type: string; message: string } }).error;
+  };
+
+  it("malformed JSON is a JSON 400", async () => {
+    const res = await raw("/v1/plan", { method: "POST", body: "{nope", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ type: "invalid_json", message: expect.stringMatching(/JSON/) });
+  });
+
+  it("a wrong content type is a JSON 415", async () => {
+    const res = await raw("/v1/plan", { method: "POST", body: "{}", headers: { "content-type": "text/plain" } });
+    expect(res.status).toBe(415);
+    expect(await errorOf(res)).toMatchObject({ type: "unsupported_media_type" });
+  });
+
+  it("an unknown route is a JSON 404, a wrong method a JSON 405 with Allow", async () => {
+    const missing = await raw("/v1/nope", { method: "POST" });
+    expect(missing.status).toBe(404);
+    expect(await errorOf(missing)).toMatchObject({ type: "not_found" });
+    const wrong = await raw("/v1/plan", { method: "GET" });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("POST");
+    expect(await errorOf(wrong)).toMatchObject({ type: "method_not_allowed" });
+  });
+
+  it("accepts the bearer scheme in any case", async () => {
+    const res = await raw("/v1/plan", { method: "POST", body: JSON.stringify({ messages: [], options: { contextWindow: 1000 } }), headers: { authorization: "bearer test-token", "content-type": "application/json" } });
+    expect(res.status).toBe(200);
+  });
+
+  it("invalid messages are a 400 naming the index with a session too, on /v1/compact and the proxy", async () => {
+    const bad = [{ role: "user", content: "x" }, { role: "tool", content: "y" }];
+    const id = `bad-${crypto.randomUUID()}`;
+    for (const res of [
+      await post("/v1/compact", { messages: bad, options: { contextWindow: 1000 }, sessionId: id }),
+      await post("/v1/compact", { messages: bad, options: { contextWindow: 1000 }, sessionId: id }, { accept: "application/json" }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { type: "invalid_messages", message: expect.stringMatching(/^messages\[1\]: tool_call_id/), issues: [{ path: "messages.1" }] } });
+    }
+    const proxied = await app.request(
+      "http://localhost/v1/chat/completions",
+      { method: "POST", headers: { ...auth, "x-session-id": id }, body: JSON.stringify({ model: "gpt-4o", messages: bad }) },
+      { ...env, UPSTREAM_BASE_URL: "http://upstream.test/v1" },
+    );
+    expect(proxied.status).toBe(400);
+    expect(await proxied.json()).toMatchObject({ error: { type: "invalid_messages" } });
+  });
+
+  it("a session id longer than the sessions route reads is a 400, header or body", async () => {
+    const long = "s".repeat(201);
+    const header = await app.request(
+      "http://localhost/v1/chat/completions",
+      { method: "POST", headers: { ...auth, "x-session-id": long }, body: JSON.stringify({ model: "gpt-4o", messages: small }) },
+      { ...env, UPSTREAM_BASE_URL: "http://upstream.test/v1" },
+    );
+    expect(header.status).toBe(400);
+    expect(((await header.json()) as { error: { issues: { path: string }[] } }).error.issues[0].path).toBe("x-session-id");
+    expect((await post("/v1/compact", { messages: small, options: { contextWindow: 1000 }, sessionId: long })).status).toBe(400);
+  });
+
+  it("a body nested too deep is a 400 naming where, on every route, not a 500", async () => {
+    const depth = 490_000;
+    const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    for (const path of ["/v1/plan", "/v1/compact"]) {
+      const body = `{"messages":[{"role":"user","content":"hi"},{"role":"user","content":[{"type":"mystery","v":${nested}}]}],"options":{"contextWindow":1000}}`;
+      const res = await raw(path, { method: "POST", body, headers: { "content-type": "application/json" } });
+      expect(res.status, path).toBe(400);
+      expect(await errorOf(res)).toMatchObject({ type: "invalid_request", message: expect.stringMatching(/messages\.1: nested deeper than \d+ levels/) });
+    }
+  });
+});
+
+describe("the proxy's upstream", () => {
+  const upstreamEnv = { ...env, UPSTREAM_BASE_URL: "http://upstream.test/v1", UPSTREAM_TIMEOUT_MS: "50" };
+  const chat = (init: RequestInit = {}) =>
+    app.request("http://localhost/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "gpt-4o", stream: true, messages: small }), ...init }, upstreamEnv, {
+      waitUntil: () => {},
+      passThroughOnException: () => {},
+      props: {},
+    } as unknown as ExecutionContext);
+  /** An upstream that accepts and never answers, until it is aborted. */
+  const silent = (seen: AbortSignal[]) =>
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      (_url, init) =>
+        new Promise((_, reject) => {
+          seen.push(init!.signal!);
+          init!.signal!.addEventListener("abort", () => reject(init!.signal!.reason));
+        }),
+    );
+
+  it("answers 504 in the JSON format when the upstream sends nothing", async () => {
+    const seen: AbortSignal[] = [];
+    silent(seen);
+    const res = await chat();
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ error: { type: "upstream_timeout", message: expect.stringMatching(/50 ms/) } });
+    expect(seen[0].aborted).toBe(true);
+  });
+
+  it("ends a stream that goes quiet, and aborts the upstream", async () => {
+    let upstreamSignal: AbortSignal | undefined;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
+      upstreamSignal = init!.signal!;
+      const body = new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: {"choices":[]}\n\n')) }); // then nothing
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    });
+    const res = await chat();
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow(/upstream/);
+    expect(upstreamSignal!.aborted).toBe(true);
+  });
+
+  it("aborts the upstream request when the client goes away", async () => {
+    const seen: AbortSignal[] = [];
+    silent(seen);
+    const client = new AbortController();
+    const pending = app.request(
+      new Request("http://localhost/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "gpt-4o", messages: small }), signal: client.signal }),
+      undefined,
+      { ...upstreamEnv, UPSTREAM_TIMEOUT_MS: "600000" },
+    );
+    while (!seen.length) await new Promise((r) => setTimeout(r, 1));
+    client.abort();
+    await Promise.resolve(pending).catch(() => undefined);
+    expect(seen[0].aborted).toBe(true);
+  });
+
+  it("an upstream error whose message is an object comes back as its JSON, redacted", async () => {
+    const key = "sk-proj-AbCdEf0123456789AbCdEf0123456789AbCdEf0123456789xyz";
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ error: { message: { reason: "bad key", key } } }, { status: 401 }));
+    const res = await chat();
+    expect(res.status).toBe(502);
+    const e = ((await res.json()) as { error: { message: string } }).error;
+    expect(e.message).not.toContain("[object Object]");
+    expect(e.message).toContain("bad key");
+    expect(e.message).not.toContain(key);
   });
 });

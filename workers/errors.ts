@@ -1,0 +1,61 @@
+// The one error format of every non-2xx answer, {"error":{"type","message","issues"?}}, and how any
+// failure maps onto it. Errors cross the Durable Object boundary as this data, never as exceptions.
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { HTTPException } from "hono/http-exception";
+import { CompactionInputError } from "../src/index.js";
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export interface ErrorData {
+  status: ContentfulStatusCode;
+  type: string;
+  message: string;
+  issues?: Issue[];
+}
+
+/** The type of an error answer that has no more specific one, by status. */
+const TYPES: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+  504: "upstream_timeout",
+};
+
+/** An error answer thrown from deep inside a route (or returned by the Durable Object). */
+export class ErrorAnswer extends Error {
+  constructor(readonly data: ErrorData) {
+    super(data.message);
+  }
+}
+
+export function fail(c: Context, status: ContentfulStatusCode, type: string, message: string, issues?: Issue[], headers?: Record<string, string>): Response {
+  return c.json({ error: { type, message, ...(issues ? { issues } : {}) } }, status, headers);
+}
+
+export function failWith(c: Context, e: ErrorData): Response {
+  return fail(c, e.status, e.type, e.message, e.issues);
+}
+
+/** Any failure as error data: input errors are 400s; anything else a 500 whose message is never logged (it may quote input). */
+export function errorData(err: unknown): ErrorData {
+  if (err instanceof ErrorAnswer) return err.data;
+  if (err instanceof CompactionInputError) {
+    const path = err.index >= 0 ? `messages.${err.index}` : "messages";
+    return { status: 400, type: "invalid_messages", message: err.message, issues: err.issues.map((message) => ({ path, message })) };
+  }
+  if (err instanceof RangeError && err.message.startsWith("context-compactor:")) return { status: 400, type: "invalid_options", message: err.message };
+  if (err instanceof HTTPException) {
+    const malformed = err.status === 400 && /JSON/.test(err.message);
+    return { status: err.status, type: malformed ? "invalid_json" : (TYPES[err.status] ?? "error"), message: err.message };
+  }
+  console.error("unhandled error:", err instanceof Error ? err.name : "unknown");
+  return { status: 500, type: "internal_error", message: "internal error" };
+}
+

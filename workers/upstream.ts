@@ -1,0 +1,78 @@
+// Calls to the model provider: an idle timeout (to the first byte, then between chunks), the client's
+// disconnect passed on, and the provider's error message made safe to show. Shared by proxy routes.
+import { redact } from "../src/index.js";
+import type { Env } from "./env.js";
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
+
+/** The upstream went quiet for longer than the idle timeout. */
+export class UpstreamTimeout extends Error {
+  override readonly name = "UpstreamTimeout";
+  constructor(ms: number) {
+    super(`the upstream sent nothing for ${ms} ms`);
+  }
+}
+
+export function upstreamTimeoutMs(env: Env): number {
+  const ms = Number(env.UPSTREAM_TIMEOUT_MS);
+  return ms > 0 ? ms : DEFAULT_UPSTREAM_TIMEOUT_MS;
+}
+
+/**
+ * fetch, aborted when `client` aborts or when the upstream is silent for `ms`: before its headers
+ * (the promise rejects with UpstreamTimeout) or between body chunks (the body errors with it).
+ */
+export async function idleFetch(url: string, init: RequestInit, ms: number, client?: AbortSignal): Promise<Response> {
+  const ctl = new AbortController();
+  const abort = (why: unknown) => ctl.abort(why);
+  if (client?.aborted) abort(client.reason);
+  client?.addEventListener("abort", () => abort(client.reason), { once: true });
+  let timer = setTimeout(() => abort(new UpstreamTimeout(ms)), ms);
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: ctl.signal });
+  } catch (err) {
+    throw ctl.signal.reason instanceof UpstreamTimeout ? ctl.signal.reason : err;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!res.body) return res;
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      // Silent too long: abort the request and cancel the read, which then ends at once.
+      timer = setTimeout(() => {
+        abort(new UpstreamTimeout(ms));
+        reader.cancel(ctl.signal.reason).catch(() => undefined);
+      }, ms);
+      try {
+        const { done, value } = await reader.read();
+        if (ctl.signal.aborted) out.error(ctl.signal.reason);
+        else if (done) out.close();
+        else out.enqueue(value);
+      } catch (err) {
+        out.error(ctl.signal.aborted ? ctl.signal.reason : err);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      abort(reason); // the client went away: so does the upstream request
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** The provider's error message (a string, or any JSON as JSON), redacted, then capped. */
+export function upstreamMessage(text: string): string {
+  let message: unknown = text;
+  try {
+    const e = JSON.parse(text)?.error;
+    message = e?.message ?? e ?? text;
+  } catch {
+    // plain text
+  }
+  const s = typeof message === "string" ? message : JSON.stringify(message);
+  return redact(s.slice(0, 100_000)).slice(0, 500);
+}
