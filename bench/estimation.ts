@@ -78,7 +78,7 @@ function fixtures(exact: (t: string) => number): string {
 export async function estimationBench(): Promise<string> {
   const exact = tiktokenCounter();
   return [
-    "The estimate scans the text once, charging the pieces o200k's pre-tokenizer cuts (word starts, long words, digit triples, punctuation and whitespace runs) and dense scripts per character; the class of a text is never told to it. Its 13 weights are fitted by `npx tsx bench/fit-estimate.ts` on the **fit** half of each class (every other fixture transcript, file or line) and only checked on the other half. Material outside the fixtures: this repo's docs and source, the SSE recordings, and CJK and other-script text written for this bench (`test/fixtures/text/`).",
+    "The estimate scans the text once, charging the pieces o200k's pre-tokenizer cuts (word starts, long words, digit triples, punctuation and whitespace runs) and dense scripts per character; the class of a text is never told to it. Its 14 weights are fitted by `npx tsx bench/fit-estimate.ts` on the **fit** half of each class (every other fixture transcript, file or line) and only checked on the other half. Material outside the fixtures: this repo's docs and source, the SSE recordings, and CJK and other-script text written for this bench (`test/fixtures/text/`).",
     classes(exact),
     "Per fixture transcript, whole messages as `estimateTokens` counts them (the same per-message framing on both sides):",
     fixtures(exact),

@@ -26,7 +26,7 @@ describe("heuristicTokens", () => {
   });
 
   it("charges a word per camelCase part and a token per digit triple, as o200k cuts them", () => {
-    expect(heuristicTokens("parseTokenCount")).toBeGreaterThan(heuristicTokens("parsetokencount"));
+    expect(heuristicTokens("parseTokenCount")).toBe(heuristicTokens("parse token count"));
     expect(heuristicTokens("1234567")).toBeGreaterThan(heuristicTokens("123456"));
     expect(heuristicTokens("123456")).toBe(heuristicTokens("1234"));
   });

@@ -3,7 +3,7 @@
 // per character. The weights are fitted against exact o200k counts: bench/fit-estimate.ts.
 
 /** What each event of the scan costs, in tokens, in the order of FEATURES. */
-export const WEIGHTS = [1.19, 0.18, 1.57, 0.09, 0.23, 0.62, 1.47, 0.72, 0.66, 0.72, 0.16, 0.89, 1.4];
+export const WEIGHTS = [1.0, 0.38, 1.24, 0.25, 0.28, 0.42, 1.04, 0.72, 0.66, 0.71, 0.2, 0.65, 1.4, 1.12];
 export const FEATURES = [
   "word start",
   "letter past the 6th of a word",
@@ -18,6 +18,7 @@ export const FEATURES = [
   "other letter (accented, Greek, Cyrillic…)",
   "symbol (U+2000–2E7F)",
   "astral code point (emoji)",
+  "number after a space",
 ] as const;
 
 // Character classes; letters first so `k <= OTHER` reads "is a letter".
@@ -52,6 +53,7 @@ export function scanTokens(text: string, w: number[]): number {
   let newlines = 0;
   let spaces = 0;
   let others = 0;
+  let spacedNumbers = 0;
   let dense = 0;
   let prev = 0;
   let run = 0;
@@ -93,11 +95,14 @@ export function scanTokens(text: string, w: number[]): number {
     } else if (k === PUNCT) {
       puncts++;
       punctRuns++;
-    } else if (k === DIGIT) triples++;
+    } else if (k === DIGIT) {
+      triples++;
+      if (prev === SPACE) spacedNumbers++; // numbers take no leading space: it is a token of its own
+    }
     else if (k === NEWLINE) newlines++;
     prev = k;
   }
-  return words * w[0] + long * w[1] + triples * w[2] + punctRuns * w[3] + puncts * w[4] + newlines * w[5] + spaces * w[6] + others * w[10] + dense;
+  return words * w[0] + long * w[1] + triples * w[2] + punctRuns * w[3] + puncts * w[4] + newlines * w[5] + spaces * w[6] + others * w[10] + spacedNumbers * w[13] + dense;
 }
 
 /** Estimated o200k tokens of `text`. */
