@@ -60,15 +60,28 @@ export function scanTokens(text: string, w: number[]): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     let k: number;
+    if (c >= 97 && c <= 122) {
+      // The common cases first, whole: a lowercase letter, then a space.
+      if (prev === LOWER) {
+        if (++run >= 6) long++;
+      } else {
+        if (prev !== UPPER && prev !== OTHER) words++;
+        prev = LOWER;
+        run = 0;
+      }
+      continue;
+    }
+    if (c === 32) {
+      if (prev === SPACE) {
+        if (++run === 1) spaces++;
+      } else {
+        prev = SPACE;
+        run = 0;
+      }
+      continue;
+    }
     if (c >= 97) {
-      if (c <= 122) {
-        // The common case first: a lowercase letter inside a word.
-        if (prev === LOWER) {
-          if (++run >= 6) long++;
-          continue;
-        }
-        k = LOWER;
-      } else if (c < 128) k = PUNCT;
+      if (c < 128) k = PUNCT;
       else {
         const f = denseClass(c);
         k = f < 0 ? OTHER : DENSE;
