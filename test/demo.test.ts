@@ -87,12 +87,12 @@ describe("the demo page", () => {
 
   it("moves the partitions when a knob moves", async () => {
     const before = await partitions(page);
-    await page.fill('[data-testid="knob-window"]', "200000");
+    await page.fill('[data-testid="knob-window"]', "400000");
     await page.waitForFunction(() => document.querySelector('[data-testid="reason"]')?.textContent?.startsWith("No compaction"));
     const after = await partitions(page);
     expect(after).not.toEqual(before);
     const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
-    const p = plan(messages, { contextWindow: 200_000, maxOutputTokens: 4_000, threshold: 0.75, headMessages: 3 });
+    const p = plan(messages, { contextWindow: 400_000, maxOutputTokens: 4_000, threshold: 0.75, headMessages: 3 });
     expect(after.filter((x) => x === "tail")).toHaveLength(p.tail.end - p.tail.start);
     await page.fill('[data-testid="knob-window"]', "32000");
     await page.waitForFunction(() => document.querySelector('[data-testid="reason"]')?.textContent?.startsWith("Compaction due"));
@@ -111,7 +111,7 @@ describe("the demo page", () => {
   });
 
   it("the Compact button does what the plan says; forcing is a visible choice", async () => {
-    await page.fill('[data-testid="knob-window"]', "200000");
+    await page.fill('[data-testid="knob-window"]', "400000");
     await page.waitForFunction(() => document.querySelector('[data-testid="reason"]')?.textContent?.startsWith("No compaction"));
     expect(await page.textContent('[data-testid="compact"]')).toBe("Compact (not due: nothing will change)");
     await page.click('[data-testid="compact"]');

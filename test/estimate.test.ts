@@ -1,23 +1,91 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { estimateTokens, heuristicTokens, type ChatMessage } from "../src/index.js";
+import { tiktokenCounter } from "../src/tiktoken.js";
+import { FIXTURES, trajectories } from "./support/fixtures.js";
 
-describe("estimateTokens", () => {
-  it("charges about four Latin characters a token", () => {
-    expect(heuristicTokens("a".repeat(400))).toBe(100);
+const exact = tiktokenCounter();
+/** Signed relative error of the estimate over `texts` against exact o200k counts. */
+function error(texts: string[]): number {
+  let est = 0;
+  let ref = 0;
+  for (const t of texts) {
+    est += heuristicTokens(t);
+    ref += exact(t);
+  }
+  return (est - ref) / ref;
+}
+const lines = (file: string) => readFileSync(`${FIXTURES}text/${file}`, "utf8").trim().split("\n");
+
+describe("heuristicTokens", () => {
+  it("counts nothing in nothing, and a common English word as about one token", () => {
     expect(heuristicTokens("")).toBe(0);
+    expect(heuristicTokens("the")).toBe(1);
+    const sentence = " the cat sat on the mat";
+    expect(Math.abs(heuristicTokens(sentence) - exact(sentence))).toBeLessThanOrEqual(1);
   });
 
-  it("charges one token per CJK, kana and hangul code point", () => {
-    expect(heuristicTokens("修复测试失败")).toBe(6);
-    expect(heuristicTokens("ファイル")).toBe(4);
-    expect(heuristicTokens("한국어")).toBe(3);
-    expect(heuristicTokens("abcd修复")).toBe(3);
+  it("charges a word per camelCase part and a token per digit triple, as o200k cuts them", () => {
+    expect(heuristicTokens("parseTokenCount")).toBe(heuristicTokens("parse token count"));
+    expect(heuristicTokens("1234567")).toBeGreaterThan(heuristicTokens("123456"));
+    expect(heuristicTokens("123456")).toBe(heuristicTokens("1234"));
+  });
+
+  it("charges CJK, kana and hangul below one token a character, as o200k merges common pairs", () => {
+    for (const s of ["修复测试失败", "ファイル", "한국어"]) {
+      const perChar = heuristicTokens(s.repeat(50)) / (s.length * 50);
+      expect(perChar).toBeGreaterThan(0.5);
+      expect(perChar).toBeLessThan(0.9);
+    }
   });
 
   it("counts an astral code point (emoji) once, not per surrogate", () => {
-    expect(heuristicTokens("🙂🙂")).toBe(2);
+    expect(heuristicTokens("🙂".repeat(10))).toBe(14);
+  });
+});
+
+// The error bounds of the bench (`npm run bench -- estimation`) on the vendored fixtures, against exact
+// o200k counts from context-compactor/tiktoken: the estimate is deterministic, so they are fair bounds.
+describe("heuristicTokens against exact o200k counts on the fixtures", () => {
+  const prose: string[] = [];
+  const code: string[] = [];
+  for (const t of trajectories()) {
+    for (const m of t.messages) {
+      const text = typeof m.content === "string" ? m.content : "";
+      if (text) (m.role === "tool" ? code : prose).push(text);
+      for (const c of m.tool_calls ?? []) code.push(c.function.arguments);
+    }
+  }
+  const sse = readdirSync(`${FIXTURES}sse`)
+    .filter((f) => f.endsWith(".txt"))
+    .map((f) => readFileSync(`${FIXTURES}sse/${f}`, "utf8"));
+
+  const classes: Record<string, string[]> = {
+    "English prose (user/assistant text)": prose,
+    "code and JSON (tool outputs and arguments)": code,
+    "SSE recordings (JSON events)": sse,
+    "CJK text (zh/ja/ko)": lines("cjk.txt"),
+    "accented Latin, Cyrillic, Greek": lines("latin-cyrillic.txt"),
+  };
+  it.each(Object.keys(classes))("is within ±10 percent on %s", (name) => {
+    expect(Math.abs(error(classes[name]))).toBeLessThan(0.1);
   });
 
+  it("is within ±10 % on every fixture transcript and on the mixed total", () => {
+    let est = 0;
+    let ref = 0;
+    for (const t of trajectories()) {
+      const e = estimateTokens(t.messages);
+      const r = estimateTokens(t.messages, { countTokens: exact });
+      expect(Math.abs(e - r) / r, t.name).toBeLessThan(0.1);
+      est += e;
+      ref += r;
+    }
+    expect(Math.abs(est - ref) / ref).toBeLessThan(0.1);
+  });
+});
+
+describe("estimateTokens", () => {
   it("charges a fixed cost per image whatever its size: base64 is never text", () => {
     const screenshot: ChatMessage = {
       role: "user",
@@ -36,10 +104,10 @@ describe("estimateTokens", () => {
     const call: ChatMessage = {
       role: "assistant",
       content: null,
-      tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: "x".repeat(400) }) } }],
+      tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: "x ".repeat(400) }) } }],
     };
     expect(estimateTokens(call)).toBeGreaterThan(100);
-    const tools = [{ type: "function", function: { name: "Bash", description: "d".repeat(4000), parameters: {} } }];
+    const tools = [{ type: "function", function: { name: "Bash", description: "d ".repeat(2000), parameters: {} } }];
     expect(estimateTokens([call], { tools }) - estimateTokens([call])).toBeGreaterThan(1000);
   });
 

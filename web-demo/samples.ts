@@ -10,7 +10,7 @@ export interface Sample {
 }
 
 export const SAMPLES: Sample[] = [
-  { title: "Claude Code session, 145k tokens", messages: claudeCode.messages },
+  { title: "Claude Code session, 171k tokens", messages: claudeCode.messages },
   { title: "Claude Code: one request, hours of tool work", messages: longTask.messages },
   { title: "SWE-agent fixing pydicom", messages: sweAgent.messages },
   { title: "OpenHands, GUI mode", messages: openHands.messages },
