@@ -144,6 +144,16 @@ describe("a tail that alone keeps the transcript over the window", () => {
     expect(r.report.tokensAfter).toBeLessThan(24_000);
   });
 
+  it("never prunes results the model has not read yet (after the last assistant turn)", async () => {
+    const reads = [...call("Read", { file_path: "/src/a.ts" }, "a".repeat(60_000)), ...call("Read", { file_path: "/src/b.ts" }, "b".repeat(60_000))];
+    // The two reads answer one turn whose results the model has yet to see.
+    const inFlight = [reads[0], reads[2], reads[1], reads[3]].map((m, i) => (i === 0 ? { ...m, tool_calls: [...m.tool_calls!, ...reads[2].tool_calls!] } : m)).filter((_, i) => i !== 1);
+    const session = [sys(), user("a task"), assistant("a plan"), user("read both files"), ...inFlight];
+    const r = await compact(session, { contextWindow: 32_000, force: true });
+    for (const m of session.slice(-2)) expect(r.messages).toContain(m);
+    expect(r.report.warnings.join("\n")).toMatch(/over the threshold of \d+ by \d+ tokens/);
+  });
+
   it("says by how much and why when shrinking is not enough", async () => {
     const huge = [sys(), user(`read this: ${filler(30_000)}`), assistant("ok")];
     const r = await compact(huge, { contextWindow: 8000, force: true });

@@ -62,7 +62,8 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean): M
 
 /**
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
- * what compaction keeps verbatim is over the prune target (the latest request never).
+ * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
+ * model has not read yet).
  */
 export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, tail = false): PruneResult<M> {
   const out = messages.slice();
@@ -106,8 +107,12 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
 
   for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i); // the pinned request stays verbatim
   let kept = tail ? keptTokens(plan) : 0;
+  // Results after the last assistant turn have not been read by the model yet: never pruned.
+  let unread = views.length - 1;
+  while (unread >= 0 && views[unread].role !== "assistant") unread--;
   for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
     if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
+    if (i > unread && views[i].results.length) continue;
     const before = perMessage[i];
     pruneAt(i);
     kept -= before - perMessage[i];
