@@ -1,4 +1,5 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
+import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
@@ -148,6 +149,21 @@ function withBackoff(s: CompactorState, before: number, after: number, runway: n
   return strikes >= MAX_STRIKES ? { ...s, strikes, backoffUntilTokens: before + runway } : { ...s, strikes };
 }
 
+function middleIndexes(pl: Plan): number[] {
+  const out: number[] = [];
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) out.push(i);
+  return out;
+}
+
+/** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
+function archive(p: Prepared<unknown>, indexes: number[], limit = ARCHIVE_LIMIT) {
+  if (!(limit >= 0)) throw new RangeError("context-compactor: archiveLimit must be a number of characters ≥ 0");
+  if (!limit || !indexes.length) return { warnings: [] };
+  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit);
+  const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
+  return { archive, warnings };
+}
+
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
 export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
   const started = Date.now();
@@ -158,7 +174,8 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect);
+  const pass = p.state.compactions;
+  const pruned = prune(p.input, p.views, pl, settings, dialect, pass);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
@@ -180,6 +197,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
       statePreviousSummary: p.state.previousSummary,
       focus: options.focus,
     });
+    material.pass = pass;
     let middleTokens = 0;
     for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) middleTokens += pruned.perMessage[i];
     const budget = summaryBudget(middleTokens, settings.contextWindow);
@@ -248,6 +266,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     sanitized,
   });
   if (summary) report.summary = summary;
+  const archived = archive(p, handoff === undefined ? pruned.items.map((x) => x.index) : middleIndexes(pl), options.archiveLimit);
   report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,
@@ -274,6 +293,8 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   }
   report.durationMs = Date.now() - started;
   const result = withSystem({ messages: out, state, report }, p, true);
+  if (archived.archive) result.archive = archived.archive;
+  report.warnings.push(...archived.warnings);
   emit({ type: "done", report });
   return result;
 }

@@ -67,6 +67,8 @@ export interface HandoffMaterial {
   latestAsk?: string;
   /** The first real user request of the transcript (the goal), bounded. */
   firstAsk?: string;
+  /** Passes before this one (`state.compactions`): references cite `#pass.index` after the first. */
+  pass?: number;
 }
 
 /** Options of a pass. `M` is the message type of the dialect (OpenAI Chat Completions by default). */
@@ -97,6 +99,8 @@ export interface CompactOptions<M = ChatMessage> {
   runway?: number;
   /** Clock for cooldowns (ms since epoch); defaults to Date.now. Useful in tests and replays. */
   now?: () => number;
+  /** Characters of JSON `result.archive` may hold (default 2,000,000; the oldest entries go first, with a warning). 0: no archive. */
+  archiveLimit?: number;
 }
 
 export interface Range {
@@ -215,7 +219,23 @@ export interface CompactResult<M = ChatMessage> {
   report: CompactReport;
   /** With a dialect that keeps the system prompt apart (`anthropicMessages`): the prompt, with the compaction note appended once compacted. */
   system?: unknown;
+  /**
+   * What this pass removed or pruned, whole and redacted, by the reference the handoff and the
+   * one-liners cite (`#212`); read it back with `recall(archive, ref)`. Absent when nothing changed.
+   */
+  archive?: Archive;
 }
+
+/** One removed or pruned message, redacted: its text, its calls' arguments, its tool results. */
+export interface ArchivedMessage {
+  role: string;
+  text?: string;
+  calls?: { name: string; arguments: string }[];
+  results?: string[];
+}
+
+/** Plain JSON: archived messages by reference. Archives of successive passes never share a key. */
+export type Archive = Record<string, ArchivedMessage>;
 
 export interface Cooldown {
   until: number;

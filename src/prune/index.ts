@@ -4,6 +4,7 @@ import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
+import { refOf } from "../archive/index.js";
 import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
 
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
@@ -31,7 +32,12 @@ function newestCopies(views: MessageView[]): Map<string, number> {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean) {
+/** `[output pruned #212] …`: the one-liner cites where the archive keeps the whole output. */
+function cited(line: string, ref: string): string {
+  return line.replace("]", ` ${ref}]`);
+}
+
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, ref: string) {
   const outputs = new Map<number, string>();
   let duplicate = false;
   m.results.forEach((r, k) => {
@@ -40,10 +46,10 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     const target = describeCall(call?.name, call?.arguments);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
-      outputs.set(k, duplicateLine(target, later));
+      outputs.set(k, cited(duplicateLine(target, later), ref));
       duplicate = true;
     } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
-      outputs.set(k, prunedOutputLine(target, r.text, r.images));
+      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images), ref));
     }
   });
   return { outputs, duplicate };
@@ -59,7 +65,8 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean): M
   return shrunk;
 }
 
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>): PruneResult<M> {
+/** `pass` (compactions before this one) makes the references the one-liners cite unique across passes. */
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, pass = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -74,7 +81,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, refOf(i, pass));
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";

@@ -1,0 +1,50 @@
+// archive: what a pass removed or pruned, whole and redacted, under the reference the handoff cites.
+import type { MessageView } from "../dialects/view.js";
+import { redactMany } from "../redact/index.js";
+import type { Archive, ArchivedMessage } from "../types.js";
+
+/** Characters of JSON an archive holds by default; the oldest entries go first over it. */
+export const ARCHIVE_LIMIT = 2_000_000;
+
+/** `#212` on the first pass, `#2.212` on the third: references of different passes never collide. */
+export function refOf(index: number, pass = 0): string {
+  return pass ? `#${pass}.${index}` : `#${index}`;
+}
+
+function entryOf(v: MessageView): ArchivedMessage {
+  const e: ArchivedMessage = { role: v.role };
+  if (v.text) e.text = v.text;
+  if (v.toolCalls.length) e.calls = v.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }));
+  if (v.results.length) e.results = v.results.map((r) => r.text);
+  return e;
+}
+
+/** Every string of an entry, by reference to its place, so one batch redacts them all. */
+function fields(e: ArchivedMessage): [object, string | number][] {
+  const out: [object, string | number][] = [];
+  if (e.text !== undefined) out.push([e, "text"]);
+  for (const c of e.calls ?? []) out.push([c, "arguments"]);
+  e.results?.forEach((_, k) => out.push([e.results!, k]));
+  return out;
+}
+
+/**
+ * The archive of `indexes` (original views), redacted; over `limit` characters of JSON, the oldest
+ * entries are left out and returned, so the caller can say so.
+ */
+export function archiveOf(views: MessageView[], indexes: number[], pass: number, limit: number): { archive: Archive; dropped: string[] } {
+  const entries = indexes.map((i) => [refOf(i, pass), entryOf(views[i])] as const);
+  const places = entries.flatMap(([, e]) => fields(e)) as [Record<string | number, string>, string | number][];
+  const clean = redactMany(places.map(([o, k]) => o[k]));
+  places.forEach(([o, k], i) => (o[k] = clean[i]));
+  let size = 0;
+  const archive: Archive = {};
+  const dropped: string[] = [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const [ref, e] = entries[i];
+    size += JSON.stringify(e).length + ref.length + 4;
+    if (size > limit) dropped.unshift(ref);
+    else archive[ref] = e;
+  }
+  return { archive, dropped };
+}
