@@ -190,6 +190,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (!pruneAccepted) {
     const material = handoffMaterial({
       views: pruned.views,
+      original: p.views,
       middle: pl.middle,
       pinned: pl.pinned,
       latestUserIndex: pl.latestUserIndex,

@@ -55,6 +55,12 @@ export interface HandoffTurn {
   toolCalls: { name: string; arguments: string }[];
   /** For tool results: the call it answers (redacted, bounded), when known. */
   call?: { name: string; arguments: string };
+  /** For tool results: whether the run failed, read from the whole output before any pruning. */
+  failed?: boolean;
+  /** For failed tool results: their first few error lines, from the whole output. */
+  errorLines?: string[];
+  /** For tool results: the file paths the whole output names (the first hundred). */
+  paths?: string[];
 }
 
 export interface HandoffMaterial {

@@ -1,6 +1,6 @@
 // Ledgers over the whole middle: what was asked, planned, touched, run and still failing, each with
 // the message indexes it came from. Raw strings: the checkpoint redacts what it quotes.
-import { exitCode, parseArguments, salientLine } from "../prune/one-liner.js";
+import { exitCode, parseArguments } from "../prune/one-liner.js";
 import type { HandoffTurn } from "../types.js";
 
 export interface FileEntry {
@@ -21,7 +21,7 @@ export interface CommandEntry {
 }
 export interface ErrorEntry {
   what: string;
-  line: string;
+  lines: string[];
   at: number;
   /** The later success that settled it. */
   resolvedAt?: number;
@@ -45,7 +45,7 @@ const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
 /** Tool name (and editor sub-command) → what it did to its file; the first match wins. */
 const FILE_OPS: [RegExp, string][] = [
   [/delete|remove|\brm\b/i, "deleted"],
-  [/create|write/i, "created"],
+  [/create|write/i, "written"],
   [/edit|replace|insert|patch|undo/i, "edited"],
 ];
 const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|prefer|make sure|avoid|only use|without)\b/i;
@@ -53,7 +53,8 @@ const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|pre
 const DECISION = /\b(?:decided|decision|going with|go with|instead of|rather than|chose|opted|switch(?:ed|ing)? to|we'll use|I'll use|let's use|the fix is|root cause is)\b/i;
 const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
 /** An output that says at its start that the tool failed. */
-const FAILED_START = /^\s*(?:<tool_use_error>|error\b|failed\b|fatal\b|exit code [1-9])/i;
+const FAILED_START = /^\s*(?:<tool_use_error>|exit code [1-9])/i;
+const PASSED = /\b0 (?:failures|failed|errors)\b/i;
 const CHECKBOX = /^\s*[-*] \[([ xX])\] (.+)$/gm;
 
 function sentences(text: string, marker: RegExp): string[] {
@@ -61,7 +62,7 @@ function sentences(text: string, marker: RegExp): string[] {
 }
 
 /** A command's first line; a shell command given as argv (`["bash", "-lc", "…"]`) by its script. */
-function commandOf(args: Record<string, unknown>): string | undefined {
+export function commandOf(args: Record<string, unknown>): string | undefined {
   let c = args.command ?? args.cmd;
   if (Array.isArray(c)) c = c.at(-1);
   if (typeof c !== "string" || !/\s/.test(c.trim())) return undefined; // one word: an editor sub-command
@@ -76,12 +77,20 @@ function stepKeys(command: string): string[] {
     .filter((k) => k && !k.startsWith("cd "));
 }
 
-/** Whether a tool output failed, and its error line. */
-function verdict(text: string, isCommand: boolean): [failed: boolean, line?: string] {
+/**
+ * Whether a whole tool output failed, and its error lines (the first few distinct): a stated exit
+ * status decides; else an error word in its first line, or, for a command, in its last lines
+ * (where a run sums up), unless it says nothing failed.
+ */
+export function verdict(text: string, isCommand: boolean): { failed: boolean; errorLines: string[] } {
   const code = exitCode(text);
-  const line = salientLine(text);
-  const failed = code !== undefined ? code !== 0 : FAILED_START.test(text) || (isCommand && ERROR.test(line ?? ""));
-  return [failed, failed ? (ERROR.test(line ?? "") ? line : text.trim().split("\n")[0]) : undefined];
+  const lines = text.trim().split("\n", 2000).map((x) => x.trim()).filter(Boolean);
+  const failed =
+    code !== undefined
+      ? code !== 0
+      : !PASSED.test(text) && (FAILED_START.test(text) || ERROR.test(lines[0] ?? "") || (isCommand && lines.slice(-3).some((x) => ERROR.test(x))));
+  const errorLines = failed ? [...new Set(lines.filter((x) => ERROR.test(x)))].slice(0, 5) : [];
+  return { failed, errorLines: errorLines.length || !failed ? errorLines : lines.slice(0, 1) };
 }
 
 function commonDir(paths: string[]): string {
@@ -96,14 +105,19 @@ function commonDir(paths: string[]): string {
   return parts && parts.length > 2 ? parts.join("/") : "";
 }
 
+/** The distinct file paths a text names (the first hundred); none in a pruned output's one-liner. */
+export function pathsIn(text: string): string[] {
+  return text.startsWith("[output pruned") ? [] : [...new Set(Array.from(text.matchAll(PATH), (m) => m[1]))].slice(0, 100);
+}
+
 /** The ledgers of `turns`, in one pass. */
 export function ledgers(turns: HandoffTurn[]): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
   const touched: [path: string, op: string, at: number][] = [];
-  const settle = (keys: string[], failed: boolean, what: string, line: string | undefined, at: number) => {
+  const settle = (keys: string[], failed: boolean, what: string, lines: string[], at: number) => {
     for (const key of keys) {
       const e = l.errors.get(key);
-      if (failed) l.errors.set(key, { what, line: line ?? "failed", at });
+      if (failed) l.errors.set(key, { what, lines: lines.length ? lines : ["failed"], at });
       else if (e && e.resolvedAt === undefined) e.resolvedAt = at;
     }
   };
@@ -131,21 +145,23 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const args = (t.call && parseArguments(t.call.arguments)) || {};
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
-      const [failed, line] = t.text.startsWith("[output pruned") ? prunedVerdict(t.text, command !== undefined) : verdict(t.text, command !== undefined);
+      // Material read from the whole output before pruning when it could; else the output it has.
+      const { failed, errorLines } = t.failed !== undefined ? { failed: t.failed, errorLines: t.errorLines ?? [] } : verdict(t.text, command !== undefined);
+      const line = errorLines[0];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
         const code = exitCode(t.text);
         Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok", error: line });
         e.at.push(t.index);
         l.commands.set(command, e);
-        settle(stepKeys(command), failed, `\`${command}\``, line, t.index);
+        settle(stepKeys(command), failed, `\`${command}\``, errorLines, t.index);
       } else if (path) {
         const name = `${t.call?.name ?? ""} ${typeof args.command === "string" ? args.command : ""}`;
         if (!failed) touched.push([path, FILE_OPS.find(([re]) => re.test(name))?.[1] ?? "read", t.index]);
-        settle([path], failed, path, line, t.index);
-      } else if (t.call) settle([t.call.name], failed, t.call.name, line, t.index);
+        settle([path], failed, path, errorLines, t.index);
+      } else if (t.call) settle([t.call.name], failed, t.call.name, errorLines, t.index);
     }
-    if (!t.text.startsWith("[output pruned")) for (const m of t.text.matchAll(PATH)) touched.push([m[1], "mentioned", t.index]);
+    for (const path of t.paths ?? pathsIn(t.text)) touched.push([path, "mentioned", t.index]);
   }
   // The working directory: where the agent changed files (else read them).
   const changed = touched.filter(([p, op]) => p.startsWith("/") && op !== "mentioned" && op !== "read");
@@ -160,23 +176,6 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
     l.files.set(path, f);
   }
   return l;
-}
-
-/** A pruned output keeps its exit status and quoted line in its one-liner. */
-function prunedVerdict(text: string, isCommand: boolean): [boolean, string?] {
-  const code = /\bexit (-?\d+)/.exec(text)?.[1];
-  const quoted = unquote(/; ("(?:[^"\\]|\\.)*")$/.exec(text)?.[1]);
-  const failed = code !== undefined ? code !== "0" : isCommand && ERROR.test(quoted ?? "");
-  return [failed, failed ? quoted : undefined];
-}
-
-/** The one-liner quotes its line as JSON. */
-function unquote(json: string | undefined): string | undefined {
-  try {
-    return json && (JSON.parse(json) as string);
-  } catch {
-    return json;
-  }
 }
 
 function relative(path: string, root: string): string {

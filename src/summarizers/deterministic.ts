@@ -17,13 +17,12 @@ const WEIGHTS: [section: string, weight: number][] = [
   ["Goal", 0],
   ["User requests", 3],
   ["Constraints and preferences", 1],
-  ["Completed actions", 3],
-  ["Active state", 2],
+  ["Completed actions", 5],
+  ["Active state", 1.5],
   ["In progress", 1],
   ["Blocked", 2],
   ["Key decisions", 1],
-  ["Relevant files", 3],
-  ["Remaining work", 0],
+  ["Relevant files", 4],
   ["Critical values", 1],
 ];
 /** Sections an update carries over from the previous checkpoint (older lines first). */
@@ -39,26 +38,43 @@ function cite(at: number[], pass: number | undefined): string {
 }
 
 const RANK: Record<string, number> = { mentioned: 0, read: 1 };
-/** One item a file, `dir/\tname ops #12`, the ones that matter most last: changed, then read, then named. */
+/**
+ * One item a file, the ones that matter most last: changed, then read, then only named. A file
+ * the agent worked on: `dir/\tname ops #last`; one only named in outputs: `dir/\tname\t#last`.
+ */
 function fileItems(l: Ledgers, pass?: number): string[] {
   const rank = (f: FileEntry) => Math.max(...[...f.ops.keys()].map((op) => RANK[op] ?? 2)) * 1e9 + f.at[f.at.length - 1];
   return [...l.files.values()]
     .sort((a, b) => rank(a) - rank(b))
     .map((f) => {
       const slash = f.path.lastIndexOf("/") + 1;
-      const ops = [...f.ops].map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(", ");
-      return `${f.path.slice(0, slash) || "./"}\t${f.path.slice(slash)} ${ops} ${cite(f.at, pass)}`;
+      const dir = f.path.slice(0, slash) || "./";
+      const ref = refOf(f.at[f.at.length - 1], pass);
+      if (f.ops.has("mentioned")) return `${dir}\t${f.path.slice(slash)}\t${ref}`;
+      return `${dir}\t${f.path.slice(slash)} ${[...f.ops].map(([op, n]) => (n > 1 ? `${op}×${n}` : op)).join(" ")} ${ref}`;
     });
 }
 
-/** `lib/a/: x.ts edited ×2 #12; y.ts read #3`: file items grouped by directory, one line each. */
+/**
+ * File items grouped by directory, one line each: `lib/a/: x.ts edited ×2 #12; y.ts read #3`, and
+ * the files only named, densely: `lib/a/ named: z.ts, w.ts (#8…#40)`.
+ */
 function grouped(items: string[]): string[] {
-  const dirs = new Map<string, string[]>();
+  const groups = new Map<string, { files: string[]; refs: string[] }>();
   for (const item of items) {
-    const [dir, file] = item.includes("\t") ? item.split("\t") : [item, ""];
-    dirs.set(dir, [...(dirs.get(dir) ?? []), ...(file ? [file] : [])]);
+    const [dir, file, ref] = item.split("\t");
+    const key = ref ? `${dir} named` : dir;
+    const g = groups.get(key) ?? { files: [], refs: [] };
+    if (file) g.files.push(file);
+    if (ref) g.refs.push(ref);
+    groups.set(key, g);
   }
-  return [...dirs].map(([dir, files]) => (files.length ? `${dir}: ${files.join("; ")}` : dir));
+  return [...groups].map(([key, { files, refs }]) => {
+    if (!files.length) return key; // a line carried over from an earlier checkpoint
+    const sorted = refs.sort((a, b) => Number(a.slice(a.lastIndexOf(".") + 1).replace("#", "")) - Number(b.slice(b.lastIndexOf(".") + 1).replace("#", "")));
+    const cited = !sorted.length ? "" : sorted.length > 1 ? ` (${sorted[0]}…${sorted[sorted.length - 1]})` : ` (${sorted[0]})`;
+    return `${key}: ${files.join(refs.length ? ", " : "; ")}${cited}`;
+  });
 }
 
 /** The checkpoint's sections; `r` redacts each raw string whole before it is clipped. */
@@ -77,9 +93,9 @@ function sections(m: HandoffMaterial, l: Ledgers, r: Clean): Checkpoint {
   const last = (c: { at: number[] }) => c.at[c.at.length - 1];
   // Most important last (what is kept when the room is short): commands, finished plan items, resolved errors.
   cp.set("Completed actions", [
-    ...[...l.commands.values()].sort((a, b) => last(a) - last(b)).map((c) => `\`${clip(r(c.command), 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""} → ${c.status} ${cite(c.at, pass)}`),
+    ...[...l.commands.values()].sort((a, b) => last(a) - last(b)).map((c) => `\`${clip(r(c.command), 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(r(t), 160)} ${at(l.plan!.at)}`) ?? []),
-    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(r(e.what), 90)} failed ${at(e.at)} ("${clip(r(e.line), 100)}"), then passed ${at(e.resolvedAt!)}`),
+    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(r(e.what), 90)} failed ${at(e.at)} ("${clip(r(e.lines[0]), 80)}"), then passed ${at(e.resolvedAt!)}`),
   ]);
   let lastAssistant: HandoffTurn | undefined;
   for (const t of m.turns) if (t.role === "assistant" && t.text.trim()) lastAssistant = t;
@@ -89,11 +105,10 @@ function sections(m: HandoffMaterial, l: Ledgers, r: Clean): Checkpoint {
   ]);
   cp.set("In progress", pending(m.turns).map(([t, c]) => `${clip(r(describeCall(c.name, c.arguments)), 200)} (no result in these turns) ${at(t.index)}`));
   // Only what is still failing, the latest first.
-  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(r(e.what), 120)} ${at(e.at)}: ${clip(r(e.line), 200)}`));
+  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(r(e.what), 120)} ${at(e.at)}: ${e.lines.map((x) => `"${clip(r(x), 160)}"`).join(" / ")}`));
   cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(r(s), 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(r(m.focus), 300)}`] : [])]);
   cp.set("Relevant files", fileItems(l, pass).map(r));
   if (l.root) cp.set(ROOT, [r(l.root)]);
-  cp.set("Remaining work", ["Continue with the active task; the most recent turns follow this checkpoint verbatim."]);
   const urls = new Map<string, number>();
   for (const t of m.turns) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index);
   cp.set("Critical values", [...urls].map(([u, i]) => `${clip(r(u), 200)} ${at(i)}`));
@@ -174,12 +189,13 @@ function fit(s: string, items: string[], room: number): string[] {
   const dirs = new Set<string>();
   let used = 0;
   for (const i of order) {
-    const [dir, file] = s === "Relevant files" ? items[i].split("\t") : [];
-    const add = file === undefined ? items[i].length + 3 : dirs.has(dir) ? file.length + 2 : dir.length + file.length + 5;
+    const [dir, file, ref] = s === "Relevant files" ? items[i].split("\t") : [];
+    const key = ref ? `${dir} named` : dir;
+    const add = file === undefined ? items[i].length + 3 : dirs.has(key) ? file.length + 2 : key.length + file.length + (ref ? 2 * ref.length + 10 : 5);
     if (used + add > room - 50) continue; // room for the note
     used += add;
     kept.add(i);
-    dirs.add(dir);
+    dirs.add(key);
   }
   const out = (s === "Relevant files" ? grouped : (x: string[]) => x)(items.filter((_, i) => kept.has(i)));
   const left = items.length - kept.size;
@@ -190,7 +206,7 @@ function render(cp: Checkpoint, limit: number): string {
   const room = allot(cp, limit);
   return WEIGHTS.map(([s, w]) => {
     const all = cp.get(s) ?? [];
-    if (!all.length && !w) return "";
+    if (!all.length && s !== "Active task") return ""; // no "- none": it could be untrue
     const items = [...(s === "Relevant files" ? (cp.get(ROOT) ?? []).map((r) => `(paths under ${r}/)`) : []), ...(w ? fit(s, all, room.get(s) ?? 0) : all)];
     const body = items.length ? items.map((i) => (s === "Active task" ? i : `- ${i}`)).join("\n") : "- none";
     return `## ${s}\n${body}`;
