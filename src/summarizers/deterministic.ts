@@ -31,12 +31,6 @@ const CARRIED = ["User requests", "Constraints and preferences", "Completed acti
 const ROOT = "root";
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
 
-/** `#12`, `#12,#40`, or `#3…#40,#52`: where a line came from, first and latest. */
-function cite(at: number[], pass: number | undefined): string {
-  const refs = at.map((i) => refOf(i, pass));
-  return refs.length > 3 ? `${refs[0]}…${refs.slice(-2).join(",")}` : refs.join(",");
-}
-
 const RANK: Record<string, number> = { mentioned: 0, read: 1 };
 /**
  * One item a file, the ones that matter most last: changed, then read, then only named. A file
@@ -95,7 +89,7 @@ function sections(m: HandoffMaterial, l: Ledgers, r: Clean): Checkpoint {
   cp.set("Completed actions", [
     ...[...l.commands.values()].sort((a, b) => last(a) - last(b)).map((c) => `\`${clip(r(c.command), 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(r(t), 160)} ${at(l.plan!.at)}`) ?? []),
-    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(r(e.what), 90)} failed ${at(e.at)} ("${clip(r(e.lines[0]), 80)}"), then passed ${at(e.resolvedAt!)}`),
+    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(r(e.what), 90)} failed ("${clip(r(e.lines[0]), 80)}") ${at(e.at)}, then passed ${at(e.resolvedAt!)}`),
   ]);
   let lastAssistant: HandoffTurn | undefined;
   for (const t of m.turns) if (t.role === "assistant" && t.text.trim()) lastAssistant = t;
@@ -105,7 +99,7 @@ function sections(m: HandoffMaterial, l: Ledgers, r: Clean): Checkpoint {
   ]);
   cp.set("In progress", pending(m.turns).map(([t, c]) => `${clip(r(describeCall(c.name, c.arguments)), 200)} (no result in these turns) ${at(t.index)}`));
   // Only what is still failing, the latest first.
-  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(r(e.what), 120)} ${at(e.at)}: ${e.lines.map((x) => `"${clip(r(x), 160)}"`).join(" / ")}`));
+  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(r(e.what), 120)}: ${e.lines.map((x) => `"${clip(r(x), 160)}"`).join(" / ")} ${at(e.at)}`));
   cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(r(s), 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(r(m.focus), 300)}`] : [])]);
   cp.set("Relevant files", fileItems(l, pass).map(r));
   if (l.root) cp.set(ROOT, [r(l.root)]);
