@@ -168,7 +168,7 @@ describe("deterministic checkpoint", () => {
       .slice(-3);
     expect(paths).toHaveLength(3);
     // Grouped by directory, each file once, with what was done to it and where.
-    for (const path of paths) expect(files).toMatch(new RegExp(`- /src/: .*\\b${path.slice(5).replace(".", "\\.")} created #\\d+`));
+    for (const path of paths) expect(files).toMatch(new RegExp(`- /src/: .*\\b${path.slice(5).replace(".", "\\.")} written #\\d+`));
   });
 });
 

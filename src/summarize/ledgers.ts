@@ -40,7 +40,7 @@ export interface Ledgers {
 
 /** Agent-injected user turns (notices, reminders, permission chatter): not requests. */
 export const INJECTED = /^\s*(?:<(?:task-notification|system-reminder|command-|local-command|user-prompt-submit-hook|bash-)|\[Request interrupted|Caveat: The messages below)/;
-export const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;])/g;
+export const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;]|\.(?:\s|$))/g;
 const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
 /** Tool name (and editor sub-command) → what it did to its file; the first match wins. */
 const FILE_OPS: [RegExp, string][] = [
@@ -166,7 +166,18 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   // The working directory: where the agent changed files (else read them).
   const changed = touched.filter(([p, op]) => p.startsWith("/") && op !== "mentioned" && op !== "read");
   l.root = commonDir((changed.length ? changed : touched.filter(([p, op]) => p.startsWith("/") && op === "read")).map(([p]) => p));
-  for (const [p, op, at] of touched) {
+  // A relative path that ends an absolute one is that file, and says where the agent works from.
+  const byName = new Map<string, string>();
+  for (const [p] of touched) if (p.startsWith("/")) byName.set(p.slice(p.lastIndexOf("/")), p);
+  const resolved = touched.map(([p, op, at]): [string, string, number] => {
+    const rel = p.replace(/^\.\//, "");
+    const abs = rel.startsWith("/") ? rel : byName.get(rel.slice(rel.lastIndexOf("/")));
+    if (!abs?.endsWith(`/${rel}`)) return [rel, op, at];
+    const cwd = abs.slice(0, abs.length - rel.length - 1);
+    if (l.root.startsWith(cwd)) l.root = cwd;
+    return [abs, op, at];
+  });
+  for (const [p, op, at] of resolved) {
     if (op === "read" && !/\.[^/]+$/.test(p)) continue; // a directory searched, not a file
     const path = relative(p, l.root);
     const f: FileEntry = l.files.get(path) ?? { path, ops: new Map(), at: [] };
@@ -179,6 +190,5 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
 }
 
 function relative(path: string, root: string): string {
-  const p = path.replace(/^\.\//, "");
-  return root && p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
+  return root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }

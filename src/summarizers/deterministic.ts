@@ -2,7 +2,7 @@
 import { clip, describeCall } from "../prune/one-liner.js";
 import { redactMany } from "../redact/index.js";
 import { refOf } from "../archive/index.js";
-import { INJECTED, ledgers, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { INJECTED, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -27,6 +27,8 @@ const WEIGHTS: [section: string, weight: number][] = [
 ];
 /** Sections an update carries over from the previous checkpoint (older lines first). */
 const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
+/** Commands that only look (list, read, search, show status): the first to leave a full checkpoint. */
+const LOOKS = /^(?:cd \S+ && )?(?:ls|cat|grep|rg|find|head|tail|wc|pwd|echo|which|tree|sed -n|git (?:status|diff|log|show|ls-files|branch)|\w+ (?:show|list|ready|status|--version))\b/;
 /** Not a section: the directory file paths are relative to, written atop Relevant files. */
 const ROOT = "root";
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
@@ -85,9 +87,11 @@ function sections(m: HandoffMaterial, l: Ledgers, r: Clean): Checkpoint {
   cp.set("Constraints and preferences", l.constraints.map(([s, i]) => `${clip(r(s), 200)} ${at(i)}`));
   const errors = [...l.errors.values()];
   const last = (c: { at: number[] }) => c.at[c.at.length - 1];
+  // Looking around goes first when room is short; what changed something stays.
+  const weight = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : 1e9) + last(c);
   // Most important last (what is kept when the room is short): commands, finished plan items, resolved errors.
   cp.set("Completed actions", [
-    ...[...l.commands.values()].sort((a, b) => last(a) - last(b)).map((c) => `\`${clip(r(c.command), 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
+    ...[...l.commands.values()].sort((a, b) => weight(a) - weight(b)).map((c) => `\`${clip(r(c.command), 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(r(t), 160)} ${at(l.plan!.at)}`) ?? []),
     ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(r(e.what), 90)} failed ("${clip(r(e.lines[0]), 80)}") ${at(e.at)}, then passed ${at(e.resolvedAt!)}`),
   ]);
@@ -176,7 +180,7 @@ function allot(cp: Checkpoint, limit: number): Map<string, number> {
  * first for Blocked), shown in their order; how many were left out is said.
  */
 function fit(s: string, items: string[], room: number): string[] {
-  if (cost(s, items) <= room) return s === "Relevant files" ? grouped(items) : items;
+  if (cost(s, items) <= room) return s === "Relevant files" ? grouped(items).reverse() : items;
   const order = items.map((_, i) => i);
   if (s !== "Blocked") order.reverse();
   const kept = new Set<number>();
@@ -192,6 +196,7 @@ function fit(s: string, items: string[], room: number): string[] {
     dirs.add(key);
   }
   const out = (s === "Relevant files" ? grouped : (x: string[]) => x)(items.filter((_, i) => kept.has(i)));
+  if (s === "Relevant files") out.reverse(); // the files worked on first
   const left = items.length - kept.size;
   return left ? [...out, `… ${left} more not shown`] : out;
 }
