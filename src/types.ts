@@ -152,6 +152,18 @@ export interface SummaryInfo {
   tokens: number;
   /** Label of the summarizer that produced it. */
   summarizer?: string;
+  /** For a model's summary: what survived of what must, and whether the ledgers were appended. */
+  check?: SummaryCheck;
+}
+
+export interface SummaryCheck {
+  /** The latest real request is in the summary (its first 60 characters, whitespace folded). */
+  latestRequest: boolean;
+  /** Error lines of runs still failing at the end of the span, and how many the summary kept. */
+  unresolvedErrors: number;
+  errorsKept: number;
+  /** Something was missing: the deterministic ledgers were appended to the summary. */
+  ledgersAppended: boolean;
 }
 
 export interface SummarizerFailure {

@@ -1,7 +1,7 @@
 // The deterministic checkpoint read as the agent that continues from it: true at the end of the span,
 // traceable to its source. Regression tests for the defects of issue 19, on the fixture sessions.
 import { describe, expect, it } from "vitest";
-import { HANDOFF_PREFIX, compact, type ChatMessage } from "../src/index.js";
+import { HANDOFF_PREFIX, compact, type ChatMessage, type Summarizer } from "../src/index.js";
 import { ledgers } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/types.js";
 import { trajectory } from "./support/fixtures.js";
@@ -146,5 +146,49 @@ describe("ledgers", () => {
     ]);
     expect(l.decisions.map(([t]) => t)).toEqual(["I'll use the real client instead of the mock."]);
     expect(l.plan).toEqual({ items: [["x", "fix mock"], [" ", "add test"], [" ", "ship"]], at: 2 });
+  });
+});
+
+describe("the model path", () => {
+  const session = () => trajectory("claude-code-spotter__fa812bfe-b295").messages.slice(0, 288);
+
+  it("sends the ledgers beside the turns", async () => {
+    let prompt = "";
+    const model: Summarizer = async (req) => ((prompt = text(req.messages[1])), "## Active task\n> continue until all are done");
+    model.label = "model";
+    await compact(session(), { contextWindow: 16_000, summarizer: model, force: true });
+    const ledgers = /<ledgers>\n([\s\S]*)\n<\/ledgers>/.exec(prompt)?.[1] ?? "";
+    expect(ledgers).toContain("## Relevant files");
+    expect(ledgers).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #\d+/);
+  });
+
+  it("keeps a summary that carries the latest request and every unresolved error, and says so", async () => {
+    const model: Summarizer = async () => "## Active task\n> continue until all are done\n\n## Blocked\n- none";
+    model.label = "model";
+    const r = await compact(session(), { contextWindow: 16_000, summarizer: model, force: true });
+    expect(r.report.summary?.check).toEqual({ latestRequest: true, unresolvedErrors: 0, errorsKept: 0, ledgersAppended: false });
+    expect(r.state.previousSummary).toBe("## Active task\n> continue until all are done\n\n## Blocked\n- none");
+  });
+
+  it("appends the deterministic ledgers to a summary that lost the latest request or an unresolved error, and reports it", async () => {
+    const input: ChatMessage[] = [
+      { role: "user", content: "Make the build pass" },
+      { role: "assistant", content: "Starting." },
+      ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
+        { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
+        { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
+      ]).flat(),
+      { role: "user", content: "Ship it on the green build" },
+      { role: "assistant", content: "On it." },
+    ];
+    const model: Summarizer = async () => "## Active task\n- build things";
+    model.label = "model";
+    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    expect(r.report.summary?.source).toBe("model");
+    expect(r.report.summary?.check).toMatchObject({ latestRequest: false, ledgersAppended: true });
+    expect(r.report.summary!.check!.unresolvedErrors).toBeGreaterThan(0);
+    expect(r.report.warnings).toContain("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
+    expect(r.state.previousSummary).toMatch(/^## Active task\n- build things\n\n---\nLedgers computed from the same turns \(the summary above missed the latest request, \d+ unresolved error line\(s\)\):\n\n## Active task\n> Ship it on the green build/);
+    expect(r.state.previousSummary).toMatch(/## Blocked\n- `make build-\d+`: "src\/x\.c:\d+: error: expected ';' before '}'" #\d+/);
   });
 });

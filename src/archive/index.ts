@@ -28,20 +28,22 @@ function fields(e: ArchivedMessage): [object, string | number][] {
   return out;
 }
 
-/**
- * The archive of `indexes` (original views), redacted; over `limit` characters of JSON, the oldest
- * entries are left out and returned, so the caller can say so.
- */
-export function archiveOf(views: MessageView[], indexes: number[], pass: number, limit: number): { archive: Archive; dropped: string[] } {
-  const entries = indexes.map((i) => [refOf(i, pass), entryOf(views[i])] as const);
-  const places = entries.flatMap(([, e]) => fields(e)) as [Record<string | number, string>, string | number][];
+/** The messages at `indexes` (original views), every string redacted whole, in one batch. */
+export function archivedEntries(views: MessageView[], indexes: number[]): Map<number, ArchivedMessage> {
+  const entries = new Map(indexes.map((i) => [i, entryOf(views[i])]));
+  const places = [...entries.values()].flatMap(fields) as [Record<string | number, string>, string | number][];
   const clean = redactMany(places.map(([o, k]) => o[k]));
   places.forEach(([o, k], i) => (o[k] = clean[i]));
+  return entries;
+}
+
+/** The archive of the entries within `limit` characters of JSON: the oldest are left out, and returned. */
+export function archiveOf(entries: Map<number, ArchivedMessage>, pass: number, limit: number): { archive: Archive; dropped: string[] } {
   let size = 0;
   const archive: Archive = {};
   const dropped: string[] = [];
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const [ref, e] = entries[i];
+  for (const [i, e] of [...entries].reverse()) {
+    const ref = refOf(i, pass);
     size += JSON.stringify(e).length + ref.length + 4;
     if (size > limit) dropped.unshift(ref);
     else archive[ref] = e;

@@ -6,7 +6,7 @@ import { isRealUser } from "../plan/index.js";
 import { parseArguments } from "../prune/one-liner.js";
 import { redactMany } from "../redact/index.js";
 import { commandOf, pathsIn, verdict } from "./ledgers.js";
-import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
+import type { ArchivedMessage, HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
 export const BODY_LIMIT = 6000;
 const BODY_HEAD = 4000;
@@ -58,14 +58,19 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
   return bounded({ index, role: m.role === "tool" ? "user" : m.role, text: "", toolCalls }, "text", text, BODY_LIMIT, BODY_SHARE);
 }
 
-/** Each tool result of a message as a turn of its own, with the call it answers, judged on its whole output. */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], whole = m): HandoffTurn[] {
+/**
+ * Each tool result of a message as a turn of its own, with the call it answers; judged (failed,
+ * error lines, paths named) on its whole output when given it redacted: an extract of raw text could
+ * hold a piece of a secret that no shape recognises without its context.
+ */
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], whole?: string[]): HandoffTurn[] {
   return m.results.map((r, k) => {
     const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
     const turn = bounded<HandoffTurn>({ index, role: "tool", text: "", toolCalls: [] }, "text", text, BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
-    const output = whole.results[k]?.text ?? r.text;
+    const output = whole?.[k];
+    if (output === undefined) return turn;
     const { failed, errorLines } = verdict(output, commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined);
     turn.failed = failed;
     turn.paths = pathsIn(output);
@@ -148,8 +153,8 @@ export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): Hando
 
 export interface MaterialInput {
   views: MessageView[];
-  /** The views before pruning: tool results are judged (failed, error lines) on their whole output. */
-  original?: MessageView[];
+  /** Messages before pruning, redacted whole, by index: tool results are judged on their whole output. */
+  wholeResults?: Map<number, ArchivedMessage>;
   middle: Range;
   pinned: number[];
   latestUserIndex: number;
@@ -166,7 +171,7 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
-    turns.push(...resultTurns(views[i], i, calls[i], x.original?.[i]));
+    turns.push(...resultTurns(views[i], i, calls[i], x.wholeResults?.get(i)?.results));
     const turn = turnOf(views[i], i);
     if (turn) turns.push(turn);
   }

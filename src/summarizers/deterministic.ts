@@ -1,6 +1,6 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
 import { clip, describeCall } from "../prune/one-liner.js";
-import { redactMany } from "../redact/index.js";
+import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/index.js";
 import { INJECTED, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
@@ -8,8 +8,6 @@ import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from 
 export const DETERMINISTIC_LIMIT = 8000;
 
 type Checkpoint = Map<string, string[]>;
-/** Redacts a whole raw string (the checkpoint clips only after). */
-type Clean = (raw: string) => string;
 
 /** Sections in the order they are written, with their weight when the budget is shared out. */
 const WEIGHTS: [section: string, weight: number][] = [
@@ -73,43 +71,43 @@ function grouped(items: string[]): string[] {
   });
 }
 
-/** The checkpoint's sections; `r` redacts each raw string whole before it is clipped. */
-function sections(m: HandoffMaterial, l: Ledgers, r: Clean): Checkpoint {
+/** The checkpoint's sections, from redacted material. */
+function sections(m: HandoffMaterial, l: Ledgers): Checkpoint {
   const pass = m.pass;
   const at = (i: number) => refOf(i, pass);
   const cp: Checkpoint = new Map();
   const latest = m.latestAsk?.trim();
   // An agent notice (task notification, reminder) is not the task: the latest real request is.
   const task = latest && !INJECTED.test(latest) ? latest : l.requests.at(-1)?.[0] ?? m.firstAsk;
-  cp.set("Active task", task ? clip(r(task), 1200).split("\n").map((x) => `> ${x}`) : []);
-  cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== task?.trim() ? [clip(r(m.firstAsk), 400)] : []);
-  cp.set("User requests", l.requests.map(([t, i]) => `${at(i)} ${clip(r(t), 300)}`));
-  cp.set("Constraints and preferences", l.constraints.map(([s, i]) => `${clip(r(s), 200)} ${at(i)}`));
+  cp.set("Active task", task ? clip(task, 1200).split("\n").map((x) => `> ${x}`) : []);
+  cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== task?.trim() ? [clip(m.firstAsk, 400)] : []);
+  cp.set("User requests", l.requests.map(([t, i]) => `${at(i)} ${clip(t, 300)}`));
+  cp.set("Constraints and preferences", l.constraints.map(([s, i]) => `${clip(s, 200)} ${at(i)}`));
   const errors = [...l.errors.values()];
   const last = (c: { at: number[] }) => c.at[c.at.length - 1];
   // Looking around goes first when room is short; what changed something stays.
   const weight = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : 1e9) + last(c);
   // Most important last (what is kept when the room is short): commands, finished plan items, resolved errors.
   cp.set("Completed actions", [
-    ...[...l.commands.values()].sort((a, b) => weight(a) - weight(b)).map((c) => `\`${clip(r(c.command), 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
-    ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(r(t), 160)} ${at(l.plan!.at)}`) ?? []),
-    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(r(e.what), 90)} failed ("${clip(r(e.lines[0]), 80)}") ${at(e.at)}, then passed ${at(e.resolvedAt!)}`),
+    ...[...l.commands.values()].sort((a, b) => weight(a) - weight(b)).map((c) => `\`${clip(c.command, 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
+    ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
+    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(e.what, 90)} failed ("${clip(e.lines[0], 80)}") ${at(e.at)}, then passed ${at(e.resolvedAt!)}`),
   ]);
   let lastAssistant: HandoffTurn | undefined;
   for (const t of m.turns) if (t.role === "assistant" && t.text.trim()) lastAssistant = t;
   cp.set("Active state", [
-    ...(l.plan?.items.filter(([done]) => done !== "x").map(([s, t]) => `${s === "~" ? "doing" : "todo"}: ${clip(r(t), 160)} ${at(l.plan!.at)}`) ?? []),
-    ...(lastAssistant ? [`${clip(r(lastAssistant.text), 300)} ${at(lastAssistant.index)}`] : []),
+    ...(l.plan?.items.filter(([done]) => done !== "x").map(([s, t]) => `${s === "~" ? "doing" : "todo"}: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
+    ...(lastAssistant ? [`${clip(lastAssistant.text, 300)} ${at(lastAssistant.index)}`] : []),
   ]);
-  cp.set("In progress", pending(m.turns).map(([t, c]) => `${clip(r(describeCall(c.name, c.arguments)), 200)} (no result in these turns) ${at(t.index)}`));
+  cp.set("In progress", pending(m.turns).map(([t, c]) => `${clip(describeCall(c.name, c.arguments), 200)} (no result in these turns) ${at(t.index)}`));
   // Only what is still failing, the latest first.
-  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(r(e.what), 120)}: ${e.lines.map((x) => `"${clip(r(x), 160)}"`).join(" / ")} ${at(e.at)}`));
-  cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(r(s), 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(r(m.focus), 300)}`] : [])]);
-  cp.set("Relevant files", fileItems(l, pass).map(r));
-  if (l.root) cp.set(ROOT, [r(l.root)]);
+  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(e.what, 120)}: ${e.lines.map((x) => `"${clip(x, 160)}"`).join(" / ")} ${at(e.at)}`));
+  cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(s, 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(m.focus, 300)}`] : [])]);
+  cp.set("Relevant files", fileItems(l, pass));
+  if (l.root) cp.set(ROOT, [l.root]);
   const urls = new Map<string, number>();
   for (const t of m.turns) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index);
-  cp.set("Critical values", [...urls].map(([u, i]) => `${clip(r(u), 200)} ${at(i)}`));
+  cp.set("Critical values", [...urls].map(([u, i]) => `${clip(u, 200)} ${at(i)}`));
   return cp;
 }
 
@@ -216,16 +214,11 @@ function render(cp: Checkpoint, limit: number): string {
 
 /** About 3.5 characters a token: the checkpoint stays within the summary budget it is given. */
 export function deterministicCheckpoint(m: HandoffMaterial, maxOutputTokens = Infinity): string {
-  // Ledgers read the raw material; what the checkpoint quotes is redacted in one batch, each string
-  // whole, and clipped after: a first pass collects the strings, the second writes with them clean.
-  const l = ledgers(m.turns);
-  const raw = new Set<string>();
-  sections(m, l, (s) => (raw.add(s), s));
-  const previous = m.previousSummary ? [m.previousSummary] : [];
-  const clean = redactMany([...raw, ...previous]);
-  const of = new Map([...raw].map((s, i) => [s, clean[i]]));
-  let cp = sections(m, l, (s) => of.get(s) ?? s);
-  if (previous.length) cp = merge(parseCheckpoint(clean.at(-1)!), cp);
+  // Written from the material redacted, each text whole before any cut or extract (a path, an
+  // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
+  const clean = redactedMaterial(m);
+  let cp = sections(clean, ledgers(clean.turns));
+  if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
 }
 
