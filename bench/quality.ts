@@ -143,10 +143,10 @@ async function growth(): Promise<string> {
     const handoff = text(r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX)) ?? { role: "user", content: "" });
     let middle = 0;
     for (let i = p.middle.start; i < p.middle.end; i++) middle += p.tokens.perMessage[i];
-    rows.push([n, p.middle.end - p.middle.start, middle.toLocaleString("en-US"), handoff.length.toLocaleString("en-US"), r.report.summary?.tokens ?? "—"]);
+    rows.push([n, p.middle.end - p.middle.start, middle.toLocaleString("en-US"), r.report.mode, handoff.length.toLocaleString("en-US"), r.report.summary?.tokens ?? "—"]);
   }
   return (
-    table(["messages", "middle messages", "middle tokens", "handoff chars", "summary tokens"], rows) +
-    "\n\nThe handoff is bounded by the summary budget (a fifth of the middle, at most 5 % of the window): it stops growing once the budget is reached, and the ledgers keep the latest and most important lines."
+    table(["messages", "middle messages", "middle tokens", "mode", "handoff chars", "summary tokens"], rows) +
+    "\n\nPrefixes of the first session at a 32k window, forced. Prune-only passes have no handoff. The handoff is bounded by the summary budget (a fifth of the middle, at most 5 % of the window, 3.5 characters a token): it stops growing once the budget is reached, and the ledgers keep the latest and most important lines whole."
   );
 }

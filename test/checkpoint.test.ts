@@ -76,6 +76,8 @@ describe("the second Claude Code session", () => {
       expect(passed, line).toEqual([]);
     }
     expect(s.get("Completed actions")).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #183/);
+    // Not /home/USER/project, a directory named only in test code: a prefix by path segments.
+    expect(s.get("Relevant files")).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-a0y\/\)/);
   });
 });
 

@@ -168,13 +168,13 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   l.root = commonDir((changed.length ? changed : touched.filter(([p, op]) => p.startsWith("/") && op === "read")).map(([p]) => p));
   // A relative path that ends an absolute one is that file, and says where the agent works from.
   const byName = new Map<string, string>();
-  for (const [p] of touched) if (p.startsWith("/")) byName.set(p.slice(p.lastIndexOf("/")), p);
+  for (const [p, op] of touched) if (p.startsWith("/") && op !== "mentioned") byName.set(p.slice(p.lastIndexOf("/")), p);
   const resolved = touched.map(([p, op, at]): [string, string, number] => {
     const rel = p.replace(/^\.\//, "");
     const abs = rel.startsWith("/") ? rel : byName.get(rel.slice(rel.lastIndexOf("/")));
     if (!abs?.endsWith(`/${rel}`)) return [rel, op, at];
     const cwd = abs.slice(0, abs.length - rel.length - 1);
-    if (l.root.startsWith(cwd)) l.root = cwd;
+    if (`${l.root}/`.startsWith(`${cwd}/`)) l.root = cwd;
     return [abs, op, at];
   });
   for (const [p, op, at] of resolved) {
