@@ -1,5 +1,5 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
-import { ARCHIVE_LIMIT, archiveOf, archivedEntries } from "./archive/index.js";
+import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, handoffText, markerText } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
@@ -16,7 +16,6 @@ import { chainOf, isAbort, runChain } from "./summarize/chain.js";
 import { handoffMaterial } from "./summarize/material.js";
 import { summaryBudget } from "./summarize/checkpoint.js";
 import type {
-  ArchivedMessage,
   ChatMessage,
   CompactMode,
   CompactOptions,
@@ -157,11 +156,10 @@ function middleIndexes(pl: Plan): number[] {
 }
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
-function archive(p: Prepared<unknown>, indexes: number[], entries: Map<number, ArchivedMessage>, limit = ARCHIVE_LIMIT) {
+function archive(p: Prepared<unknown>, indexes: number[], limit = ARCHIVE_LIMIT) {
   if (!(limit >= 0)) throw new RangeError("context-compactor: archiveLimit must be a number of characters ≥ 0");
   if (!limit || !indexes.length) return { warnings: [] };
-  const kept = new Map(indexes.map((i) => [i, entries.get(i)!]));
-  const { archive, dropped } = archiveOf(kept, p.state.compactions, limit);
+  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit);
   const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
   return { archive, warnings };
 }
@@ -189,13 +187,10 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let cooldowns = p.state.cooldowns;
   const middleCount = pl.middle.end - pl.middle.start - pl.pinned.length;
 
-  // What the pass removes (the middle, when it summarizes) or prunes, redacted whole once: the
-  // archive keeps it, and the summary's material judges tool results on it.
-  const removed = archivedEntries(p.views, pruneAccepted ? pruned.items.map((x) => x.index) : middleIndexes(pl));
   if (!pruneAccepted) {
     const material = handoffMaterial({
       views: pruned.views,
-      wholeResults: removed,
+      original: p.views,
       middle: pl.middle,
       pinned: pl.pinned,
       latestUserIndex: pl.latestUserIndex,
@@ -273,7 +268,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   });
   if (summary) report.summary = summary;
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
-  const archived = archive(p, handoff === undefined ? pruned.items.map((x) => x.index) : [...removed.keys()], removed, options.archiveLimit);
+  const archived = archive(p, handoff === undefined ? pruned.items.map((x) => x.index) : middleIndexes(pl), options.archiveLimit);
   report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,

@@ -59,8 +59,6 @@ export interface HandoffTurn {
   failed?: boolean;
   /** For failed tool results: their first few error lines, from the whole output. */
   errorLines?: string[];
-  /** For tool results: the file paths the whole output names (the first hundred). */
-  paths?: string[];
 }
 
 export interface HandoffMaterial {

@@ -80,17 +80,18 @@ function stepKeys(command: string): string[] {
 /**
  * Whether a whole tool output failed, and its error lines (the first few distinct): a stated exit
  * status decides; else an error word in its first line, or, for a command, in its last lines
- * (where a run sums up), unless it says nothing failed.
+ * (where a run sums up), unless its end says nothing failed.
  */
 export function verdict(text: string, isCommand: boolean): { failed: boolean; errorLines: string[] } {
   const code = exitCode(text);
-  const lines = text.trim().split("\n", 2000).map((x) => x.trim()).filter(Boolean);
+  const t = text.trim();
+  const nl = t.indexOf("\n");
+  const first = nl < 0 ? t : t.slice(0, nl);
   const failed =
-    code !== undefined
-      ? code !== 0
-      : !PASSED.test(text) && (FAILED_START.test(text) || ERROR.test(lines[0] ?? "") || (isCommand && lines.slice(-3).some((x) => ERROR.test(x))));
-  const errorLines = failed ? [...new Set(lines.filter((x) => ERROR.test(x)))].slice(0, 5) : [];
-  return { failed, errorLines: errorLines.length || !failed ? errorLines : lines.slice(0, 1) };
+    code !== undefined ? code !== 0 : !PASSED.test(t.slice(-1000)) && (FAILED_START.test(t) || ERROR.test(first) || (isCommand && ERROR.test(t.slice(-300))));
+  if (!failed) return { failed, errorLines: [] };
+  const lines = [...new Set(t.slice(0, 20_000).split("\n").map((x) => x.trim()).filter((x) => ERROR.test(x)))].slice(0, 5);
+  return { failed, errorLines: lines.length ? lines : [first.trim()] };
 }
 
 function commonDir(paths: string[]): string {
@@ -105,9 +106,10 @@ function commonDir(paths: string[]): string {
   return parts && parts.length > 2 ? parts.join("/") : "";
 }
 
-/** The distinct file paths a text names (the first hundred); none in a pruned output's one-liner. */
-export function pathsIn(text: string): string[] {
-  return text.startsWith("[output pruned") ? [] : [...new Set(Array.from(text.matchAll(PATH), (m) => m[1]))].slice(0, 100);
+/** The distinct file paths a text names (the first hundred, early in it); none in a pruned output's one-liner. */
+function pathsIn(text: string): string[] {
+  // The first 8,000 characters: a long output (a file read) names its few paths that matter early, if at all.
+  return text.startsWith("[output pruned") ? [] : [...new Set(Array.from(text.slice(0, 8000).matchAll(PATH), (m) => m[1]))].slice(0, 100);
 }
 
 /** The ledgers of `turns`, in one pass. */
@@ -161,7 +163,8 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
         settle([path], failed, path, errorLines, t.index);
       } else if (t.call) settle([t.call.name], failed, t.call.name, errorLines, t.index);
     }
-    for (const path of t.paths ?? pathsIn(t.text)) touched.push([path, "mentioned", t.index]);
+    // Paths the user or the agent named; a tool's output is judged, not mined for paths.
+    if (t.role !== "tool") for (const path of pathsIn(t.text)) touched.push([path, "mentioned", t.index]);
   }
   // The working directory: where the agent changed files (else read them).
   const changed = touched.filter(([p, op]) => p.startsWith("/") && op !== "mentioned" && op !== "read");

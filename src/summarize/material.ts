@@ -4,9 +4,9 @@ import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { isRealUser } from "../plan/index.js";
 import { parseArguments } from "../prune/one-liner.js";
-import { redactMany } from "../redact/index.js";
-import { commandOf, pathsIn, verdict } from "./ledgers.js";
-import type { ArchivedMessage, HandoffMaterial, HandoffTurn, Range } from "../types.js";
+import { redact, redactMany } from "../redact/index.js";
+import { commandOf, verdict } from "./ledgers.js";
+import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
 export const BODY_LIMIT = 6000;
 const BODY_HEAD = 4000;
@@ -59,22 +59,21 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
 }
 
 /**
- * Each tool result of a message as a turn of its own, with the call it answers; judged (failed,
- * error lines, paths named) on its whole output when given it redacted: an extract of raw text could
- * hold a piece of a secret that no shape recognises without its context.
+ * Each tool result of a message as a turn of its own, with the call it answers; judged on its whole
+ * output before pruning (`whole`): whether it failed, and then its error lines, taken from the whole
+ * output redacted (an extract of raw text could hold a piece of a secret no shape recognises).
  */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], whole?: string[]): HandoffTurn[] {
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], whole?: MessageView): HandoffTurn[] {
   return m.results.map((r, k) => {
     const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
     const turn = bounded<HandoffTurn>({ index, role: "tool", text: "", toolCalls: [] }, "text", text, BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
-    const output = whole?.[k];
+    const output = whole?.results[k]?.text;
     if (output === undefined) return turn;
-    const { failed, errorLines } = verdict(output, commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined);
-    turn.failed = failed;
-    turn.paths = pathsIn(output);
-    if (failed) turn.errorLines = errorLines.map((x) => x.slice(0, 1000));
+    const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
+    turn.failed = verdict(output, isCommand).failed;
+    if (turn.failed) turn.errorLines = verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000));
     return turn;
   });
 }
@@ -138,7 +137,6 @@ export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): Hando
   m.turns = turns.map((t) => {
     const turn = copy(t, ["text"]);
     if (t.errorLines) turn.errorLines = copy(t.errorLines, Object.keys(t.errorLines));
-    if (t.paths) turn.paths = copy(t.paths, Object.keys(t.paths));
     turn.toolCalls = t.toolCalls.map((c) => copy(c, ["arguments"]));
     if (t.call) turn.call = copy(t.call, ["arguments"]);
     return turn;
@@ -153,8 +151,8 @@ export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): Hando
 
 export interface MaterialInput {
   views: MessageView[];
-  /** Messages before pruning, redacted whole, by index: tool results are judged on their whole output. */
-  wholeResults?: Map<number, ArchivedMessage>;
+  /** The views before pruning: tool results are judged on their whole output. */
+  original?: MessageView[];
   middle: Range;
   pinned: number[];
   latestUserIndex: number;
@@ -171,7 +169,7 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
-    turns.push(...resultTurns(views[i], i, calls[i], x.wholeResults?.get(i)?.results));
+    turns.push(...resultTurns(views[i], i, calls[i], x.original?.[i]));
     const turn = turnOf(views[i], i);
     if (turn) turns.push(turn);
   }

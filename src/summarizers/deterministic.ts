@@ -1,5 +1,6 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
 import { clip, describeCall } from "../prune/one-liner.js";
+import { redact } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/index.js";
 import { INJECTED, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
@@ -27,6 +28,8 @@ const WEIGHTS: [section: string, weight: number][] = [
 const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
 /** Commands that only look (list, read, search, show status): the first to leave a full checkpoint. */
 const LOOKS = /^(?:cd \S+ && )?(?:ls|cat|grep|rg|find|head|tail|wc|pwd|echo|which|tree|sed -n|git (?:status|diff|log|show|ls-files|branch)|\w+ (?:show|list|ready|status|--version))\b/;
+/** Tools whose arguments are the agent's plan (TodoWrite, update_plan). */
+const PLAN_TOOL = /todo|plan/i;
 /** Not a section: the directory file paths are relative to, written atop Relevant files. */
 const ROOT = "root";
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
@@ -72,7 +75,7 @@ function grouped(items: string[]): string[] {
 }
 
 /** The checkpoint's sections, from redacted material. */
-function sections(m: HandoffMaterial, l: Ledgers): Checkpoint {
+function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: string][]): Checkpoint {
   const pass = m.pass;
   const at = (i: number) => refOf(i, pass);
   const cp: Checkpoint = new Map();
@@ -99,7 +102,7 @@ function sections(m: HandoffMaterial, l: Ledgers): Checkpoint {
     ...(l.plan?.items.filter(([done]) => done !== "x").map(([s, t]) => `${s === "~" ? "doing" : "todo"}: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
     ...(lastAssistant ? [`${clip(lastAssistant.text, 300)} ${at(lastAssistant.index)}`] : []),
   ]);
-  cp.set("In progress", pending(m.turns).map(([t, c]) => `${clip(describeCall(c.name, c.arguments), 200)} (no result in these turns) ${at(t.index)}`));
+  cp.set("In progress", open.map(([i, call]) => `${clip(call, 200)} (no result in these turns) ${at(i)}`));
   // Only what is still failing, the latest first.
   cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(e.what, 120)}: ${e.lines.map((x) => `"${clip(x, 160)}"`).join(" / ")} ${at(e.at)}`));
   cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(s, 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(m.focus, 300)}`] : [])]);
@@ -216,10 +219,21 @@ function render(cp: Checkpoint, limit: number): string {
 export function deterministicCheckpoint(m: HandoffMaterial, maxOutputTokens = Infinity): string {
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
-  const clean = redactedMaterial(m);
-  let cp = sections(clean, ledgers(clean.turns));
+  const clean = redactedMaterial(m, m.turns.map(quotable));
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, redact(c.arguments))]);
+  let cp = sections(clean, ledgers(clean.turns), open);
   if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
+}
+
+/**
+ * A turn as the checkpoint may quote it, so that nothing is redacted for nothing: a tool result judged
+ * on its whole output (failed, error lines redacted) is never quoted by its text.
+ */
+function quotable(t: HandoffTurn): HandoffTurn {
+  if (t.role === "tool") return t.failed !== undefined ? { ...t, text: "" } : t;
+  // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
+  return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => (PLAN_TOOL.test(c.name) ? c : { name: c.name, arguments: "" })) } : t;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
