@@ -11,6 +11,7 @@ const MARKERS = {
   "the network summarizers": "text/event-stream",
   "the model prompt text": "You write a checkpoint of part of a conversation",
   "the converters": "needs a user message first",
+  "the recall tool": "Read back content removed from this conversation",
 };
 
 describe("bundle size", () => {
@@ -21,7 +22,7 @@ describe("bundle size", () => {
     expect(names.some((n) => n !== "compact" && n !== "plan") ? total : b.gzip).toBeLessThanOrEqual(budget);
   });
 
-  it("import { compact } holds no other dialect, no SSE reader, no network summarizer, no prompt text, no converter", async () => {
+  it("import { compact } holds no other dialect, no SSE reader, no network summarizer, no prompt text, no converter, no recall tool", async () => {
     const b = await bundleSize("src/index.ts", ["compact"]);
     for (const [what, marker] of Object.entries(MARKERS)) expect(b.code.includes(marker), what).toBe(false);
     // The prompt is loaded only when a model summarizer runs.

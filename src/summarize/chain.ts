@@ -1,5 +1,6 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
 import { redact } from "../redact/index.js";
+import { checkSummary } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { deterministicCheckpoint, deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
 import type {
@@ -176,7 +177,6 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       let check: SummaryInfo["check"];
       if (!lastResort) {
-        const { checkSummary } = await import("./check.js");
         const checked = checkSummary(text, x.material, x.maxOutputTokens);
         if (checked.check.ledgersAppended) emit({ type: "summary-delta", summarizer: label, text: checked.text.slice(text.length) });
         ({ text, check } = checked);

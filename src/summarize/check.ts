@@ -1,5 +1,6 @@
 // The check of a model's checkpoint: the latest request and every unresolved error line must survive
-// it, or the deterministic ledgers are appended. Loaded with the prompt, only when a model summarizes.
+// it, or the deterministic ledgers are appended. (Imported statically: a dynamic chunk importing the
+// deterministic summarizer made bundlers share it with, and load it for, `import { plan }`.)
 import { clip } from "../prune/one-liner.js";
 import { redactMany } from "../redact/index.js";
 import { deterministicCheckpoint } from "../summarizers/deterministic.js";
