@@ -68,8 +68,8 @@ function grouped(items: string[]): string[] {
   }
   return [...groups].map(([key, { files, refs }]) => {
     if (!files.length) return key; // a line carried over from an earlier checkpoint
-    const sorted = refs.sort((a, b) => Number(a.slice(a.lastIndexOf(".") + 1).replace("#", "")) - Number(b.slice(b.lastIndexOf(".") + 1).replace("#", "")));
-    const cited = !sorted.length ? "" : sorted.length > 1 ? ` (${sorted[0]}…${sorted[sorted.length - 1]})` : ` (${sorted[0]})`;
+    // Named files come oldest first (fileItems' order): their first and latest sources.
+    const cited = !refs.length ? "" : ` (${refs[0]}${refs.length > 1 ? `…${refs[refs.length - 1]}` : ""})`;
     return `${key}: ${files.join(refs.length ? ", " : "; ")}${cited}`;
   });
 }
