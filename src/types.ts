@@ -57,6 +57,8 @@ export interface HandoffTurn {
   call?: { name: string; arguments: string };
   /** For tool results: whether the run failed, read from the whole output before any pruning. */
   failed?: boolean;
+  /** For tool results: the exit status the whole output states, if any. */
+  exit?: number;
   /** For failed tool results: their first few error lines, from the whole output. */
   errorLines?: string[];
 }

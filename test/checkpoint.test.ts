@@ -29,6 +29,7 @@ describe("the deterministic checkpoint of the 293-message Claude Code session at
   it("covers the whole middle: the three finished subtasks are among the completed actions", () => {
     const done = s.get("Completed actions")!;
     for (const sub of ["spotter-dov.1", "spotter-dov.2", "spotter-dov.3"]) expect(done).toMatch(new RegExp(`bd close ${sub.replace(".", "\\.")} .* #\\d+`));
+    expect(done).toContain("`git push 2>&1` → exit 128 #283"); // the exit status of the whole output, before pruning
   });
 
   it("shows no error a later run settled as blocked: the dialyzer failure is a resolved action", () => {

@@ -1,5 +1,5 @@
 // Ledgers over the whole middle: what was asked, planned, touched, run and still failing, each with
-// the message indexes it came from. Raw strings: the checkpoint redacts what it quotes.
+// the message indexes it came from. Strings as the turns hold them: the checkpoint passes redacted turns.
 import { exitCode, parseArguments } from "../prune/one-liner.js";
 import type { HandoffTurn } from "../types.js";
 
@@ -15,8 +15,6 @@ export interface CommandEntry {
   runs: number;
   /** The last run's outcome: its exit status, or "failed"/"ok" when it states none. */
   status: string;
-  /** Its error line, while the last run failed. */
-  error?: string;
   at: number[];
 }
 export interface ErrorEntry {
@@ -30,7 +28,7 @@ export interface Ledgers {
   requests: [text: string, at: number][];
   plan?: { items: [done: string, text: string][]; at: number };
   files: Map<string, FileEntry>;
-  /** Common directory of the absolute paths the tools were pointed at, when there is one. */
+  /** The working directory, as far as the paths tell: file paths are written relative to it. */
   root: string;
   commands: Map<string, CommandEntry>;
   errors: Map<string, ErrorEntry>;
@@ -40,7 +38,7 @@ export interface Ledgers {
 
 /** Agent-injected user turns (notices, reminders, permission chatter): not requests. */
 export const INJECTED = /^\s*(?:<(?:task-notification|system-reminder|command-|local-command|user-prompt-submit-hook|bash-)|\[Request interrupted|Caveat: The messages below)/;
-export const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;]|\.(?:\s|$))/g;
+const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;]|\.(?:\s|$))/g;
 const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
 /** Tool name (and editor sub-command) → what it did to its file; the first match wins. */
 const FILE_OPS: [RegExp, string][] = [
@@ -149,11 +147,10 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.
       const { failed, errorLines } = t.failed !== undefined ? { failed: t.failed, errorLines: t.errorLines ?? [] } : verdict(t.text, command !== undefined);
-      const line = errorLines[0];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
-        const code = exitCode(t.text);
-        Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok", error: line });
+        const code = t.failed !== undefined ? t.exit : exitCode(t.text);
+        Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok" });
         e.at.push(t.index);
         l.commands.set(command, e);
         settle(stepKeys(command), failed, `\`${command}\``, errorLines, t.index);

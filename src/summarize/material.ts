@@ -3,7 +3,7 @@ import { findHandoff } from "../assemble/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { isRealUser } from "../plan/index.js";
-import { parseArguments } from "../prune/one-liner.js";
+import { exitCode, parseArguments } from "../prune/one-liner.js";
 import { redact, redactMany } from "../redact/index.js";
 import { commandOf, verdict } from "./ledgers.js";
 import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
@@ -73,6 +73,7 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     if (output === undefined) return turn;
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
     turn.failed = verdict(output, isCommand).failed;
+    turn.exit = exitCode(output);
     if (turn.failed) turn.errorLines = verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000));
     return turn;
   });
