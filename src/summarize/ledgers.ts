@@ -39,7 +39,7 @@ export interface Ledgers {
 /** Agent-injected user turns (notices, reminders, permission chatter): not requests. */
 export const INJECTED = /^\s*(?:<(?:task-notification|system-reminder|command-|local-command|user-prompt-submit-hook|bash-)|\[Request interrupted|Caveat: The messages below)/;
 const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;]|\.(?:\s|$))/g;
-const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
+export const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
 /** Tool name (and editor sub-command) → what it did to its file; the first match wins. */
 const FILE_OPS: [RegExp, string][] = [
   [/delete|remove|\brm\b/i, "deleted"],

@@ -1,9 +1,9 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall } from "../prune/one-liner.js";
+import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
 import { redact } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/index.js";
-import { INJECTED, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { INJECTED, PATH_KEYS, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -28,6 +28,8 @@ const WEIGHTS: [section: string, weight: number][] = [
 const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
 /** Commands that only look (list, read, search, show status): the first to leave a full checkpoint. */
 const LOOKS = /^(?:cd \S+ && )?(?:ls|cat|grep|rg|find|head|tail|wc|pwd|echo|which|tree|sed -n|git (?:status|diff|log|show|ls-files|branch)|\w+ (?:show|list|ready|status|--version))\b/;
+/** The arguments of a call the ledgers read. */
+const QUOTED_ARGS = ["command", "cmd", ...PATH_KEYS];
 /** Tools whose arguments are the agent's plan (TodoWrite, update_plan). */
 const PLAN_TOOL = /todo|plan/i;
 /** Not a section: the directory file paths are relative to, written atop Relevant files. */
@@ -231,7 +233,13 @@ export function deterministicCheckpoint(m: HandoffMaterial, maxOutputTokens = In
  * on its whole output (failed, error lines redacted) is never quoted by its text.
  */
 function quotable(t: HandoffTurn): HandoffTurn {
-  if (t.role === "tool") return t.failed !== undefined ? { ...t, text: "" } : t;
+  if (t.role === "tool") {
+    if (t.failed === undefined) return t;
+    // Of its call, only the command and the path are quoted: each value is redacted whole, the rest not at all.
+    const args = t.call && parseArguments(t.call.arguments);
+    const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
+    return { ...t, text: "", call: call || t.call };
+  }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
   return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => (PLAN_TOOL.test(c.name) ? c : { name: c.name, arguments: "" })) } : t;
 }
