@@ -39,7 +39,7 @@ const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
 const RANK: Record<string, number> = { mentioned: 0, read: 1 };
 /**
  * One item a file, the ones that matter most last: changed, then read, then only named. A file
- * the agent worked on: `dir/\tname ops #last`; one only named in outputs: `dir/\tname\t#last`.
+ * the agent worked on: `dir/\tname ops #last`; one only named by the user or the agent: `dir/\tname\t#last`.
  */
 function fileItems(l: Ledgers, pass?: number): string[] {
   const rank = (f: FileEntry) => Math.max(...[...f.ops.keys()].map((op) => RANK[op] ?? 2)) * 1e9 + f.at[f.at.length - 1];
@@ -55,7 +55,7 @@ function fileItems(l: Ledgers, pass?: number): string[] {
 }
 
 /**
- * File items grouped by directory, one line each: `lib/a/: x.ts edited ×2 #12; y.ts read #3`, and
+ * File items grouped by directory, one line each: `lib/a/: x.ts edited×2 #12; y.ts read #3`, and
  * the files only named, densely: `lib/a/ named: z.ts, w.ts (#8…#40)`.
  */
 function grouped(items: string[]): string[] {
