@@ -1,5 +1,6 @@
 // Model-free quality: how many artifacts of the summarized span a handoff still carries, for the
-// deterministic summarizer and for Claude Code's own compaction summaries of the same sessions.
+// deterministic summarizer and for Claude Code's own compaction summaries of the same sessions;
+// whether it shows a settled error as blocked; what the archive costs; how the handoff grows.
 import { HANDOFF_PREFIX, compact, plan, type ChatMessage } from "../src/index.js";
 import { trajectory } from "../test/support/fixtures.js";
 import { table } from "./lib.js";
@@ -8,7 +9,11 @@ type Kind = "file paths" | "commands" | "error lines" | "user requests";
 type Artifacts = Record<Kind, Set<string>>;
 
 const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;])/g;
+/** A failed run as Claude Code reports it: an exit status, a tool error, or an error word in the first line. */
+const FAILED = /^(?:Exit code [1-9]|<tool_use_error>|[^\n]*\b(?:error|failed|fatal)\b)/i;
 const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic)\b/i;
+/** Files by basename: a handoff may write paths relative to the working directory, grouped by folder. */
+const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""));
 
 /** What a continuing agent would need: paths, commands run, errors seen, what the user asked. */
@@ -16,20 +21,38 @@ function artifacts(messages: ChatMessage[]): Artifacts {
   const a: Artifacts = { "file paths": new Set(), commands: new Set(), "error lines": new Set(), "user requests": new Set() };
   for (const m of messages) {
     const t = text(m);
-    for (const x of t.matchAll(PATH)) a["file paths"].add(x[1]);
+    // Files read or written (the calls' paths), and files the user or the agent named: not every path an output lists.
+    if (m.role !== "tool") for (const x of t.matchAll(PATH)) a["file paths"].add(basename(x[1]));
     for (const c of m.tool_calls ?? []) {
       try {
         const args = JSON.parse(c.function.arguments);
         if (typeof args.command === "string") a.commands.add(args.command.split("\n")[0].trim().slice(0, 60));
-        for (const k of ["file_path", "path"]) if (typeof args[k] === "string" && /\.\w{1,8}$/.test(args[k])) a["file paths"].add(args[k]);
+        for (const k of ["file_path", "path"]) if (typeof args[k] === "string" && /\.\w{1,8}$/.test(args[k])) a["file paths"].add(basename(args[k]));
       } catch {
         // arguments that are not JSON carry no structured artifact
       }
     }
-    if (m.role === "tool") for (const line of t.split("\n")) if (ERROR.test(line) && line.trim().length > 12) a["error lines"].add(line.trim().slice(0, 60));
-    if (m.role === "user" && !t.startsWith("<system-reminder>") && !t.startsWith("This session is being continued") && t.trim()) a["user requests"].add(t.trim().slice(0, 60));
+    // Error lines of runs that failed (not every line of a file read that holds the word "error").
+    if (m.role === "tool" && FAILED.test(t)) for (const line of t.split("\n")) if (ERROR.test(line) && line.trim().length > 12) a["error lines"].add(line.trim().slice(0, 60));
+    if (m.role === "user" && !/^\s*<(?:system-reminder|task-notification)>/.test(t) && !t.startsWith("This session is being continued") && t.trim()) a["user requests"].add(t.trim().slice(0, 60));
   }
   return a;
+}
+
+/** Blocked lines naming a command (`cmd` #i) that a later run in the span finished without an error exit. */
+function settledButBlocked(span: ChatMessage[], handoff: string): number {
+  const blocked = /## Blocked\n([\s\S]*?)(?:\n\n|$)/.exec(handoff)?.[1] ?? "";
+  let n = 0;
+  for (const [, command, at] of blocked.matchAll(/^- `([^`]+?)(?: …)?` #(\d+)/gm)) {
+    const later = span.slice(Number(at) + 1).some((m, k, rest) => {
+      if (m.role !== "tool") return false;
+      const call = span.slice(0, Number(at) + 1 + k).flatMap((x) => x.tool_calls ?? []).find((c) => c.id === m.tool_call_id);
+      const first = call && (JSON.parse(call.function.arguments).command ?? "").split("\n")[0].trim();
+      return first?.startsWith(command) && !/^Exit code [1-9]/.test(text(m)) && rest;
+    });
+    if (later) n++;
+  }
+  return n;
 }
 
 function recall(a: Artifacts, summary: string): Record<Kind, [number, number]> {
@@ -51,6 +74,7 @@ const SESSIONS = [
 
 export async function qualityBench(): Promise<string> {
   const rows: (string | number)[][] = [];
+  const blocked: [string, number][] = [];
   const pct = ([k, n]: [number, number]) => (n ? `${Math.round((k / n) * 100)} % (${k}/${n})` : "—");
   const totals: Record<string, Record<Kind, [number, number]>> = {};
   const addTotal = (who: string, r: Record<Kind, [number, number]>) => {
@@ -75,6 +99,7 @@ export async function qualityBench(): Promise<string> {
     const r2 = recall(artifacts(span.slice(p.middle.start, p.middle.end)), text(handoff as ChatMessage));
     addTotal("context-compactor deterministic", r2);
     rows.push([s.main.slice(20, 28), "context-compactor deterministic", `${text(handoff as ChatMessage).length.toLocaleString("en-US")} chars`, ...Object.values(r2).map(pct)]);
+    blocked.push([s.main.slice(20, 28), settledButBlocked(span, text(handoff as ChatMessage))]);
   }
   for (const [who, t] of Object.entries(totals)) rows.push(["both", who, "", ...Object.values(t).map(pct)]);
   const ours = totals["context-compactor deterministic"];
@@ -83,6 +108,45 @@ export async function qualityBench(): Promise<string> {
     table(["session", "summary", "size", "file paths", "commands", "error lines", "user requests"], rows) +
     `\n\nRecall = share of the artifacts in the summarized span that the summary still contains (exact substring, whitespace folded). ` +
     `Claude Code's summaries are model-written (Opus) and ~15k characters; ours is deterministic and bounded by the summary budget. ` +
-    `Lost most by the deterministic summarizer: **${worst}**.`
+    `Lost most by the deterministic summarizer: **${worst}**. File paths: the files read or written by the span's tool calls and those the user or the agent named (not every path a tool output lists), compared by basename (the handoff writes them relative to the working directory, grouped by folder). Commands: each distinct first line, its first 60 characters. Error lines: the lines with an error word in the outputs of runs that failed (an exit status, a tool error, an error word in the first line), not source lines read from files. User requests: user messages, agent notices (task notifications, system reminders) aside.\n\n` +
+    `Errors shown as Blocked although a later run of the same command succeeded: ${blocked.map(([s, n]) => `${s} ${n}`).join(", ")}.\n\n` +
+    (await archiveCost()) +
+    "\n\n" +
+    (await growth())
+  );
+}
+
+/** What the archive costs: its JSON size per token the pass removed or pruned. */
+async function archiveCost(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const s of SESSIONS) {
+    const { messages } = trajectory(s.main);
+    for (const contextWindow of [16_000, 32_000]) {
+      const r = await compact(messages, { contextWindow, force: true });
+      const bytes = new TextEncoder().encode(JSON.stringify(r.archive ?? {})).length;
+      const removed = r.report.tokensBefore - r.report.tokensAfter;
+      rows.push([s.main.slice(20, 28), contextWindow.toLocaleString("en-US"), r.report.mode, Object.keys(r.archive ?? {}).length, `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`, removed.toLocaleString("en-US"), (bytes / removed).toFixed(1)]);
+    }
+  }
+  return table(["session", "window", "mode", "archived messages", "archive (JSON)", "tokens removed", "bytes / removed token"], rows);
+}
+
+/** How the handoff grows with the middle: longer and longer prefixes of one session, same window. */
+async function growth(): Promise<string> {
+  const { messages } = trajectory(SESSIONS[0].main);
+  const rows: (string | number)[][] = [];
+  for (const n of [60, 120, 180, 240, messages.length]) {
+    const span = messages.slice(0, n);
+    const options = { contextWindow: 32_000, force: true };
+    const p = plan(span, options);
+    const r = await compact(span, options);
+    const handoff = text(r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX)) ?? { role: "user", content: "" });
+    let middle = 0;
+    for (let i = p.middle.start; i < p.middle.end; i++) middle += p.tokens.perMessage[i];
+    rows.push([n, p.middle.end - p.middle.start, middle.toLocaleString("en-US"), r.report.mode, handoff.length.toLocaleString("en-US"), r.report.summary?.tokens ?? "—"]);
+  }
+  return (
+    table(["messages", "middle messages", "middle tokens", "mode", "handoff chars", "summary tokens"], rows) +
+    "\n\nPrefixes of the first session at a 32k window, forced. Prune-only passes have no handoff. The handoff is bounded by the summary budget (a fifth of the middle, at most 5 % of the window, 3.5 characters a token): it stops growing once the budget is reached, and the ledgers keep the latest and most important lines whole."
   );
 }

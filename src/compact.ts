@@ -1,4 +1,5 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
+import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, markerOutcome } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
@@ -159,7 +160,22 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
     return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
-  return stage.summarizeMiddle({ plan, views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown> });
+  return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown> });
+}
+
+function middleIndexes(pl: Plan): number[] {
+  const out: number[] = [];
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) out.push(i);
+  return out;
+}
+
+/** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
+function archive(p: Prepared<unknown>, indexes: number[], limit = ARCHIVE_LIMIT) {
+  if (!(limit >= 0)) throw new RangeError("context-compactor: archiveLimit must be a number of characters ≥ 0");
+  if (!limit || !indexes.length) return { warnings: [] };
+  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit);
+  const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
+  return { archive, warnings };
 }
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
@@ -176,7 +192,8 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect, tailOver);
+  const pass = p.state.compactions;
+  const pruned = prune(p.input, p.views, pl, settings, dialect, tailOver, pass);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
@@ -228,6 +245,10 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     sanitized,
   });
   if (summary) report.summary = summary;
+  if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
+  // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
+  const removed = handoff === undefined ? [] : middleIndexes(pl);
+  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), options.archiveLimit);
   report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,
@@ -255,6 +276,8 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   }
   report.durationMs = Date.now() - started;
   const result = withSystem({ messages: out, state, report }, p, handoff !== undefined);
+  if (archived.archive) result.archive = archived.archive;
+  report.warnings.push(...archived.warnings);
   emit({ type: "done", report });
   return result;
 }

@@ -55,6 +55,12 @@ export interface HandoffTurn {
   toolCalls: { name: string; arguments: string }[];
   /** For tool results: the call it answers (redacted, bounded), when known. */
   call?: { name: string; arguments: string };
+  /** For tool results: whether the run failed, read from the whole output before any pruning. */
+  failed?: boolean;
+  /** For tool results: the exit status the whole output states, if any. */
+  exit?: number;
+  /** For failed tool results: their first few error lines, from the whole output. */
+  errorLines?: string[];
 }
 
 export interface HandoffMaterial {
@@ -67,6 +73,8 @@ export interface HandoffMaterial {
   latestAsk?: string;
   /** The first real user request of the transcript (the goal), bounded. */
   firstAsk?: string;
+  /** Passes before this one (`state.compactions`): references cite `#pass.index` after the first. */
+  pass?: number;
 }
 
 /** Options of a pass. `M` is the message type of the dialect (OpenAI Chat Completions by default). */
@@ -97,6 +105,8 @@ export interface CompactOptions<M = ChatMessage> {
   runway?: number;
   /** Clock for cooldowns (ms since epoch); defaults to Date.now. Useful in tests and replays. */
   now?: () => number;
+  /** Characters of JSON `result.archive` may hold (default 2,000,000; the oldest entries go first, with a warning). 0: no archive. */
+  archiveLimit?: number;
 }
 
 export interface Range {
@@ -142,6 +152,18 @@ export interface SummaryInfo {
   tokens: number;
   /** Label of the summarizer that produced it. */
   summarizer?: string;
+  /** For a model's summary: what survived of what must, and whether the ledgers were appended. */
+  check?: SummaryCheck;
+}
+
+export interface SummaryCheck {
+  /** The latest real request is in the summary (its first 60 characters, whitespace folded). */
+  latestRequest: boolean;
+  /** Error lines of runs still failing at the end of the span, and how many the summary kept. */
+  unresolvedErrors: number;
+  errorsKept: number;
+  /** Something was missing: the deterministic ledgers were appended to the summary. */
+  ledgersAppended: boolean;
 }
 
 export interface SummarizerFailure {
@@ -215,7 +237,23 @@ export interface CompactResult<M = ChatMessage> {
   report: CompactReport;
   /** With a dialect that keeps the system prompt apart (`anthropicMessages`): the prompt, with the compaction note appended once compacted. */
   system?: unknown;
+  /**
+   * What this pass removed or pruned, whole and redacted, by the reference the handoff and the
+   * one-liners cite (`#212`); read it back with `recall(archive, ref)`. Absent when nothing changed.
+   */
+  archive?: Archive;
 }
+
+/** One removed or pruned message, redacted: its text, its calls' arguments, its tool results. */
+export interface ArchivedMessage {
+  role: string;
+  text?: string;
+  calls?: { name: string; arguments: string }[];
+  results?: string[];
+}
+
+/** Plain JSON: archived messages by reference. Archives of successive passes never share a key. */
+export type Archive = Record<string, ArchivedMessage>;
 
 export interface Cooldown {
   until: number;

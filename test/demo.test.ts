@@ -110,6 +110,17 @@ describe("the demo page", () => {
     await page.screenshot({ path: `${SHOTS}/compacted-1280.png`, fullPage: true });
   });
 
+  it("shows the handoff's references and opens what each stands for", async () => {
+    const refs = await page.$$eval('[data-testid="handoff"] button.ref', (els) => els.map((e) => e.textContent ?? ""));
+    expect(refs.length).toBeGreaterThan(10);
+    expect(refs.every((r) => /^#\d+$/.test(r))).toBe(true);
+    const ref = refs[refs.length - 1];
+    await page.click(`[data-testid="handoff"] button.ref >> text="${ref}"`);
+    const recalled = (await page.textContent('[data-testid="recalled"]')) ?? "";
+    expect(recalled.startsWith(`${ref} `)).toBe(true);
+    expect(recalled.length).toBeGreaterThan(ref.length + 5);
+  });
+
   it("the Compact button does what the plan says; forcing is a visible choice", async () => {
     await page.fill('[data-testid="knob-window"]', "400000");
     await page.waitForFunction(() => document.querySelector('[data-testid="reason"]')?.textContent?.startsWith("No compaction"));

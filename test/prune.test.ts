@@ -21,8 +21,9 @@ describe("prune", () => {
     const m = agent(40, (i) => `${filler(400)}\nError: step${i} failed\nexit code: 2`);
     const r = await compact(m, { contextWindow: 30_000 });
     expect(r.report.mode).toBe("prune");
-    const stub = r.messages.find((x) => x.role === "tool" && content(x).startsWith("[output pruned]"))!;
-    expect(content(stub)).toMatch(/^\[output pruned\] Bash command="make step\d+" → [\d,]+ chars, 3 lines, exit 2; "Error: step\d+ failed"$/);
+    const stub = r.messages.find((x) => x.role === "tool" && content(x).startsWith("[output pruned #"))!;
+    // It cites the message whose whole output the archive keeps.
+    expect(content(stub)).toMatch(/^\[output pruned #\d+\] Bash command="make step\d+" → [\d,]+ chars, 3 lines, exit 2; "Error: step\d+ failed"$/);
     expect(r.report.pruned.every((p) => p.tokensAfter < p.tokensBefore)).toBe(true);
     expect(r.report.droppedMessages).toBe(0);
   });

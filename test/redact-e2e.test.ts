@@ -146,8 +146,8 @@ describe("redaction at every boundary of the summary path", () => {
   });
 
   it("the deterministic summary, given raw material, redacts each quote before cutting it", async () => {
-    // Each secret sits where a quote of its source is cut (recent turn 700, decision 240, command
-    // 200, error line 240), and a key block's lines would be folded into one by a quote.
+    // Each secret sits where a quote of its source is cut (request 300, decision 240, command 90,
+    // error line 160), and a key block's lines would be folded into one by a quote.
     const words = (chars: number) => "word ".repeat(chars / 5);
     const command = `${words(165)} --with-token ${SECRETS.github}`;
     const handoff: HandoffMaterial = {
@@ -157,7 +157,7 @@ describe("redaction at every boundary of the summary path", () => {
         {
           index: 11,
           role: "assistant",
-          text: `We keep it because ${words(200)}${SECRETS.stripe} still works.`,
+          text: `We keep it instead of rotating because ${words(200)}${SECRETS.stripe} still works.`,
           toolCalls: [{ name: "Bash", arguments: JSON.stringify({ command }) }],
         },
         { index: 12, role: "tool", text: `error: ${words(190)} AWS_SECRET_ACCESS_KEY=${SECRETS.awsSecret}`, toolCalls: [], call: { name: "Bash", arguments: JSON.stringify({ command }) } },
@@ -165,8 +165,8 @@ describe("redaction at every boundary of the summary path", () => {
     };
     // The chain redacts every summary once more; a secret cut before that is past saving.
     const out = redact((await deterministicSummarizer()({ messages: [], maxOutputTokens: 4000, handoff })) as string);
-    expect(out, "the user turn is quoted").toContain("user: word word");
-    expect(out, "the decision is quoted").toContain("We keep it because word");
+    expect(out, "the user request is quoted").toContain("- #10 word word");
+    expect(out, "the decision is quoted").toContain("We keep it instead of rotating because word");
     expect(out, "the error line is quoted").toContain("error: word word");
     expect(out, "the command is quoted").toContain("`word word");
     expect(pieces(out)).toEqual([]);

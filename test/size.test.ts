@@ -12,6 +12,7 @@ const MARKERS = {
   "the model prompt text": "You write a checkpoint of part of a conversation",
   "the converters": "needs a user message first",
   "the AI SDK integration": "ai-sdk-prompt",
+  "the recall tool": "Read back content removed from this conversation",
 };
 
 // Code of the summary stage, loaded by a pass's first summary: a no-op or prune-only pass never needs it.
@@ -28,7 +29,7 @@ describe("bundle size", () => {
     expect(b.gzip + b.lazyGzip).toBeLessThanOrEqual(total);
   });
 
-  it("import { compact } holds no other dialect, no SSE reader, no network summarizer, no converter; the summary code and the prompt load on first use", async () => {
+  it("import { compact } holds no other dialect, no SSE reader, no network summarizer, no converter, no recall tool; the summary code and the prompt load on first use", async () => {
     const b = await bundleSize("src/index.ts", ["compact"]);
     const { "the model prompt text": prompt, ...never } = MARKERS;
     for (const [what, marker] of Object.entries(never)) expect((b.code + b.lazyCode).includes(marker), what).toBe(false);

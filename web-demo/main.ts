@@ -8,6 +8,8 @@ import {
   openAICompatible,
   plan,
   previewPrune,
+  recall,
+  type Archive,
   type CompactOptions,
   type DialectName,
   type Plan,
@@ -261,13 +263,30 @@ async function runCompaction() {
       ...describeMessage(m, current!.dialect),
     }));
     drawStrip($("result-strip"), blocks, Math.max(rep.tokensBefore, o.contextWindow - (o.maxOutputTokens ?? 0)), []);
-    $("handoff").textContent = handoff ? describeMessage(handoff, current.dialect).text : "(no handoff: prune alone was enough)";
+    showWithReferences($("handoff"), handoff ? describeMessage(handoff, current.dialect).text : "(no handoff: prune alone was enough)", r.archive ?? {});
+    $("recall-box").hidden = true;
     $("result").hidden = false;
   } catch (e) {
     showError((e as Error).message);
   } finally {
     button.disabled = false;
   }
+}
+
+/** The handoff's text with each reference it cites (#212) as a button that opens what it stands for. */
+function showWithReferences(el: HTMLElement, text: string, archive: Archive) {
+  el.replaceChildren(
+    ...text.split(/(#\d+(?:\.\d+)?)/).map((part) => {
+      if (!Object.hasOwn(archive, part)) return document.createTextNode(part);
+      const b = Object.assign(document.createElement("button"), { className: "ref", textContent: part, title: `Open what ${part} stands for` });
+      b.addEventListener("click", () => {
+        $("recalled-ref").textContent = part;
+        $("recalled").textContent = recall(archive, part) ?? "";
+        $("recall-box").hidden = false;
+      });
+      return b;
+    }),
+  );
 }
 
 // ---- wiring ---------------------------------------------------------------------------------------

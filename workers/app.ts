@@ -9,7 +9,7 @@ import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
-import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
+import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
 import { UpstreamTimeout, idleFetch, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 
 export type App = { Bindings: Env };
@@ -108,6 +108,34 @@ app.openapi(
     const { id } = c.req.valid("param");
     const snap = (await sessionOf(c.env, id).snapshot()) as { state: unknown; reports: unknown[] };
     return c.json({ id, state: snap.state, reports: snap.reports } as z.infer<typeof SessionResponse>, 200);
+  },
+);
+
+// ---- GET /v1/sessions/:id/archive/:ref ----------------------------------------------------------
+
+app.openapi(
+  createRoute({
+    method: "get",
+    path: "/v1/sessions/{id}/archive/{ref}",
+    summary: "What a compaction removed or pruned, by the reference its handoff cites (#212, written 212 or %23212), in pieces",
+    request: {
+      params: z.object({
+        id: SessionId.openapi({ param: { name: "id", in: "path" } }),
+        ref: z.string().regex(/^#?\d+(?:\.\d+)?$/).openapi({ param: { name: "ref", in: "path" } }),
+      }),
+      query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1_000_000).optional() }),
+    },
+    responses: {
+      200: json(ArchiveResponse, "The archived content, redacted"),
+      401: json(ErrorBody, "Missing or wrong token"),
+      404: json(ErrorBody, "No such reference in this session's archive"),
+    },
+  }),
+  async (c) => {
+    const { id, ref } = c.req.valid("param");
+    const text = await sessionOf(c.env, id).archived(ref, c.req.valid("query"));
+    if (text === undefined) return fail(c, 404, "not_found", `session ${id} has no archived ${ref.replace(/^#?/, "#")} (never archived, or evicted)`) as never;
+    return c.json({ id, ref: ref.replace(/^#?/, "#"), text }, 200);
   },
 );
 

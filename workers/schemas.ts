@@ -87,8 +87,11 @@ export const CompactResponse = z
     state: z.record(z.string(), z.unknown()),
     report: z.object({ mode: z.enum(["noop", "prune", "summary", "fallback", "aborted"]), tokensBefore: z.number(), tokensAfter: z.number() }).passthrough(),
     system: z.unknown().optional(),
+    archive: z.record(z.string(), z.unknown()).optional(),
   })
   .openapi("CompactResult");
+
+export const ArchiveResponse = z.object({ id: z.string(), ref: z.string(), text: z.string() }).openapi("ArchivedContent");
 
 export const ChatRequest = z
   .object({

@@ -1,13 +1,17 @@
 // One Durable Object per session: the compactor state and recent reports in SQLite, and a queue so
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
-import { compact, type CompactOptions, type CompactorState, type CompactResult } from "../src/index.js";
+import { compact, recall, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { summarizerFor, type Env } from "./env.js";
 import { errorData, type ErrorData } from "./errors.js";
 
 const KEEP_REPORTS = 20;
+/** Characters of archived JSON a session keeps; over it, the oldest entries go first. */
+export const ARCHIVE_CAP = 20_000_000;
+/** An entry over this is not stored (SQLite rows stop at 2 MB): the stand-in it replaced says what it was. */
+const ARCHIVE_ROW = 1_900_000;
 
 export class SessionObject extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
@@ -16,6 +20,30 @@ export class SessionObject extends DurableObject<Env> {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, report TEXT NOT NULL)");
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS archive (id INTEGER PRIMARY KEY AUTOINCREMENT, ref TEXT UNIQUE NOT NULL, size INTEGER NOT NULL, entry TEXT NOT NULL)");
+  }
+
+  /** Keeps a pass's archive within the cap, the oldest entries evicted first; returns the refs not stored. */
+  private keepArchive(archive: Archive | undefined): string[] {
+    const skipped: string[] = [];
+    for (const [ref, entry] of Object.entries(archive ?? {})) {
+      const json = JSON.stringify(entry);
+      if (json.length > ARCHIVE_ROW) skipped.push(ref);
+      else this.ctx.storage.sql.exec("INSERT OR REPLACE INTO archive (ref, size, entry) VALUES (?, ?, ?)", ref, json.length, json);
+    }
+    // Evict from the oldest until what stays fits the cap.
+    this.ctx.storage.sql.exec(
+      "DELETE FROM archive WHERE id IN (SELECT id FROM (SELECT id, SUM(size) OVER (ORDER BY id DESC) AS kept FROM archive) WHERE kept > ?)",
+      ARCHIVE_CAP,
+    );
+    return skipped;
+  }
+
+  /** An archived entry of this session as text (in pieces), or undefined. */
+  async archived(ref: string, options?: RecallOptions): Promise<string | undefined> {
+    const key = ref.replace(/^#?/, "#");
+    const row = this.ctx.storage.sql.exec<{ entry: string }>("SELECT entry FROM archive WHERE ref = ?", key).toArray()[0];
+    return row ? recall({ [key]: JSON.parse(row.entry) }, key, options) : undefined;
   }
 
   private read<T>(k: string): T | undefined {
@@ -54,6 +82,8 @@ export class SessionObject extends DurableObject<Env> {
       this.write("state", result.state);
       // The estimate before calibration, to compare with what the provider will count.
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
+      const skipped = this.keepArchive(result.archive);
+      if (skipped.length) result.report.warnings.push(`session archive: ${skipped.length} entries over ${ARCHIVE_ROW} characters not kept (${skipped.join(", ")})`);
       if (result.report.mode !== "noop") {
         this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify(result.report));
         this.ctx.storage.sql.exec("DELETE FROM reports WHERE id NOT IN (SELECT id FROM reports ORDER BY id DESC LIMIT ?)", KEEP_REPORTS);

@@ -5,6 +5,7 @@ import { messageTokens } from "../estimate/index.js";
 import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
+import { refOf } from "../archive/index.js";
 import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
 
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
@@ -32,7 +33,12 @@ function newestCopies(views: MessageView[]): Map<string, number> {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean) {
+/** `[output pruned #212] …`: the one-liner cites where the archive keeps the whole output. */
+function cited(line: string, ref: string): string {
+  return line.replace("]", ` ${ref}]`);
+}
+
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, ref: string) {
   const outputs = new Map<number, string>();
   let duplicate = false;
   m.results.forEach((r, k) => {
@@ -41,10 +47,10 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     const target = describeCall(call?.name, call?.arguments);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
-      outputs.set(k, duplicateLine(target, later));
+      outputs.set(k, cited(duplicateLine(target, later), ref));
       duplicate = true;
     } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
-      outputs.set(k, prunedOutputLine(target, r.text, r.images));
+      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images), ref));
     }
   });
   return { outputs, duplicate };
@@ -63,9 +69,10 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean): M
 /**
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
  * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
- * model has not read yet).
+ * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
+ * cite unique across passes.
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, tail = false): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, tail = false, pass = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -79,7 +86,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, refOf(i, pass));
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";

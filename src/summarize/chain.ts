@@ -1,8 +1,10 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
 import { SummarizerError } from "../errors.js";
 import { redact } from "../redact/index.js";
+import { checkSummary } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { deterministicSummarizer, isDeterministic } from "../summarizers/local.js";
+import { deterministicCheckpoint } from "../summarizers/deterministic.js";
 import type {
   CompactionEvent,
   CompactorState,
@@ -133,7 +135,9 @@ function requestFor(x: ChainInput): (s: Summarizer) => Promise<SummarizeRequest>
     if (isDeterministic(s)) return { messages: [], maxOutputTokens, handoff: material, signal };
     redacted ??= import("./prompt.js").then(({ summaryPrompt }) => {
       const handoff = redactedMaterial(material);
-      return { messages: summaryPrompt(handoff, maxOutputTokens), maxOutputTokens, handoff, signal };
+      // The ledgers beside the turns: a model need not find 200 paths in 150k characters.
+      const ledgers = deterministicCheckpoint(material, Infinity);
+      return { messages: summaryPrompt(handoff, maxOutputTokens, ledgers), maxOutputTokens, handoff, signal };
     });
     return redacted;
   };
@@ -159,8 +163,14 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     try {
       const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
       await feed(s, await request(s), deltas.push);
-      const text = deltas.end().trim();
+      let text = deltas.end().trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
+      let check: SummaryInfo["check"];
+      if (!lastResort) {
+        const checked = checkSummary(text, x.material, x.maxOutputTokens);
+        if (checked.check.ledgersAppended) emit({ type: "summary-delta", summarizer: label, text: checked.text.slice(text.length) });
+        ({ text, check } = checked);
+      }
       delete cooldowns[label];
       const info: SummaryInfo = {
         source: lastResort ? "deterministic" : "model",
@@ -168,6 +178,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
         summarizer: label,
       };
       if (s.model) info.model = s.model;
+      if (check) info.check = check;
       emit({ type: "summary-done", summary: info });
       return { text, info, position: i, failures, cooldowns };
     } catch (error) {

@@ -3,7 +3,9 @@ import { findHandoff } from "../assemble/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { isRealUser } from "../plan/index.js";
-import { redactMany } from "../redact/index.js";
+import { exitCode, parseArguments } from "../prune/one-liner.js";
+import { redact, redactMany } from "../redact/index.js";
+import { commandOf, verdict } from "./ledgers.js";
 import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
 export const BODY_LIMIT = 6000;
@@ -56,13 +58,23 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
   return bounded({ index, role: m.role === "tool" ? "user" : m.role, text: "", toolCalls }, "text", text, BODY_LIMIT, BODY_SHARE);
 }
 
-/** Each tool result of a message as a turn of its own, with the call it answers. */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[]): HandoffTurn[] {
+/**
+ * Each tool result of a message as a turn of its own, with the call it answers; judged on its whole
+ * output before pruning (`whole`): whether it failed, and then its error lines, taken from the whole
+ * output redacted (an extract of raw text could hold a piece of a secret no shape recognises).
+ */
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], whole?: MessageView): HandoffTurn[] {
   return m.results.map((r, k) => {
     const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
     const turn = bounded<HandoffTurn>({ index, role: "tool", text: "", toolCalls: [] }, "text", text, BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
+    const output = whole?.results[k]?.text;
+    if (output === undefined) return turn;
+    const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
+    turn.failed = verdict(output, isCommand).failed;
+    turn.exit = exitCode(output);
+    if (turn.failed) turn.errorLines = verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000));
     return turn;
   });
 }
@@ -118,13 +130,14 @@ function userText(m: MessageView): string {
 export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): HandoffMaterial {
   const fields: [from: object, to: Record<string, unknown>, key: string][] = [];
   const copy = <T extends object>(from: T, keys: string[]): T => {
-    const to = { ...from } as Record<string, unknown>;
+    const to = (Array.isArray(from) ? [...from] : { ...from }) as Record<string, unknown>;
     for (const k of keys) if (typeof to[k] === "string") fields.push([from, to, k]);
     return to as T;
   };
   const m = copy(raw, ["previousSummary", "focus", "latestAsk", "firstAsk"]);
   m.turns = turns.map((t) => {
     const turn = copy(t, ["text"]);
+    if (t.errorLines) turn.errorLines = copy(t.errorLines, Object.keys(t.errorLines));
     turn.toolCalls = t.toolCalls.map((c) => copy(c, ["arguments"]));
     if (t.call) turn.call = copy(t.call, ["arguments"]);
     return turn;
@@ -139,6 +152,8 @@ export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): Hando
 
 export interface MaterialInput {
   views: MessageView[];
+  /** The views before pruning: tool results are judged on their whole output. */
+  original?: MessageView[];
   middle: Range;
   pinned: number[];
   latestUserIndex: number;
@@ -155,7 +170,7 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
-    turns.push(...resultTurns(views[i], i, calls[i]));
+    turns.push(...resultTurns(views[i], i, calls[i], x.original?.[i]));
     const turn = turnOf(views[i], i);
     if (turn) turns.push(turn);
   }

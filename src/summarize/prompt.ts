@@ -41,7 +41,7 @@ export function renderTurns(turns: HandoffTurn[]): string {
 }
 
 /** The chat messages sent to a model summarizer. */
-export function summaryPrompt(m: HandoffMaterial, budget: number): ChatMessage[] {
+export function summaryPrompt(m: HandoffMaterial, budget: number, ledgers?: string): ChatMessage[] {
   const parts: string[] = [];
   if (m.previousSummary) {
     parts.push(
@@ -52,6 +52,12 @@ export function summaryPrompt(m: HandoffMaterial, budget: number): ChatMessage[]
   if (m.firstAsk) parts.push(`<first-request>\n${m.firstAsk}\n</first-request>`);
   if (m.latestAsk) parts.push(`<latest-request>\n${m.latestAsk}\n</latest-request>`);
   parts.push(`<turns count="${m.middleCount}">\n${renderTurns(m.turns)}\n</turns>`);
+  if (ledgers) {
+    parts.push(
+      "Ledgers computed from these turns (every request, the files, the commands with their last outcome, the errors still unresolved), each line citing its turn as #index. Carry their facts and #references into the checkpoint; the turns say what they mean.",
+      `<ledgers>\n${ledgers}\n</ledgers>`,
+    );
+  }
   if (m.focus) parts.push(`Keep full detail on this topic: ${m.focus}`);
   parts.push(`Write the checkpoint now, in at most about ${budget} tokens.`);
   return [

@@ -13,6 +13,8 @@ export interface StageInput {
   plan: Plan;
   /** The views after pruning: a summarizer sees the middle as pruning left it. */
   views: MessageView[];
+  /** The views before pruning: the ledgers judge tool results on their whole output. */
+  original: MessageView[];
   perMessage: number[];
   state: CompactorState;
   contextWindow: number;
@@ -35,6 +37,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
   const { plan: pl, options } = x;
   const material = handoffMaterial({
     views: x.views,
+    original: x.original,
     middle: pl.middle,
     pinned: pl.pinned,
     latestUserIndex: pl.latestUserIndex,
@@ -42,6 +45,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
     statePreviousSummary: x.state.previousSummary,
     focus: options.focus,
   });
+  material.pass = x.state.compactions; // the references the handoff cites are unique across passes
   const removed = removedSpan(pl, x.perMessage);
   try {
     const chain = await runChain({

@@ -58,7 +58,8 @@ for (const contextWindow of [16_000, 64_000]) {
 test("compact with a fake streaming summarizer streams deltas into the handoff", async () => {
   const model: Summarizer = async function* (req) {
     assert(req.messages[0].role === "system", "the prompt starts with instructions");
-    for (const part of ["## Active task\n", "- keep going ", "on the epic"]) {
+    // It keeps the latest request ("continue"): a summary that lost it would get the ledgers appended.
+    for (const part of ["## Active task\n", "> continue\n", "- keep going ", "on the epic"]) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       yield part;
     }
@@ -74,7 +75,8 @@ test("compact with a fake streaming summarizer streams deltas into the handoff",
   });
   equal(r.report.mode, "summary", "mode");
   equal(r.report.summary?.summarizer, "fake-model", "summarizer");
-  equal(deltas.join(""), "## Active task\n- keep going on the epic", "streamed text");
+  equal(deltas.join(""), "## Active task\n> continue\n- keep going on the epic", "streamed text");
+  equal(r.report.summary?.check?.ledgersAppended, false, "the check passed");
   assert(r.messages.some((m) => text(m).startsWith(HANDOFF_PREFIX) && text(m).includes("on the epic")), "handoff carries the summary");
   assert(r.report.tokensAfter < 32_000 * 0.75, "fits under the threshold");
 });

@@ -1,7 +1,8 @@
 // Every route of the worker, inside workerd, through the real Durable Object and assets bindings.
-import { SELF, env } from "cloudflare:test";
+import { SELF, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../workers/app.js";
+import { ARCHIVE_CAP, type SessionObject } from "../../workers/session.js";
 import { trajectories } from "../portable/fixtures.gen.js";
 
 const auth = { authorization: "Bearer test-token", "content-type": "application/json" };
@@ -97,6 +98,43 @@ describe("POST /v1/compact", () => {
   });
 });
 
+describe("GET /v1/sessions/:id/archive/:ref", () => {
+  it("serves what a session's compaction removed, by the reference its handoff cites, in pieces", async () => {
+    const id = `s-${crypto.randomUUID()}`;
+    const r = (await (await post("/v1/compact", { messages: big, options: { contextWindow: 32000 }, sessionId: id })).json()) as { messages: { content: unknown }[]; archive: Record<string, unknown> };
+    const handoff = JSON.stringify(r.messages);
+    const ref = /#(\d+)/.exec(handoff.slice(handoff.indexOf("## Completed actions")))![1];
+    const get = (path: string) => SELF.fetch(`http://localhost/v1/sessions/${id}/archive/${path}`, { headers: auth });
+    const whole = (await (await get(ref)).json()) as { ref: string; text: string };
+    expect(whole.ref).toBe(`#${ref}`);
+    expect(whole.text.startsWith(`#${ref} `)).toBe(true);
+    expect(Object.keys(r.archive)).toContain(`#${ref}`);
+    expect(((await (await get(`%23${ref}`)).json()) as { text: string }).text).toBe(whole.text);
+    const piece = (await (await get(`${ref}?offset=0&limit=5`)).json()) as { text: string };
+    expect(piece.text).toMatch(new RegExp(`^#${ref} .*\n\\[characters 0–5 of \\d+`));
+    const missing = await get("999999");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { type: "not_found" } });
+    expect((await get("not-a-ref")).status).toBe(400);
+  });
+
+  it("keeps each session's archive under its cap, evicting the oldest entries", async () => {
+    const id = `s-${crypto.randomUUID()}`;
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(id));
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
+      const entry = (n: number) => ({ role: "tool", results: ["x".repeat(n)] });
+      const keep = (instance as unknown as { keepArchive(a: unknown): string[] }).keepArchive.bind(instance);
+      // 1.5 MB entries: thirteen fit the 20 MB cap, a fourteenth evicts the oldest; a row over 1.9 MB is refused.
+      const many = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`#${i}`, entry(ARCHIVE_CAP / 13.3)]));
+      expect(keep(many)).toEqual([]);
+      expect(keep({ "#1.5": entry(2_000_000) })).toEqual(["#1.5"]);
+      const refs = state.storage.sql.exec<{ ref: string }>("SELECT ref FROM archive ORDER BY id").toArray().map((x) => x.ref);
+      expect(refs).toEqual(Array.from({ length: 13 }, (_, i) => `#${i + 1}`)); // #0, the oldest, went first
+      expect(await instance.archived("13", { limit: 10 })).toMatch(/^#13 tool\n/);
+    });
+  });
+});
+
 describe("POST /v1/chat/completions", () => {
   const upstreamEnv = { ...env, UPSTREAM_BASE_URL: "http://upstream.test/v1", UPSTREAM_API_KEY: "sk-upstream" };
   const request = (body: unknown, headers: Record<string, string> = {}) =>
@@ -174,7 +212,7 @@ describe("POST /v1/chat/completions", () => {
 describe("documents", () => {
   it("serves the OpenAPI document of every route", async () => {
     const doc = (await (await SELF.fetch("http://localhost/openapi.json")).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/plan", "/v1/sessions/{id}"]);
+    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/plan", "/v1/sessions/{id}", "/v1/sessions/{id}/archive/{ref}"]);
   });
 
   it("serves the demo at /", async () => {

@@ -1,0 +1,67 @@
+// archive: what a pass removed or pruned, whole and redacted, under the reference the handoff cites.
+import type { MessageView } from "../dialects/view.js";
+import { redact } from "../redact/index.js";
+import type { Archive, ArchivedMessage } from "../types.js";
+
+/** Characters of JSON an archive holds by default; the oldest entries go first over it. */
+export const ARCHIVE_LIMIT = 5_000_000;
+
+/** `#212` on the first pass, `#2.212` on the third: references of different passes never collide. */
+export function refOf(index: number, pass = 0): string {
+  return pass ? `#${pass}.${index}` : `#${index}`;
+}
+
+function sizeOf(v: MessageView): number {
+  let n = v.text.length + 40;
+  for (const c of v.toolCalls) n += c.name.length + c.arguments.length + 40;
+  for (const r of v.results) n += r.text.length + 4;
+  return n;
+}
+
+/** A message's strings, each passed through `clean` (whole). */
+function entryOf(v: MessageView, clean: (s: string) => string): ArchivedMessage {
+  const e: ArchivedMessage = { role: v.role };
+  if (v.text) e.text = clean(v.text);
+  if (v.toolCalls.length) e.calls = v.toolCalls.map((c) => ({ name: c.name, arguments: clean(c.arguments) }));
+  if (v.results.length) e.results = v.results.map((r) => clean(r.text));
+  return e;
+}
+
+/**
+ * The archive of the views at `indexes`, within `limit` characters of JSON: the oldest are left out,
+ * and returned. Each entry is redacted when first read (a JSON.stringify, a structured clone, a
+ * recall), then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
+ */
+export function archiveOf(views: MessageView[], indexes: number[], pass: number, limit: number): { archive: Archive; dropped: string[] } {
+  const archive: Archive = {};
+  const dropped = overLimit(views, indexes, pass, limit);
+  for (const i of indexes.slice(dropped.length)) {
+    const ref = refOf(i, pass);
+    Object.defineProperty(archive, ref, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const value = entryOf(views[i], redact);
+        Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    });
+  }
+  return { archive, dropped };
+}
+
+/** References of the oldest entries that would take the archive over `limit` characters of JSON. */
+function overLimit(views: MessageView[], indexes: number[], pass: number, limit: number): string[] {
+  let chars = 0;
+  for (const i of indexes) chars += sizeOf(views[i]);
+  if (chars * 6 <= limit) return []; // JSON writes a character as six at most: nothing to measure
+  const dropped: string[] = [];
+  let size = 0;
+  for (let k = indexes.length - 1; k >= 0; k--) {
+    const ref = refOf(indexes[k], pass);
+    // Its JSON before redaction, about what it takes after (a mask rarely outgrows what it hides).
+    size += JSON.stringify(entryOf(views[indexes[k]], (x) => x)).length + ref.length + 4;
+    if (size > limit) dropped.unshift(ref);
+  }
+  return dropped;
+}

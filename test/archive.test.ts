@@ -1,0 +1,129 @@
+// The archive: every reference a result cites resolves, and recalling them gives back, exactly
+// (after redaction), every string the pass removed or pruned.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compact, openAIChat, plan, recall, recallTool, redact, type ChatMessage, type CompactResult } from "../src/index.js";
+import { trajectory } from "./support/fixtures.js";
+import { options, transcript } from "./support/arbitraries.js";
+
+const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""));
+const REF = "#\\d+(?:\\.\\d+)?";
+
+/** References the result cites: in one-liners, and at the end (or start) of checkpoint lines. */
+function citedRefs(r: CompactResult): string[] {
+  const refs: string[] = [];
+  for (const m of r.messages) {
+    const t = text(m);
+    for (const x of t.matchAll(new RegExp(`\\[output pruned (${REF})\\]`, "g"))) refs.push(x[1]);
+    for (const line of t.split("\n")) {
+      if (!line.startsWith("- ") || line.startsWith("- … ") || line.startsWith("- (paths under")) continue;
+      const tail = new RegExp(`((?:${REF}[,…]?)+)\\)?$`).exec(line)?.[1];
+      const head = new RegExp(`^- (${REF}) `).exec(line)?.[1];
+      refs.push(...(tail?.match(new RegExp(REF, "g")) ?? []), ...(head ? [head] : []));
+    }
+  }
+  return refs;
+}
+
+/** Input indexes the pass removed (summarized) or pruned. */
+function changed(input: ChatMessage[], opts: Parameters<typeof plan>[1], r: CompactResult): number[] {
+  if (r.report.mode === "prune") return r.report.pruned.map((x) => x.index);
+  if (r.report.mode !== "summary" && r.report.mode !== "fallback") return [];
+  const p = plan(input, opts);
+  const out: number[] = [];
+  for (let i = p.middle.start; i < p.middle.end; i++) if (!p.pinned.includes(i)) out.push(i);
+  return out;
+}
+
+function expectRestored(input: ChatMessage[], indexes: number[], r: CompactResult) {
+  for (const i of indexes) {
+    const v = openAIChat.view(input[i]);
+    const e = r.archive?.[`#${i}`];
+    expect(e, `#${i} archived`).toBeDefined();
+    expect(e!.text ?? "").toBe(redact(v.text));
+    expect((e!.calls ?? []).map((c) => c.arguments)).toEqual(v.toolCalls.map((c) => redact(c.arguments)));
+    expect(e!.results ?? []).toEqual(v.results.map((x) => redact(x.text)));
+    const back = recall(r.archive!, `#${i}`, { limit: Infinity })!;
+    for (const s of [v.text, ...v.toolCalls.map((c) => c.arguments), ...v.results.map((x) => x.text)]) expect(back).toContain(redact(s));
+  }
+}
+
+describe("archive", () => {
+  it("every cited reference resolves, and recalling all restores every removed or pruned string (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, options, async (input, opts) => {
+        const r = await compact(input, opts);
+        for (const ref of citedRefs(r)) expect(r.archive && recall(r.archive, ref), ref).toBeTruthy();
+        expectRestored(input, changed(input, opts, r), r);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("holds on a real 293-message session: the handoff's and the one-liners' references all resolve", async () => {
+    const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
+    for (const contextWindow of [32_000, 200_000]) {
+      const opts = { contextWindow, force: true };
+      const r = await compact(messages, opts);
+      const refs = citedRefs(r);
+      expect(refs.length).toBeGreaterThan(20);
+      for (const ref of refs) expect(recall(r.archive!, ref), ref).toBeDefined();
+      expectRestored(messages, changed(messages, opts, r), r);
+    }
+  });
+
+  it("archive text is redacted like everything else that leaves", async () => {
+    const key = "sk-proj-" + "Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe".repeat(2);
+    const input: ChatMessage[] = [{ role: "user", content: "deploy" }];
+    for (let i = 0; i < 30; i++) input.push({ role: "assistant", content: `step ${i} OPENAI_API_KEY=${key} ${"lorem ipsum ".repeat(60)}` }, { role: "user", content: `ok ${i}` });
+    const r = await compact(input, { contextWindow: 4000 });
+    expect(Object.keys(r.archive ?? {}).length).toBeGreaterThan(0);
+    expect(JSON.stringify(r.archive)).not.toContain(key);
+    expect(JSON.stringify(r.archive)).toContain("[REDACTED]");
+  });
+
+  it("over archiveLimit the oldest entries are left out, and the report says so", async () => {
+    const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
+    const r = await compact(messages, { contextWindow: 32_000, archiveLimit: 50_000 });
+    expect(JSON.stringify(r.archive).length).toBeLessThanOrEqual(50_000);
+    const refs = Object.keys(r.archive!);
+    expect(refs).toContain("#288");
+    expect(refs).not.toContain("#4");
+    expect(r.report.warnings.some((w) => /^archive: \d+ oldest entries \(#4–#\d+\) left out over archiveLimit 50000$/.test(w))).toBe(true);
+    expect((await compact(messages, { contextWindow: 32_000, archiveLimit: 0 })).archive).toBeUndefined();
+    await expect(compact(messages, { contextWindow: 32_000, archiveLimit: -1 })).rejects.toThrow(/archiveLimit/);
+  });
+
+  it("a second pass cites references of its own, so archives of successive passes merge", async () => {
+    const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
+    const first = await compact(messages.slice(0, 200), { contextWindow: 32_000 });
+    const second = await compact([...first.messages, ...messages.slice(200)], { contextWindow: 32_000, state: first.state, force: true });
+    const keys = Object.keys(second.archive!);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(k).toMatch(/^#1\.\d+$/);
+    expect(keys.some((k) => Object.hasOwn(first.archive!, k))).toBe(false);
+  });
+});
+
+describe("recall", () => {
+  const archive = { "#7": { role: "tool", results: ["a".repeat(50) + "b".repeat(50)] } };
+
+  it("returns an entry by reference, with or without the #, in pieces that say where the next starts", () => {
+    expect(recall(archive, "#7")).toBe(`#7 tool\n← result\n${"a".repeat(50)}${"b".repeat(50)}`);
+    expect(recall(archive, "7")).toBe(recall(archive, "#7"));
+    const piece = recall(archive, "#7", { offset: 0, limit: 20 })!;
+    expect(piece).toBe("#7 tool\n← result\naaa\n[characters 0–20 of 117; call again with offset 20 for the rest]");
+    expect(recall(archive, "#7", { offset: 100, limit: 100 })).toBe(`${"b".repeat(17)}\n[characters 100–117 of 117]`);
+    expect(recall(archive, "#8")).toBeUndefined();
+    expect(recall(archive, "constructor")).toBeUndefined();
+  });
+
+  it("recallTool gives the definition in each dialect's shape", () => {
+    const openai = recallTool(openAIChat) as { type: string; function: { name: string; parameters: { required: string[] } } };
+    expect(openai.type).toBe("function");
+    expect(openai.function.name).toBe("recall");
+    expect(openai.function.parameters.required).toEqual(["ref"]);
+    expect(recallTool("anthropic")).toMatchObject({ name: "recall", input_schema: { type: "object" } });
+    expect(recallTool("ai-sdk")).toMatchObject({ inputSchema: { type: "object", properties: { ref: { type: "string" } } } });
+  });
+});

@@ -1,0 +1,197 @@
+// The deterministic checkpoint read as the agent that continues from it: true at the end of the span,
+// traceable to its source. Regression tests for the defects of issue 19, on the fixture sessions.
+import { describe, expect, it } from "vitest";
+import { HANDOFF_PREFIX, compact, type ChatMessage, type Summarizer } from "../src/index.js";
+import { ledgers } from "../src/summarize/ledgers.js";
+import type { HandoffTurn } from "../src/types.js";
+import { trajectory } from "./support/fixtures.js";
+
+const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""));
+function sections(checkpoint: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of checkpoint.split(/\n\n(?=## )/)) {
+    const nl = part.indexOf("\n");
+    if (part.startsWith("## ")) out.set(part.slice(3, nl), part.slice(nl + 1));
+  }
+  return out;
+}
+
+async function checkpointOf(name: string, contextWindow: number) {
+  const { messages } = trajectory(name);
+  const r = await compact(messages, { contextWindow });
+  const handoff = text(r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!);
+  return { messages, r, handoff, summary: r.state.previousSummary!, s: sections(r.state.previousSummary!) };
+}
+
+describe("the deterministic checkpoint of the 293-message Claude Code session at a 32k window", async () => {
+  const { handoff, summary, s } = await checkpointOf("claude-code-spotter__4d5611e5-241a", 32_000);
+
+  it("covers the whole middle: the three finished subtasks are among the completed actions", () => {
+    const done = s.get("Completed actions")!;
+    for (const sub of ["spotter-dov.1", "spotter-dov.2", "spotter-dov.3"]) expect(done).toMatch(new RegExp(`bd close ${sub.replace(".", "\\.")} .* #\\d+`));
+    expect(done).toContain("`git push 2>&1` → exit 128 #283"); // the exit status of the whole output, before pruning
+  });
+
+  it("shows no error a later run settled as blocked: the dialyzer failure is a resolved action", () => {
+    expect(s.get("Blocked") ?? "").not.toMatch(/DIALYZER|Pre-commit|no upstream branch/);
+    expect(s.get("Completed actions")).toMatch(/resolved: `git commit [^\n]*DIALYZER[^\n]* #265, then passed #281/);
+  });
+
+  it("takes decisions from sentences that state a choice, not any sentence with \"because\"", () => {
+    expect(summary).not.toContain("The aliases are unused because the code still uses the full module paths.");
+    for (const line of (s.get("Key decisions") ?? "").split("\n")) expect(line).not.toMatch(/^- [^\n]*\bbecause\b(?![^\n]*\b(?:instead of|rather than|decided|going with|I'll use)\b)/);
+  });
+
+  it("lists each file once, relative to the working directory", () => {
+    const files = s.get("Relevant files")!;
+    expect(files).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-dov\/\)/);
+    expect(files.match(/slice_builder\.ex/g)).toHaveLength(1);
+    expect(files).toMatch(/- lib\/spotter\/services\/waiting_summary\/: slice_builder\.ex read×2 edited×2 #\d+/);
+    expect(files).not.toContain("/home/USER/projects/spotter-worktrees/spotter-dov/lib");
+  });
+
+  it("does not take a task notification for the active task", () => {
+    expect(s.get("Active task")).toBe("> continue");
+    expect(summary).not.toContain("<task-notification>");
+  });
+
+  it("fits its budget without a mid-item cut, and every ledger line cites its source", () => {
+    expect(summary.length).toBeLessThanOrEqual(5600); // 1,600 tokens at 3.5 characters
+    expect(handoff).not.toContain("checkpoint cut");
+    for (const name of ["User requests", "Completed actions", "Active state", "Blocked", "Key decisions", "Relevant files"]) {
+      for (const line of (s.get(name) ?? "").split("\n").filter(Boolean)) {
+        if (/^- (?:… \d+ more not shown|\(paths under )/.test(line)) continue;
+        expect(line, name).toMatch(/#\d+\)?$|^- #\d+ /);
+      }
+    }
+  });
+});
+
+describe("the second Claude Code session", () => {
+  it("moves a failing test run that later passed to Completed actions, and no Blocked command later succeeded", async () => {
+    const { messages, s } = await checkpointOf("claude-code-spotter__fa812bfe-b295", 32_000);
+    for (const line of (s.get("Blocked") ?? "").split("\n").filter((l) => l.startsWith("- `"))) {
+      const [, command, at] = /^- `([^`]+?)(?: …)?`.* #(\d+)$/.exec(line)!;
+      const ids = new Set(messages.slice(Number(at) + 1).flatMap((m) => m.tool_calls ?? []).filter((c) => JSON.parse(c.function.arguments).command?.startsWith(command)).map((c) => c.id));
+      const passed = messages.filter((m) => m.role === "tool" && ids.has(m.tool_call_id!) && !/^Exit code [1-9]/.test(text(m)));
+      expect(passed, line).toEqual([]);
+    }
+    expect(s.get("Completed actions")).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #183/);
+    // Not /home/USER/project, a directory named only in test code: a prefix by path segments.
+    expect(s.get("Relevant files")).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-a0y\/\)/);
+  });
+});
+
+describe("ledgers", () => {
+  let n = 0;
+  const turn = (role: HandoffTurn["role"], t: string, extra: Partial<HandoffTurn> = {}): HandoffTurn => ({ index: n++, role, text: t, toolCalls: [], ...extra });
+  const run = (command: string, output: string) => turn("tool", output, { call: { name: "Bash", arguments: JSON.stringify({ command }) } });
+  const file = (name: string, path: string, output = "ok") => turn("tool", output, { call: { name, arguments: JSON.stringify({ file_path: path }) } });
+
+  it("are built from real requests only, in order", () => {
+    const l = ledgers([
+      turn("user", "Fix the login bug"),
+      turn("user", "<task-notification>\n<status>completed</status>\n</task-notification>"),
+      turn("user", "<system-reminder>todo list is empty</system-reminder>"),
+      turn("user", "[Request interrupted by user for tool use]"),
+      turn("user", "then add a test, and never touch the schema"),
+    ]);
+    expect(l.requests.map(([t]) => t)).toEqual(["Fix the login bug", "then add a test, and never touch the schema"]);
+    expect(l.constraints.map(([t]) => t)).toEqual(["then add a test, and never touch the schema"]);
+  });
+
+  it("settle an error when the same command, step or file later succeeds, and keep the one still failing", () => {
+    n = 0;
+    const l = ledgers([
+      run("npm test", "Exit code 1\nFAIL src/a.test.ts\nError: expected 1 to be 2"),
+      run("cd /repo && npm test -- --run", "Tests 3 passed"),
+      run("cargo build", "error[E0308]: mismatched types"),
+      file("Edit", "/repo/src/a.ts", "<tool_use_error>String to replace not found in file.</tool_use_error>"),
+      file("Edit", "/repo/src/a.ts", "The file /repo/src/a.ts has been updated."),
+      run("make lint", "Exit code 2\nlint failed"),
+      run("make lint", "Exit code 2\nlint failed again"),
+    ]);
+    const errors = [...l.errors.values()];
+    expect(errors.filter((e) => e.resolvedAt !== undefined).map((e) => [e.what, e.at, e.resolvedAt])).toEqual([
+      ["`npm test`", 0, 1],
+      ["/repo/src/a.ts", 3, 4],
+    ]);
+    expect(errors.filter((e) => e.resolvedAt === undefined).map((e) => [e.what, e.lines[0], e.at])).toEqual([
+      ["`cargo build`", "error[E0308]: mismatched types", 2],
+      ["`make lint`", "lint failed again", 6],
+    ]);
+    expect(l.commands.get("make lint")).toMatchObject({ runs: 2, status: "exit 2", at: [5, 6] });
+  });
+
+  it("list each file once, relative to the working directory, with what was done to it", () => {
+    n = 0;
+    const l = ledgers([
+      file("Read", "/home/me/app/src/db.ts"),
+      file("Edit", "/home/me/app/src/db.ts"),
+      file("Write", "/home/me/app/src/new.ts"),
+      turn("assistant", "Updated src/db.ts and ./src/new.ts; see also docs/notes.md."),
+      file("Edit", "/home/me/app/src/db.ts"),
+    ]);
+    expect(l.root).toBe("/home/me/app");
+    expect([...l.files.values()].map((f) => [f.path, Object.fromEntries(f.ops), f.at])).toEqual([
+      ["src/db.ts", { read: 1, edited: 2 }, [0, 1, 3, 4]],
+      ["src/new.ts", { written: 1 }, [2, 3]],
+      ["docs/notes.md", { mentioned: 1 }, [3]],
+    ]);
+  });
+
+  it("take decisions from sentences that state a choice, and the latest plan the agent wrote", () => {
+    n = 0;
+    const l = ledgers([
+      turn("assistant", "The test fails because the mock is stale. I'll use the real client instead of the mock. Should we go with Redis?"),
+      turn("assistant", "", { toolCalls: [{ name: "TodoWrite", arguments: JSON.stringify({ todos: [{ content: "fix mock", status: "completed" }, { content: "add test", status: "in_progress" }] }) }] }),
+      turn("assistant", "Plan:\n- [x] fix mock\n- [ ] add test\n- [ ] ship"),
+    ]);
+    expect(l.decisions.map(([t]) => t)).toEqual(["I'll use the real client instead of the mock."]);
+    expect(l.plan).toEqual({ items: [["x", "fix mock"], [" ", "add test"], [" ", "ship"]], at: 2 });
+  });
+});
+
+describe("the model path", () => {
+  const session = () => trajectory("claude-code-spotter__fa812bfe-b295").messages.slice(0, 288);
+
+  it("sends the ledgers beside the turns", async () => {
+    let prompt = "";
+    const model: Summarizer = async (req) => ((prompt = text(req.messages[1])), "## Active task\n> continue until all are done");
+    model.label = "model";
+    await compact(session(), { contextWindow: 16_000, summarizer: model, force: true });
+    const ledgers = /<ledgers>\n([\s\S]*)\n<\/ledgers>/.exec(prompt)?.[1] ?? "";
+    expect(ledgers).toContain("## Relevant files");
+    expect(ledgers).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #\d+/);
+  });
+
+  it("keeps a summary that carries the latest request and every unresolved error, and says so", async () => {
+    const model: Summarizer = async () => "## Active task\n> continue until all are done\n\n## Blocked\n- none";
+    model.label = "model";
+    const r = await compact(session(), { contextWindow: 16_000, summarizer: model, force: true });
+    expect(r.report.summary?.check).toEqual({ latestRequest: true, unresolvedErrors: 0, errorsKept: 0, ledgersAppended: false });
+    expect(r.state.previousSummary).toBe("## Active task\n> continue until all are done\n\n## Blocked\n- none");
+  });
+
+  it("appends the deterministic ledgers to a summary that lost the latest request or an unresolved error, and reports it", async () => {
+    const input: ChatMessage[] = [
+      { role: "user", content: "Make the build pass" },
+      { role: "assistant", content: "Starting." },
+      ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
+        { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
+        { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
+      ]).flat(),
+      { role: "user", content: "Ship it on the green build" },
+      { role: "assistant", content: "On it." },
+    ];
+    const model: Summarizer = async () => "## Active task\n- build things";
+    model.label = "model";
+    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    expect(r.report.summary?.source).toBe("model");
+    expect(r.report.summary?.check).toMatchObject({ latestRequest: false, ledgersAppended: true });
+    expect(r.report.summary!.check!.unresolvedErrors).toBeGreaterThan(0);
+    expect(r.report.warnings).toContain("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
+    expect(r.state.previousSummary).toMatch(/^## Active task\n- build things\n\n---\nLedgers computed from the same turns \(the summary above missed the latest request, \d+ unresolved error line\(s\)\):\n\n## Active task\n> Ship it on the green build/);
+    expect(r.state.previousSummary).toMatch(/## Blocked\n- `make build-\d+`: "src\/x\.c:\d+: error: expected ';' before '}'" #\d+/);
+  });
+});
