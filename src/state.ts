@@ -1,5 +1,4 @@
 // The plain-JSON state carried between passes.
-import * as v from "valibot";
 import type { CompactorState } from "./types.js";
 
 export function initialState(): CompactorState {
@@ -10,27 +9,42 @@ const RATIO_MIN = 0.5;
 const RATIO_MAX = 3;
 const MAX_TIME = 8.64e15; // the Date range, in ms either side of the epoch
 
-// Only the valibot pieces the dialects already load (plus number): checks over a handful of builders.
-const num = (ok: (n: number) => boolean, what: string) => v.pipe(v.number(), v.check(ok, `must be ${what}`));
+/** A field's check: its problem in words, or undefined when usable. */
+type FieldCheck = (x: unknown) => string | undefined;
+
+const num = (ok: (n: number) => boolean, what: string): FieldCheck => (x) =>
+  typeof x !== "number" || Number.isNaN(x) ? `must be a number, not ${typeof x === "number" ? "NaN" : typeof x}` : ok(x) ? undefined : `must be ${what}`;
 const count = num((n) => Number.isSafeInteger(n) && n >= 0, "an integer ≥ 0");
+/** An object whose listed fields pass their checks (others pass through); the first problem, with its field. */
+const record = (fields: Record<string, FieldCheck>): FieldCheck => (x) => {
+  if (x === null || typeof x !== "object" || Array.isArray(x)) return "must be an object";
+  for (const [k, f] of Object.entries(fields)) {
+    const why = f((x as Record<string, unknown>)[k]);
+    if (why) return `${k}: ${why}`;
+  }
+  return undefined;
+};
+
 /** What each known field must be; a field that is not is dropped (with a warning), never used. */
-const FIELDS: Record<string, v.GenericSchema> = {
+const FIELDS: Record<string, FieldCheck> = {
   compactions: count,
   strikes: count,
   fallbackStreak: count,
   backoffUntilTokens: num(Number.isFinite, "finite"),
-  previousSummary: v.string(),
-  calibration: v.looseObject({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
-  cooldowns: v.looseObject({}),
+  previousSummary: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
+  cooldowns: record({}),
 };
-const COOLDOWN = v.looseObject({ until: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"), kind: v.string(), failures: count });
+const COOLDOWN = record({
+  until: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"),
+  kind: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  failures: count,
+});
 
-/** A field's problem in words ("state.calibration.ratio: Invalid type: …"), or undefined when usable. */
-function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {
-  const r = v.safeParse(schema, value);
-  if (r.success) return undefined;
-  const at = v.getDotPath(r.issues[0]);
-  return `${path}${at ? `.${at}` : ""}: ${r.issues[0].message}`;
+/** A field's problem in words ("state.calibration: ratio: must be …"), or undefined when usable. */
+function problem(check: FieldCheck, value: unknown, path: string): string | undefined {
+  const why = check(value);
+  return why && `${path}: ${why}`;
 }
 
 /**
@@ -44,7 +58,7 @@ export function normalizeState(given: unknown): { state: CompactorState; warning
   if (typeof g !== "object" || g.version !== 1) {
     throw new RangeError("context-compactor: options.state must be a state returned by an earlier pass (version 1)");
   }
-  const keep = (schema: v.GenericSchema | undefined, value: unknown, path: string) => {
+  const keep = (schema: FieldCheck | undefined, value: unknown, path: string) => {
     const why = schema && problem(schema, value, path);
     if (why) warnings.push(`${why} (dropped)`);
     return !why;

@@ -1,6 +1,5 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
-import * as v from "valibot";
-import { validateEach } from "./validate.js";
+import { contentIssues, isString, partIssues, quoted, validateEach, type PartRule } from "./validate.js";
 import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };
@@ -10,26 +9,25 @@ export interface ModelMessage {
   [k: string]: unknown;
 }
 
-const Part = v.pipe(
-  v.looseObject({ type: v.string('a part needs a string "type"') }, 'a part must be an object with a string "type"'),
-  v.check((p) => p.type !== "text" || typeof p.text === "string", 'a "text" part needs a string "text"'),
-  v.check((p) => p.type !== "tool-call" || (typeof p.toolCallId === "string" && typeof p.toolName === "string"), 'a "tool-call" part needs a string "toolCallId" and "toolName"'),
-  v.check(
-    (p) => p.type !== "tool-result" || (typeof p.toolCallId === "string" && typeof p.output === "object" && p.output !== null),
-    'a "tool-result" part needs a string "toolCallId" and an "output" object',
-  ),
-);
-const Content = v.lazy((input) => (typeof input === "string" ? v.string() : v.array(Part, "content must be a string or an array of parts")));
+const PARTS: PartRule[] = [
+  ["text", (p) => isString(p.text), 'a "text" part needs a string "text"'],
+  ["tool-call", (p) => isString(p.toolCallId) && isString(p.toolName), 'a "tool-call" part needs a string "toolCallId" and "toolName"'],
+  ["tool-result", (p) => isString(p.toolCallId) && typeof p.output === "object" && p.output !== null, 'a "tool-result" part needs a string "toolCallId" and an "output" object'],
+];
 
-const Message = v.variant(
-  "role",
-  [
-    v.looseObject({ role: v.literal("system"), content: v.string("a system message needs string content") }),
-    v.looseObject({ role: v.picklist(["user", "assistant"]), content: Content }),
-    v.looseObject({ role: v.literal("tool"), content: v.array(Part, "a tool message needs an array of parts") }),
-  ],
-  (issue) => (issue.input === undefined ? "a message needs a role" : `unknown role ${JSON.stringify(issue.input)} (expected system, user, assistant, tool)`),
-);
+function check(m: Record<string, unknown>): string[] {
+  switch (m.role) {
+    case "system":
+      return isString(m.content) ? [] : ["content: a system message needs string content"];
+    case "user":
+    case "assistant":
+      return contentIssues(m.content, PARTS, "a part", "content must be a string or an array of parts");
+    case "tool":
+      return Array.isArray(m.content) ? partIssues(m.content, "content", PARTS, "a part") : ["content: a tool message needs an array of parts"];
+    default:
+      return [m.role === undefined ? "role: a message needs a role" : `role: unknown role ${quoted(m.role)} (expected system, user, assistant, tool)`];
+  }
+}
 
 const parts = (c: ModelMessage["content"]): ModelPart[] => (typeof c === "string" ? [{ type: "text", text: c }] : c);
 const MEDIA = new Set(["image", "file"]);
@@ -82,7 +80,7 @@ const stubResult = (c: ToolCallView, text: string): ModelPart => ({ type: "tool-
 /** AI SDK `ModelMessage`s (what `generateText`, `streamText` and agents take as `messages`). */
 export const aiSdkMessages: Dialect<ModelMessage> = {
   name: "ai-sdk",
-  validate: (messages) => validateEach(messages, Message) as ModelMessage[],
+  validate: (messages) => validateEach(messages, check) as ModelMessage[],
   view,
   withResults: (m, outputs) => indexed(m, "tool-result", outputs, (p, value) => ({ ...p, output: { type: "text", value } })),
   withArguments: (m, args) => indexed(m, "tool-call", args, (p, value) => ({ ...p, input: JSON.parse(value) })),

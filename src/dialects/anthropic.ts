@@ -1,8 +1,7 @@
 // Anthropic Messages: system beside the messages, content blocks, tool results inside user messages,
 // strict user/assistant alternation.
-import * as v from "valibot";
 import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolResultView } from "./view.js";
-import { validateEach } from "./validate.js";
+import { contentIssues, isString, validateEach, type PartRule } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
 export interface AnthropicMessage {
@@ -11,20 +10,16 @@ export interface AnthropicMessage {
   [k: string]: unknown;
 }
 
-const Block = v.pipe(
-  v.looseObject({ type: v.string('a content block needs a string "type"') }, 'a content block must be an object with a string "type"'),
-  v.check((b) => b.type !== "text" || typeof b.text === "string", 'a "text" block needs a string "text"'),
-  v.check((b) => b.type !== "tool_use" || (typeof b.id === "string" && typeof b.name === "string"), 'a "tool_use" block needs a string "id" and "name"'),
-  v.check((b) => b.type !== "tool_result" || typeof b.tool_use_id === "string", 'a "tool_result" block needs a string "tool_use_id"'),
-);
+const BLOCKS: PartRule[] = [
+  ["text", (b) => isString(b.text), 'a "text" block needs a string "text"'],
+  ["tool_use", (b) => isString(b.id) && isString(b.name), 'a "tool_use" block needs a string "id" and "name"'],
+  ["tool_result", (b) => isString(b.tool_use_id), 'a "tool_result" block needs a string "tool_use_id"'],
+];
 
-const Message = v.looseObject(
-  {
-    role: v.picklist(["user", "assistant"], 'role must be "user" or "assistant" (the system prompt goes in options.system)'),
-    content: v.lazy((input) => (typeof input === "string" ? v.string() : v.array(Block, "content must be a string or an array of content blocks"))),
-  },
-  "a message must be an object",
-);
+function check(m: Record<string, unknown>): string[] {
+  if (m.role !== "user" && m.role !== "assistant") return ['role: role must be "user" or "assistant" (the system prompt goes in options.system)'];
+  return contentIssues(m.content, BLOCKS, "a content block", "content must be a string or an array of content blocks");
+}
 
 const IMAGE = new Set(["image"]);
 const ATTACHMENT = new Set(["document", "file", "container_upload"]);
@@ -94,7 +89,7 @@ const THINKING = new Set(["thinking", "redacted_thinking"]);
 /** Anthropic Messages: the system prompt goes in `options.system`, and the result carries it back with the note. */
 export const anthropicMessages: Dialect<AnthropicMessage> = {
   name: "anthropic",
-  validate: (messages) => validateEach(messages, Message) as AnthropicMessage[],
+  validate: (messages) => validateEach(messages, check) as AnthropicMessage[],
   view,
   // A message of tool results is a user message on the wire: it takes part in the alternation.
   keepsEmptied: true,

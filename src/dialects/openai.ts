@@ -1,52 +1,35 @@
 // OpenAI Chat Completions: the default dialect.
-import * as v from "valibot";
 import type { ChatMessage, ContentPart } from "../types.js";
-import { validateEach } from "./validate.js";
+import { contentIssues, isObject, isString, quoted, validateEach, type PartRule } from "./validate.js";
 import { jsonOf, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const;
 
-const Part = v.pipe(
-  v.looseObject({ type: v.string('a content part needs a string "type"') }, 'a content part must be an object with a string "type"'),
-  v.check((p) => p.type !== "text" || typeof (p as { text?: unknown }).text === "string", 'a "text" part needs a string "text"'),
-);
+const PARTS: PartRule[] = [["text", (p) => isString(p.text), 'a "text" part needs a string "text"']];
 
-// lazy rather than union: the array branch's own issues (which part, what is wrong) reach the user.
-const Content = v.nullish(
-  v.lazy((input) => (typeof input === "string" ? v.string() : v.array(Part, "content must be a string, null or an array of parts"))),
-);
+function callIssues(c: unknown, at: string): string[] {
+  if (!isObject(c)) return [`${at}: a tool call must be an object`];
+  const out = isString(c.id) ? [] : [`${at}.id: a tool call needs a string id`];
+  const f = c.function;
+  if (!isObject(f)) return [...out, `${at}.function: a tool call needs a function object`];
+  if (!isString(f.name)) out.push(`${at}.function.name: a tool call needs a string function.name`);
+  if (!isString(f.arguments)) out.push(`${at}.function.arguments: tool call arguments must be a string`);
+  return out;
+}
 
-const ToolCallSchema = v.looseObject({
-  id: v.string("a tool call needs a string id"),
-  function: v.looseObject(
-    {
-      name: v.string("a tool call needs a string function.name"),
-      arguments: v.string("tool call arguments must be a string"),
-    },
-    "a tool call needs a function object",
-  ),
-});
-
-const Message = v.variant(
-  "role",
-  [
-    v.looseObject({ role: v.picklist(["system", "developer", "user"]), content: Content }),
-    v.looseObject({
-      role: v.literal("assistant"),
-      content: Content,
-      tool_calls: v.optional(v.array(ToolCallSchema, "tool_calls must be an array")),
-    }),
-    v.looseObject({
-      role: v.literal("tool"),
-      content: Content,
-      tool_call_id: v.string("a tool message needs a string tool_call_id"),
-    }),
-  ],
-  (issue) =>
-    issue.input === undefined
-      ? "a message needs a role"
-      : `unknown role ${JSON.stringify(issue.input)} (expected ${ROLES.join(", ")})`,
-);
+function check(m: Record<string, unknown>): string[] {
+  const { role } = m;
+  if (role === undefined) return ["role: a message needs a role"];
+  if (!(ROLES as readonly unknown[]).includes(role)) return [`role: unknown role ${quoted(role)} (expected ${ROLES.join(", ")})`];
+  const out = contentIssues(m.content, PARTS, "a content part", "content must be a string, null or an array of parts", true);
+  const calls = m.tool_calls;
+  if (role === "assistant" && calls !== undefined) {
+    if (Array.isArray(calls)) calls.forEach((c, k) => out.push(...callIssues(c, `tool_calls.${k}`)));
+    else out.push("tool_calls: tool_calls must be an array");
+  }
+  if (role === "tool" && !isString(m.tool_call_id)) out.push("tool_call_id: a tool message needs a string tool_call_id");
+  return out;
+}
 
 const IMAGE_PARTS = new Set(["image_url", "image", "input_image"]);
 const ATTACHMENT_PARTS = new Set(["input_audio", "file", "input_file", "audio"]);
@@ -108,7 +91,7 @@ function appendNote(m: ChatMessage, note: string): ChatMessage {
 /** OpenAI Chat Completions messages: the default dialect. */
 export const openAIChat: Dialect<ChatMessage> = {
   name: "openai",
-  validate: (messages) => validateEach(messages, Message) as ChatMessage[],
+  validate: (messages) => validateEach(messages, check) as ChatMessage[],
   view,
   withResults: (m, outputs) => (outputs.has(0) ? { ...m, content: outputs.get(0)! } : m),
   withArguments,
