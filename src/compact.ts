@@ -157,7 +157,7 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
   } catch (error) {
     const why = `the summary code could not be loaded (${error instanceof Error ? error.message : String(error)})`;
     const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
-    return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText), failures: [failure], cooldowns: p.state.cooldowns };
+    return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
   return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown> });
@@ -171,7 +171,6 @@ function middleIndexes(pl: Plan): number[] {
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], limit = ARCHIVE_LIMIT) {
-  if (!(limit >= 0)) throw new RangeError("context-compactor: archiveLimit must be a number of characters ≥ 0");
   if (!limit || !indexes.length) return { warnings: [] };
   const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit);
   const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
@@ -188,7 +187,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;
   const middleEmpty = p.plan.middle.end <= p.plan.middle.start;
-  if (!p.plan.shouldCompact && !(tailOver && middleEmpty)) return unchanged(p, "noop", started);
+  if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   const { plan: pl, settings, dialect } = p;
@@ -254,6 +253,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     pruned: pruned.items,
     pruneAccepted,
     pruneTotal: pruned.total,
+    summarized: handoff !== undefined,
     failures,
     sanitized,
     tokensAfter,

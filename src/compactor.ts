@@ -13,7 +13,8 @@ export interface Compactor<M = ChatMessage> {
 }
 
 export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Compactor<M> {
-  let state = normalizeState(options.state).state;
+  // What was unusable in the given state is said once, in the first pass's report.
+  let { state, warnings: stateWarnings } = normalizeState(options.state);
   // The uncalibrated estimate of what was last sent, to compare with the provider's count: derived
   // from the pass's own (calibrated) total rather than a second walk over the transcript.
   let lastRaw: number | undefined;
@@ -29,6 +30,8 @@ export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Co
     async compact(messages, pass = {}) {
       const before = state;
       const result = await compact(messages, { ...options, ...pass, state });
+      result.report.warnings.unshift(...stateWarnings);
+      stateWarnings = [];
       state = result.state;
       lastRaw = uncalibrated(result.report.tokensAfter, before);
       return result;

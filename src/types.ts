@@ -105,7 +105,7 @@ export interface CompactOptions<M = ChatMessage> {
   runway?: number;
   /** Clock for cooldowns (ms since epoch); defaults to Date.now. Useful in tests and replays. */
   now?: () => number;
-  /** Characters of JSON `result.archive` may hold (default 2,000,000; the oldest entries go first, with a warning). 0: no archive. */
+  /** Characters of JSON `result.archive` may hold (default 5,000,000; the oldest entries go first, with a warning). 0: no archive. */
   archiveLimit?: number;
 }
 

@@ -125,5 +125,6 @@ describe("recall", () => {
     expect(openai.function.parameters.required).toEqual(["ref"]);
     expect(recallTool("anthropic")).toMatchObject({ name: "recall", input_schema: { type: "object" } });
     expect(recallTool("ai-sdk")).toMatchObject({ inputSchema: { type: "object", properties: { ref: { type: "string" } } } });
+    expect(recallTool({ name: "ai-sdk-prompt" })).toMatchObject({ type: "function", name: "recall", inputSchema: { type: "object" } });
   });
 });

@@ -11,7 +11,7 @@ const MARKERS = {
   "the network summarizers": "text/event-stream",
   "the model prompt text": "You write a checkpoint of part of a conversation",
   "the converters": "needs a user message first",
-  "the AI SDK integration": "ai-sdk-prompt",
+  "the AI SDK integration": "is not a saved compaction",
   "the recall tool": "Read back content removed from this conversation",
 };
 

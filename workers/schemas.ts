@@ -38,6 +38,12 @@ const boundedList = (description: string) =>
     })
     .openapi({ description });
 
+/** Every field but the bounded lists is forwarded as it is: bounded too, since it is serialized again. */
+function otherFieldsBounded(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const key = Object.keys(body).find((k) => k !== "messages" && k !== "tools" && tooDeep(body[k]));
+  if (key) ctx.addIssue({ code: "custom", path: [key], message: `nested deeper than ${MAX_DEPTH} levels` });
+}
+
 /** Session ids: what GET /v1/sessions/{id} can read back. */
 export const SessionId = z.string().min(1).max(200);
 
@@ -103,11 +109,7 @@ export const ChatRequest = z
     tools: boundedList("Tool definitions").optional(),
   })
   .passthrough()
-  // Every other field is forwarded as it is: bounded too, since it is serialized again.
-  .superRefine((body, ctx) => {
-    const key = Object.keys(body).find((k) => k !== "messages" && k !== "tools" && tooDeep((body as Record<string, unknown>)[k]));
-    if (key) ctx.addIssue({ code: "custom", path: [key], message: `nested deeper than ${MAX_DEPTH} levels` });
-  })
+  .superRefine(otherFieldsBounded)
   .openapi("ChatCompletionRequest");
 
 export const SessionResponse = z
@@ -129,11 +131,12 @@ export const AnthropicError = z
 export const MessagesRequest = z
   .object({
     model: z.string().min(1),
-    messages: z.array(z.unknown()).min(1),
+    messages: Messages.min(1),
     max_tokens: z.number().int().positive(),
-    system: z.union([z.string(), z.array(z.unknown())]).optional(),
+    system: z.union([z.string(), boundedList("Text blocks")]).optional(),
     stream: z.boolean().optional(),
-    tools: z.array(z.unknown()).optional(),
+    tools: boundedList("Tool definitions").optional(),
   })
   .passthrough()
+  .superRefine(otherFieldsBounded)
   .openapi("MessagesRequest");

@@ -1,4 +1,5 @@
 // The words of the handoff: how a summary enters the transcript, and how an earlier one is found.
+import { refOf } from "../archive/index.js";
 import { redact } from "../redact/index.js";
 import type { Plan, SummaryInfo } from "../types.js";
 
@@ -52,19 +53,20 @@ export function findHandoff(text: string): FoundHandoff | undefined {
   return undefined;
 }
 
-export function markerText(removed: number, first: number, last: number, tokens: number, why: string): string {
+export function markerText(removed: number, first: number, last: number, tokens: number, why: string, pass = 0): string {
   return (
     `${HANDOFF_PREFIX}\n` +
     `${removed} earlier message${removed === 1 ? " was" : "s were"} (indices ${first}–${last}, about ${tokens} tokens) ` +
-    `removed without a summary: ${why}. Their content is no longer available in this conversation; ` +
-    "if something from that part is needed, ask the user or re-derive it.\n\n" +
+    `removed without a summary: ${why}. Their content is no longer in this conversation; where the compaction's ` +
+    `archive was kept, it reads them back by reference (${refOf(first, pass)} to ${refOf(last, pass)}); ` +
+    "otherwise, if something from that part is needed, ask the user or re-derive it.\n\n" +
     HANDOFF_END
   );
 }
 
 /** The explicit marker as a pass's outcome: what was removed, where, and why nothing summarized it. */
-export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number) {
-  const handoff = redact(markerText(removed.count, pl.middle.start, pl.middle.end - 1, removed.tokens, why));
+export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number, pass: number) {
+  const handoff = redact(markerText(removed.count, pl.middle.start, pl.middle.end - 1, removed.tokens, why, pass));
   const summary: SummaryInfo = { source: "marker", tokens: countText(handoff) };
   return { handoff, mode: "fallback" as const, summary };
 }

@@ -166,11 +166,8 @@ export function planViews(
   const middleEmpty = tStart <= hEnd;
   let shouldCompact = false;
   let reason: string;
-  if (middleEmpty) {
-    reason =
-      total > thresholdTokens
-        ? `${total} tokens exceed the threshold of ${thresholdTokens}, but nothing lies between the head and the tail to compact`
-        : `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
+  if (middleEmpty && total <= thresholdTokens) {
+    reason = `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
   } else if (force) {
     shouldCompact = true;
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
@@ -182,7 +179,9 @@ export function planViews(
       `automatic compaction resumes at ${state.backoffUntilTokens} tokens (now ${total}); use force to compact now`;
   } else {
     shouldCompact = true;
-    reason = `${total} tokens exceed the threshold of ${thresholdTokens}`;
+    reason = middleEmpty
+      ? `${total} tokens exceed the threshold of ${thresholdTokens}, and nothing lies between the head and the tail: only the tail's own tool outputs can be pruned`
+      : `${total} tokens exceed the threshold of ${thresholdTokens}`;
   }
 
   return {

@@ -13,6 +13,8 @@ export interface WarningFacts {
   pruned: PrunedItem[];
   pruneAccepted: boolean;
   pruneTotal: number;
+  /** Whether the middle was replaced by a handoff (a summary or the marker). */
+  summarized: boolean;
   failures: SummarizerFailure[];
   sanitized: Sanitized;
   tokensAfter: number;
@@ -31,7 +33,7 @@ export function overWarning(plan: Plan, tokens: number, kept: number): string {
 export function warningsOf(f: WarningFacts): string[] {
   const w: string[] = [];
   const { plan } = f;
-  if (f.pruned.length && !f.pruneAccepted) {
+  if (f.pruned.length && !f.pruneAccepted && f.summarized) {
     w.push(
       `prune alone would reach ${f.pruneTotal} tokens, above the prune target of ${plan.pruneTarget} (threshold minus runway): summarized instead`,
     );

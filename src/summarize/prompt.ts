@@ -1,6 +1,7 @@
 // The checkpoint prompt: our own words, one structure shared with the deterministic summarizer.
 // Loaded only when a model summarizer runs (see requestFor in chain.ts).
 import type { ChatMessage, HandoffMaterial, HandoffTurn } from "../types.js";
+import { refOf } from "../archive/index.js";
 import { SECTIONS } from "./checkpoint.js";
 
 
@@ -28,16 +29,17 @@ const SYSTEM = [
   ...SECTIONS.map((s) => `- ${s}: ${GUIDE[s]}`),
 ].join("\n");
 
-function renderTurn(t: HandoffTurn): string {
+/** A turn labelled with the reference the ledgers and the archive use for it (#212, or #1.212 on a later pass). */
+function renderTurn(t: HandoffTurn, pass?: number): string {
   const who = t.role === "tool" ? `tool result${t.call ? ` (${t.call.name})` : ""}` : t.role;
-  const lines = [`[#${t.index} ${who}]`];
+  const lines = [`[${refOf(t.index, pass)} ${who}]`];
   lines.push(t.text || (t.role === "tool" ? "(empty output)" : ""));
   for (const c of t.toolCalls) lines.push(`→ call ${c.name} ${c.arguments}`);
   return lines.join("\n");
 }
 
-export function renderTurns(turns: HandoffTurn[]): string {
-  return turns.map(renderTurn).join("\n\n");
+export function renderTurns(turns: HandoffTurn[], pass?: number): string {
+  return turns.map((t) => renderTurn(t, pass)).join("\n\n");
 }
 
 /** The chat messages sent to a model summarizer. */
@@ -51,10 +53,10 @@ export function summaryPrompt(m: HandoffMaterial, budget: number, ledgers?: stri
   }
   if (m.firstAsk) parts.push(`<first-request>\n${m.firstAsk}\n</first-request>`);
   if (m.latestAsk) parts.push(`<latest-request>\n${m.latestAsk}\n</latest-request>`);
-  parts.push(`<turns count="${m.middleCount}">\n${renderTurns(m.turns)}\n</turns>`);
+  parts.push(`<turns count="${m.middleCount}">\n${renderTurns(m.turns, m.pass)}\n</turns>`);
   if (ledgers) {
     parts.push(
-      "Ledgers computed from these turns (every request, the files, the commands with their last outcome, the errors still unresolved), each line citing its turn as #index. Carry their facts and #references into the checkpoint; the turns say what they mean.",
+      "Ledgers computed from these turns (every request, the files, the commands with their last outcome, the errors still unresolved), each line citing its turn by the reference in its label. Carry their facts and #references into the checkpoint; the turns say what they mean.",
       `<ledgers>\n${ledgers}\n</ledgers>`,
     );
   }

@@ -65,7 +65,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
       return { handoff: handoffText(chain.text, removed.count), mode, summary: chain.info!, summaryText: chain.text, failures, cooldowns };
     }
     const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
-    return { ...markerOutcome(pl, removed, why, x.countText), failures, cooldowns };
+    return { ...markerOutcome(pl, removed, why, x.countText, x.state.compactions), failures, cooldowns };
   } catch (error) {
     if (isAbort(error, options.signal)) return "aborted";
     throw error;

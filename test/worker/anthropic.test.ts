@@ -108,6 +108,17 @@ describe("POST /v1/messages errors, in Anthropic's shape", () => {
     expect(body.error.message).toMatch(/max_tokens/);
   });
 
+  it("refuses a body nested too deep with a 400 naming where, not a 500", async () => {
+    const depth = 490_000;
+    const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    for (const where of [`"messages":[{"role":"user","content":[{"type":"mystery","v":${nested}}]}]`, `"messages":[{"role":"user","content":"hi"}],"metadata":${nested}`]) {
+      const res = await app.request("http://localhost/v1/messages", { method: "POST", headers, body: `{"model":"m","max_tokens":1,${where}}` }, upstreamEnv);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+      expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: expect.stringMatching(/(messages\.0|metadata): nested deeper than \d+ levels/) } });
+    }
+  });
+
   it("says so when the body is not JSON", async () => {
     const res = await app.request("http://localhost/v1/messages", { method: "POST", headers, body: '{"model": "m", ' }, upstreamEnv);
     expect(res.status).toBe(400);
