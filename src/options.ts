@@ -88,7 +88,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   check(Array.isArray(tools) && tools.every((t) => typeof t === "string"), "protectedTools must be an array of tool names");
   check(o.focus == null || typeof o.focus === "string", "focus must be a string");
   check(o.runway === undefined || (Number.isFinite(o.runway) && o.runway >= 0), "runway must be a number of tokens ≥ 0");
-  check(o.archiveLimit === undefined || o.archiveLimit >= 0, "archiveLimit must be a number of characters ≥ 0");
+  check(o.archiveLimit === undefined || (typeof o.archiveLimit === "number" && o.archiveLimit >= 0), "archiveLimit must be a number of characters ≥ 0");
 
   const effectiveWindow = contextWindow - maxOutputTokens;
   const thresholdTokens = Math.floor(effectiveWindow * threshold);

@@ -154,6 +154,15 @@ describe("a tail that alone keeps the transcript over the window", () => {
     expect(r.report.warnings.join("\n")).toMatch(/over the threshold of \d+ by \d+ tokens/);
   });
 
+  it("keeps the in-flight turn's own calls whole too (a Write the model will read 'written' for)", async () => {
+    const older = call("Write", { file_path: "/src/a.ts", content: "a".repeat(36_000) }, "File written.");
+    const latest = call("Write", { file_path: "/src/b.ts", content: "b".repeat(36_000) }, "File written.");
+    const session = [sys(), user("write both files"), assistant("Writing."), user("go"), ...older, ...latest];
+    const r = await compact(session, { contextWindow: 6000, headMessages: 2, force: true });
+    expect(r.messages).toContain(latest[0]);
+    expect(r.messages).toContain(latest[1]);
+  });
+
   it("says by how much and why when shrinking is not enough", async () => {
     const huge = [sys(), user(`read this: ${filler(30_000)}`), assistant("ok")];
     const r = await compact(huge, { contextWindow: 8000, force: true });

@@ -31,6 +31,14 @@ describe("bad input names the index and the problem", () => {
     expect(e.issues.length).toBeGreaterThan(0);
   });
 
+  it("quotes a bad value short and redacted, never whole", () => {
+    const key = `sk-ant-api03-${"Qx7vB2mZ9kLp4Rt8".repeat(6)}-AbCd3fGh`;
+    const e = errorOf([ok, { role: key + "x".repeat(200_000), content: "x" }]);
+    expect(e.message).toMatch(/unknown role/);
+    expect(e.message.length).toBeLessThan(200);
+    expect(e.message).not.toContain(key.slice(14, 40));
+  });
+
   it("not an array at all", () => {
     expect(errorOf({ messages: [] }).index).toBe(-1);
   });

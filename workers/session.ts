@@ -10,8 +10,9 @@ import { errorData, type ErrorData } from "./errors.js";
 const KEEP_REPORTS = 20;
 /** Characters of archived JSON a session keeps; over it, the oldest entries go first. */
 export const ARCHIVE_CAP = 20_000_000;
-/** An entry over this is not stored (SQLite rows stop at 2 MB): the stand-in it replaced says what it was. */
+/** An entry over this many UTF-8 bytes is not stored (SQLite rows stop at 2 MB): the stand-in it replaced says what it was. */
 const ARCHIVE_ROW = 1_900_000;
+const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
 export class SessionObject extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
@@ -28,8 +29,9 @@ export class SessionObject extends DurableObject<Env> {
     const skipped: string[] = [];
     for (const [ref, entry] of Object.entries(archive ?? {})) {
       const json = JSON.stringify(entry);
-      if (json.length > ARCHIVE_ROW) skipped.push(ref);
-      else this.ctx.storage.sql.exec("INSERT OR REPLACE INTO archive (ref, size, entry) VALUES (?, ?, ?)", ref, json.length, json);
+      const size = utf8Bytes(json); // SQLite's limit is in bytes: 800k CJK characters are 2.4 MB
+      if (size > ARCHIVE_ROW) skipped.push(ref);
+      else this.ctx.storage.sql.exec("INSERT OR REPLACE INTO archive (ref, size, entry) VALUES (?, ?, ?)", ref, size, json);
     }
     // Evict from the oldest until what stays fits the cap.
     this.ctx.storage.sql.exec(
@@ -79,15 +81,18 @@ export class SessionObject extends DurableObject<Env> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
       const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent });
-      this.write("state", result.state);
-      // The estimate before calibration, to compare with what the provider will count.
-      this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
-      const skipped = this.keepArchive(result.archive);
-      if (skipped.length) result.report.warnings.push(`session archive: ${skipped.length} entries over ${ARCHIVE_ROW} characters not kept (${skipped.join(", ")})`);
-      if (result.report.mode !== "noop") {
-        this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify(result.report));
-        this.ctx.storage.sql.exec("DELETE FROM reports WHERE id NOT IN (SELECT id FROM reports ORDER BY id DESC LIMIT ?)", KEEP_REPORTS);
-      }
+      // One transaction: the state, the archive and the report land together or not at all.
+      this.ctx.storage.transactionSync(() => {
+        this.write("state", result.state);
+        // The estimate before calibration, to compare with what the provider will count.
+        this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
+        const skipped = this.keepArchive(result.archive);
+        if (skipped.length) result.report.warnings.push(`session archive: ${skipped.length} entries over ${ARCHIVE_ROW} bytes not kept (${skipped.join(", ")})`);
+        if (result.report.mode !== "noop") {
+          this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify(result.report));
+          this.ctx.storage.sql.exec("DELETE FROM reports WHERE id NOT IN (SELECT id FROM reports ORDER BY id DESC LIMIT ?)", KEEP_REPORTS);
+        }
+      });
       return result;
     });
   }

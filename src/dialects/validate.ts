@@ -2,6 +2,7 @@
 // Hand-written: a few checks per dialect cost far less of the core's bundle than a schema library
 // (valibot took ~2.2 KB gzip of the 15 KB budget of `import { compact }`; see docs/NOTES.md).
 import { CompactionInputError } from "../errors.js";
+import { redact } from "../redact/index.js";
 
 /** The problems of one message, each "path: problem". */
 export type MessageCheck = (m: Record<string, unknown>) => string[];
@@ -12,8 +13,9 @@ export type PartRule = [type: string, ok: (p: Record<string, unknown>) => boolea
 export const isString = (x: unknown): x is string => typeof x === "string";
 export const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
 
-/** A value as a message quotes it: strings in JSON quotes, anything else by its type. */
-export const quoted = (x: unknown) => (isString(x) ? JSON.stringify(x) : typeof x);
+/** A value as an error quotes it: a string redacted and short, in JSON quotes; anything else by its type. */
+export const quoted = (x: unknown) => (isString(x) ? JSON.stringify(clipped(redact(x.slice(0, 10_000)))) : typeof x);
+const clipped = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 export function validateEach(messages: unknown, check: MessageCheck): unknown[] {
   if (!Array.isArray(messages)) throw new CompactionInputError(-1, ["must be an array of messages"]);

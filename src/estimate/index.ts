@@ -1,5 +1,5 @@
 // Token estimation of messages: text by the counter given (the heuristic by default), images at a fixed price.
-import type { MessageView } from "../dialects/view.js";
+import { jsonOf, type MessageView } from "../dialects/view.js";
 
 export const DEFAULT_IMAGE_TOKENS = 1600;
 /** Role, separators and framing a provider adds around every message. */
@@ -30,5 +30,5 @@ export function messageTokens(m: MessageView, s: EstimateSettings): number {
 /** Tool definitions are sent with every request: they count, though they are never rewritten. */
 export function toolDefinitionTokens(tools: unknown[] | undefined, s: EstimateSettings): number {
   if (!tools || tools.length === 0) return 0;
-  return s.countText(JSON.stringify(tools));
+  return s.countText(jsonOf(tools)); // a definition that does not stringify (cyclic, BigInt) counts as nothing
 }

@@ -32,12 +32,12 @@ function newestCopies(views: MessageView[]): Map<string, number> {
   return newest;
 }
 
-/** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
 /** `[output pruned #212] …`: the one-liner cites where the archive keeps the whole output. */
 function cited(line: string, ref: string): string {
   return line.replace("]", ` ${ref}]`);
 }
 
+/** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
 function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, ref: string) {
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -114,12 +114,13 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
 
   for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i); // the pinned request stays verbatim
   let kept = tail ? keptTokens(plan) : 0;
-  // Results after the last assistant turn have not been read by the model yet: never pruned.
+  // The last assistant turn and the results after it are in flight (the model has not read the
+  // results, and its own calls explain them): never pruned.
   let unread = views.length - 1;
   while (unread >= 0 && views[unread].role !== "assistant") unread--;
   for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
     if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
-    if (i > unread && views[i].results.length) continue;
+    if (i >= unread) continue;
     const before = perMessage[i];
     pruneAt(i);
     kept -= before - perMessage[i];

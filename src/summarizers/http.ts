@@ -101,7 +101,6 @@ export async function* streamEvents(
   }
 }
 
-/** JSON of one event's data, or a "malformed" failure naming it. */
 /** Names a length or token limit: "length", "max_tokens", "model_length", "MAX_TOKENS", "context_window_exceeded"… */
 const LENGTH_LIMIT = /length|max_?(?:output_?)?tokens|limit|window|too_?long/i;
 
@@ -111,6 +110,7 @@ export function finishFailure(reason: unknown, table: Record<string, FailureKind
   return Object.hasOwn(table, r) ? table[r] : LENGTH_LIMIT.test(r) ? "truncated" : undefined;
 }
 
+/** JSON of one event's data, or a "malformed" failure naming it. */
 export function parseData(e: SSEEvent): any {
   try {
     return JSON.parse(e.data);
