@@ -132,7 +132,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       }
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);
-      const out = watchUsage(c, res.body, sessionId, (text) => anthropicUsage(text, body.stream === true));
+      const out = watchUsage(c, res.body, sessionId, (text) => anthropicUsage(text, body.stream === true), result);
       return new Response(out, { status: res.status, headers }) as never;
     },
   );

@@ -197,7 +197,7 @@ app.openapi(
     }
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
-    const out = watchUsage(c, res.body, sessionId, (text) => openAIUsage(text, body.stream === true));
+    const out = watchUsage(c, res.body, sessionId, (text) => openAIUsage(text, body.stream === true), result);
     return new Response(out, { status: res.status, headers }) as never;
   },
 );

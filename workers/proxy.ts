@@ -58,15 +58,18 @@ export function sseData(text: string): unknown[] {
  * The answer's body for the client, untouched; with a session, a second branch is read for the
  * provider's usage (`usageOf` its text), which calibrates the session once the answer is complete.
  */
-export function watchUsage<E extends { Bindings: Env }>(c: Context<E>, body: ReadableStream<Uint8Array> | null, sessionId: string | undefined, usageOf: (text: string) => unknown): ReadableStream<Uint8Array> | null {
+export function watchUsage<E extends { Bindings: Env }>(c: Context<E>, body: ReadableStream<Uint8Array> | null, sessionId: string | undefined, usageOf: (text: string) => unknown, sent: CompactResult<unknown>): ReadableStream<Uint8Array> | null {
   if (!body || !sessionId) return body;
   const [client, watch] = body.tee();
+  // This request's own estimate, uncalibrated: the session may have compacted the next request by
+  // the time this answer ends, so its last estimate is not necessarily this one's.
+  const estimate = sent.report.tokensAfter / (sent.state.calibration?.ratio ?? 1);
   c.executionCtx.waitUntil(
     new Response(watch)
       .text()
       .then((text) => {
         const usage = usageOf(text);
-        return usage ? sessionOf(c.env, sessionId).observeUsage(usage) : undefined;
+        return usage ? sessionOf(c.env, sessionId).observeUsage(usage, estimate) : undefined;
       })
       .catch(() => undefined),
   );

@@ -97,11 +97,14 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
-  /** Provider usage for the request last compacted: calibrates the session's estimate. */
-  observeUsage(usage: unknown): Promise<void> {
+  /**
+   * Provider usage for a request this session compacted: calibrates the session's estimate against
+   * that request's own uncalibrated estimate (given by the proxy), or the last one made.
+   */
+  observeUsage(usage: unknown, estimate?: number): Promise<void> {
     return this.serial(async () => {
       const provider = promptTokensOf(usage);
-      const estimated = this.read<number>("lastEstimate");
+      const estimated = estimate ?? this.read<number>("lastEstimate");
       const state = this.read<CompactorState>("state");
       if (provider !== undefined && estimated !== undefined && state) this.write("state", calibrate(state, provider, estimated));
     });

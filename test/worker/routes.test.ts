@@ -180,6 +180,18 @@ describe("POST /v1/chat/completions", () => {
     expect(session.state.calibration?.ratio).toBeGreaterThan(1); // the provider counted more than the estimate
   });
 
+  it("calibrates against the estimate of the request the usage answers, even after the next one compacted", async () => {
+    const id = `race-${crypto.randomUUID()}`;
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(id));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      const first = (await instance.compact(small, { contextWindow: 128_000 })) as { result: { report: { tokensAfter: number } } };
+      await instance.compact(big, { contextWindow: 400_000 }); // the agent's next request, before the first answer's usage arrives
+      const estimate = first.result.report.tokensAfter;
+      await instance.observeUsage({ prompt_tokens: Math.round(estimate * 1.2) }, estimate);
+      expect((await instance.snapshot()).state?.calibration?.ratio).toBeCloseTo(1.2, 2);
+    });
+  });
+
   it("passes a small conversation through untouched", async () => {
     let sent: unknown[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
