@@ -16,7 +16,7 @@ function mask(value: string): string {
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END = /-----END[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** A cut-off block's body: whole lines of base64, then a partial one that is long enough to be key material. */
-const KEY_BODY = /(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\n|$))*(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{16,}(?![\w-]))?/y;
+const KEY_BODY = /(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\n|$))*(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{16}[A-Za-z\d+/=]*(?![\w-]))?/y;
 
 /**
  * Private key blocks become one marker. A scan with two cursors, never a backtracking pattern: each

@@ -21,22 +21,22 @@ export interface Shape {
 const VENDOR = [
   /(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z\d])[A-Z\d]{16}\b/, // AWS access key ids
   /AIza[\w-]{35}/, // Google API keys
-  /gh[pousr]_[A-Za-z\d]{30,}/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
+  /gh[pousr]_[A-Za-z\d]{30}[A-Za-z\d]*/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
   // GitLab: personal, deploy, runner and the like; trigger tokens are hex, OAuth secrets 64 long
-  /gl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\w-]{0,60}\d)[\w-]{20,}|glptt-[\w-]{40}\b|glagent-[\w-]{50,}|gloas-[\w-]{64}\b|GR1348941[\w-]{19,80}[A-Za-z\d]\b/,
-  /xox[abposre]-[\w-]{10,}|xapp-\d-[\w-]{10,}/, // Slack (xoxe.xoxp-… rotating tokens included)
-  /sk-ant-(?:api|admin)\d\d-[\w-]{20,}/, // Anthropic
+  /gl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\w-]{0,60}\d)[\w-]{20}[\w-]*|glptt-[\w-]{40}\b|glagent-[\w-]{50}[\w-]*|gloas-[\w-]{64}\b|GR1348941[\w-]{19,80}[A-Za-z\d]\b/,
+  /xox[abposre]-[\w-]{10}[\w-]*|xapp-\d-[\w-]{10}[\w-]*/, // Slack (xoxe.xoxp-… rotating tokens included)
+  /sk-ant-(?:api|admin)\d\d-[\w-]{20}[\w-]*/, // Anthropic
   // OpenAI project and service keys carry "T3BlbkFJ" (base64 of "OpenAI"); plain sk- keys are many vendors'
-  /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20,}|sk-[A-Za-z\d]{20,}[\w-]*/,
-  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16,}|sq0(?:atp|csp)-[\w-]{22,}|EAA[A-Za-z\d]{20,}/, // Stripe (publishable pk_ keys are public), Square, Meta
-  /ATATT[\w=-]{30,}|ABSK[A-Za-z\d+/]{40,}={0,2}/, // Atlassian, Bedrock
+  /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20}[\w-]*|sk-[A-Za-z\d]{20}[\w-]*/,
+  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16}[A-Za-z\d]*|sq0(?:atp|csp)-[\w-]{22}[\w-]*|EAA[A-Za-z\d]{20}[A-Za-z\d]*/, // Stripe (publishable pk_ keys are public), Square, Meta
+  /ATATT[\w=-]{30}[\w=-]*|ABSK[A-Za-z\d+/]{40}[A-Za-z\d+/]*={0,2}/, // Atlassian, Bedrock
   /(?:SK|AC)[\da-fx]{32}\b|SG\.[\w-]{22}\.[\w-]{43}\b/, // Twilio (hex, or the x of its documentation), SendGrid
   /A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})(?:-[A-Z\d]{5}){3}\b/, // 1Password secret keys
-  /v1\.0-[\da-f]{24}-[\da-f]{100,}|dapi[\da-f]{32}(?:-\d)?\b/, // Cloudflare origin CA, Databricks
-  /AP[\dA-F][A-Za-z\d]{10,}\b|AKC[A-Za-z\d]{10,}/, // Artifactory
-  /(?:hf|api_org)_[A-Za-z]{30,}/, // Hugging Face (letters only)
-  /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40,}|ZXlK[\w+/]{40,}|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
-  /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24,}|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40,}/, // Vault, Doppler (dotted prefixes)
+  /v1\.0-[\da-f]{24}-[\da-f]{100}[\da-f]*|dapi[\da-f]{32}(?:-\d)?\b/, // Cloudflare origin CA, Databricks
+  /AP[\dA-F][A-Za-z\d]{10}[A-Za-z\d]*\b|AKC[A-Za-z\d]{10}[A-Za-z\d]*/, // Artifactory
+  /(?:hf|api_org)_[A-Za-z]{30}[A-Za-z]*/, // Hugging Face (letters only)
+  /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40}[\w+/=-]*|ZXlK[\w+/]{40}[\w+/]*|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
+  /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24}[\w-]*|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40}[A-Za-z\d]*/, // Vault, Doppler (dotted prefixes)
 ]
   .map((r) => r.source)
   .join("|");
@@ -85,25 +85,27 @@ const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
 const NOT_AFTER = /(?:public|csrf|xsrf|_auth)[_-]?$/i;
 
 export const SHAPES: Shape[] = [
-  { pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
+  // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
+  // every eyJ and rescan the run to its end (quadratic).
+  { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
-  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24,})`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
+  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24}[\\w-]*)`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
   { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
-  { pattern: /\b\d{15,16}\|[\w-]{20,}/g, needs: /\d\|\w/ }, // Facebook app tokens
+  { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /\d\|\w/ }, // Facebook app tokens
   { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ }, // Azure AD client secrets
   // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
-  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,}/g },
+  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g },
   // Webhook URLs carry their secret in the path: Slack, Discord, Microsoft Teams
   {
-    pattern: /(?:hooks\.slack\.com\/\w{1,12}|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{16,})/g,
+    pattern: /(?:hooks\.slack\.com\/\w{1,12}|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{16}[\w@/-]*)/g,
     group: [1],
     needs: /hook/,
   },
   {
     // Authorization headers with or without a scheme; Bearer tokens anywhere
-    pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8,})/gi,
+    pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8}[\w.~+/=:-]*)/gi,
     group: [1],
     needs: /auth|bearer/i,
     valid: encoded,
@@ -119,13 +121,13 @@ export const SHAPES: Shape[] = [
     // Credentials in URLs and connection strings (postgres, mysql, mongodb+srv, redis, amqp, …):
     // the password of user:password@, a token standing alone as the user, an .npmrc auth token
     pattern:
-      /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2,}(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8,}))/gi,
+      /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2}[a-z]*(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8}[\w+/=-]*))/gi,
     group: [1, 2, 3],
     random: [2],
   },
   {
     // Secret URL, query and connection-string parameters
-    pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3,})|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8,})/gi,
+    pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3}[^&#;\s"'<>]*)|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8}[^&#;\s"'<>]*)/gi,
     group: [1, 2],
     random: [2],
   },
@@ -148,7 +150,7 @@ export const SHAPES: Shape[] = [
 
 /** Kubernetes Secret manifests: the values of their data entries, base64 (checked per text). */
 export const KUBERNETES_DATA: Shape = {
-  pattern: /(?:\\n|\n)(?:\\t|\t| ){1,12}[\w.-]{1,64}:\s{0,4}(?:[|>][-+]?(?:\\n|\n)(?:\\t|\t| ){1,16})?["']?([A-Za-z\d+/]{6,}={0,2})(?=["']?(?:\\n|\n|$))/g,
+  pattern: /(?:\\n|\n)(?:\\t|\t| ){1,12}[\w.-]{1,64}:\s{0,4}(?:[|>][-+]?(?:\\n|\n)(?:\\t|\t| ){1,16})?["']?([A-Za-z\d+/]{6}[A-Za-z\d+/]*={0,2})(?=["']?(?:\\n|\n|$))/g,
   group: [1],
   needs: /kind["']?:\s{0,4}["']?secret\b/i,
   valid: encoded,
