@@ -6,6 +6,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { streamSSE } from "hono/streaming";
 import { CompactionInputError, compact, plan, type CompactResult } from "../src/index.js";
+import { redactMessage } from "../src/redact/index.js";
 import { summarizerFor, windowFor, type Env } from "./env.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionResponse } from "./schemas.js";
@@ -211,17 +212,18 @@ app.openapi(
         signal: c.req.raw.signal,
       });
     } catch (err) {
-      return error(c, 502, "upstream_unreachable", `the upstream could not be reached: ${err instanceof Error ? err.message : "network error"}`);
+      return error(c, 502, "upstream_unreachable", redactMessage(`the upstream could not be reached: ${err instanceof Error ? err.message : "network error"}`));
     }
     if (!res.ok) {
       const text = await res.text();
-      let message = text.slice(0, 500);
+      let message = text;
       try {
-        message = JSON.parse(text)?.error?.message ?? message;
+        message = String(JSON.parse(text)?.error?.message ?? text);
       } catch {
         // plain text
       }
-      return c.json({ error: { type: "upstream_error", message: `upstream answered ${res.status}: ${message}`, status: res.status } }, 502);
+      // The upstream may echo the key or the prompt: redacted whole, then capped.
+      return c.json({ error: { type: "upstream_error", message: redactMessage(`upstream answered ${res.status}: ${message}`), status: res.status } }, 502);
     }
 
     const r = result.report;

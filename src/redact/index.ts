@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, looksRandom } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, looksRandom, mixedRun } from "./shapes.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -81,6 +81,19 @@ function redactShapes(text: string): string {
 /** Replaces every recognised secret in `text`; everything else is returned as it was. */
 export function redact(text: string): string {
   return redactShapes(redactBlocks(text));
+}
+
+/** A run of token characters long enough to be a key. */
+const TOKEN_RUN = /[\w+/=~-]{16}[\w+/=~-]*/g;
+
+/**
+ * An error message, safe to report: redacted whole, then every run with 16 letters and digits mixed
+ * masked too (a provider echoes a key in whatever form it was sent, even one no shape knows), ids
+ * excepted; capped last, so no cut can leave a piece of a secret.
+ */
+export function redactMessage(text: string, max = 500): string {
+  const clean = redact(text).replace(TOKEN_RUN, (run) => (NOT_SECRET.test(run) || !mixedRun(run, 16) ? run : mask(run)));
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
 /**

@@ -51,7 +51,7 @@ function jwtHeader(token: string): boolean {
 }
 
 /** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
-function mixedRun(value: string, min: number): boolean {
+export function mixedRun(value: string, min: number): boolean {
   for (const run of value.match(/[A-Za-z\d]+/g) ?? []) if (run.length >= min && /\d/.test(run) && /[A-Za-z]/.test(run)) return true;
   return false;
 }

@@ -1,5 +1,5 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
-import { redact } from "../redact/index.js";
+import { redact, redactMessage } from "../redact/index.js";
 import { redactedMaterial } from "./material.js";
 import { deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
 import type {
@@ -186,8 +186,8 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const kind = classify(error);
       const count = (resting?.failures ?? 0) + 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
-      // Provider errors may echo what was sent: the message is redacted and bounded like a summary.
-      const message = redact((error instanceof Error ? error.message : String(error)).slice(0, 100_000)).slice(0, 500);
+      // Provider errors may echo what was sent, a key included: redacted whole, then capped.
+      const message = redactMessage(error instanceof Error ? error.message : String(error));
       const failure = { summarizer: label, kind, message };
       failures.push(failure);
       emit({ type: "summary-failed", failure });

@@ -125,8 +125,8 @@ export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): Hando
   const m = copy(raw, ["previousSummary", "focus", "latestAsk", "firstAsk"]);
   m.turns = turns.map((t) => {
     const turn = copy(t, ["text"]);
-    turn.toolCalls = t.toolCalls.map((c) => copy(c, ["arguments"]));
-    if (t.call) turn.call = copy(t.call, ["arguments"]);
+    turn.toolCalls = t.toolCalls.map((c) => copy(c, ["name", "arguments"]));
+    if (t.call) turn.call = copy(t.call, ["name", "arguments"]);
     return turn;
   });
   const clean = redactMany(fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string)));
