@@ -254,6 +254,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     pruneAccepted,
     pruneTotal: pruned.total,
     failures,
+    summary,
     sanitized,
     tokensAfter,
     tailTokens,

@@ -142,6 +142,8 @@ export interface SummaryInfo {
   tokens: number;
   /** Label of the summarizer that produced it. */
   summarizer?: string;
+  /** The summary was longer than its budget: this many tokens, cut at whole lines to the budget. */
+  cutFromTokens?: number;
 }
 
 export interface SummarizerFailure {

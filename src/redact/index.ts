@@ -52,8 +52,9 @@ function redactKeyBlocks(text: string): string {
   return out + text.slice(at);
 }
 
-function apply(text: string, shape: Shape): string {
-  if (shape.needs && !shape.needs.test(text)) return text;
+/** `needed`: the shape's prefilter is known to hold (for a window of a longer text). */
+function apply(text: string, shape: Shape, needed = false): string {
+  if (!needed && shape.needs && !shape.needs.test(text)) return text;
   return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
     const at = args[args.length - 2] as number;
     const group = shape.group?.find((g) => args[g - 1] !== undefined);
@@ -68,9 +69,12 @@ function apply(text: string, shape: Shape): string {
   });
 }
 
-/** What is redacted text by text, even in a batch: key blocks, and Kubernetes data only where a Secret is. */
-function redactBlocks(text: string): string {
-  return apply(redactKeyBlocks(text), KUBERNETES_DATA);
+/**
+ * What is redacted text by text, even in a batch: key blocks, and Kubernetes data only where a Secret
+ * is (`manifest`: known to be one, when the text is a window of a longer one).
+ */
+function redactBlocks(text: string, manifest = false): string {
+  return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
 function redactShapes(text: string): string {
@@ -81,6 +85,16 @@ function redactShapes(text: string): string {
 /** Replaces every recognised secret in `text`; everything else is returned as it was. */
 export function redact(text: string): string {
   return redactShapes(redactBlocks(text));
+}
+
+/** Whether a Secret manifest's `kind`, wherever it stands, would redact a data entry in `text`. */
+export function secretDataIn(text: string): boolean {
+  return apply(text, KUBERNETES_DATA, true) !== text;
+}
+
+/** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest. */
+export function redactWindow(text: string, manifest: boolean): string {
+  return redactShapes(redactBlocks(text, manifest));
 }
 
 /** A run of token characters long enough to be a key. */
@@ -108,6 +122,6 @@ const SEPARATOR = "\n\u0000\n";
  */
 export function redactMany(texts: string[]): string[] {
   if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-  const out = redactShapes(texts.map(redactBlocks).join(SEPARATOR)).split(SEPARATOR);
+  const out = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR)).split(SEPARATOR);
   return out.length === texts.length ? out : texts.map(redact); // never expected; stay correct anyway
 }

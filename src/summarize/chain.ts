@@ -1,5 +1,6 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
-import { redact, redactMessage } from "../redact/index.js";
+import { redactMessage } from "../redact/index.js";
+import { redactedStream } from "../redact/stream.js";
 import { redactedMaterial } from "./material.js";
 import { deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
 import type {
@@ -75,35 +76,6 @@ async function feed(s: Summarizer, req: SummarizeRequest, onDelta: (text: string
   }
 }
 
-/**
- * Streams a summary to `emit` already redacted. Text is released a whole line at a time, as the
- * redaction of everything so far up to the last newline; a trailing partial line waits (a secret may
- * still be arriving). If later text changes what was already released (a key block closing), the
- * rest waits for the end, where the whole summary is redacted anyway.
- */
-export function redactedDeltas(emit: (text: string) => void) {
-  let raw = "";
-  let sent = "";
-  const release = (safe: string) => {
-    if (safe.length > sent.length && safe.startsWith(sent)) {
-      emit(safe.slice(sent.length));
-      sent = safe;
-    }
-  };
-  return {
-    push: (delta: string) => {
-      raw += delta;
-      if (delta.includes("\n")) release(redact(raw.slice(0, raw.lastIndexOf("\n") + 1)));
-    },
-    /** Releases the rest and returns the whole summary, redacted. */
-    end: () => {
-      const text = redact(raw);
-      release(text);
-      return text;
-    },
-  };
-}
-
 export interface ChainInput {
   summarizers: Summarizer[];
   /** Bounded, not yet redacted: see `requestFor`. */
@@ -168,9 +140,12 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     }
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
-      const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
+      // A model's summary is bounded by its budget (whole lines); ours is written within it.
+      const budget = lastResort ? Infinity : x.maxOutputTokens;
+      const deltas = redactedStream((text) => emit({ type: "summary-delta", summarizer: label, text }), x.countText, budget);
       await feed(s, await request(s), deltas.push);
-      const text = deltas.end().trim();
+      const { text: whole, cutFrom } = deltas.end();
+      const text = whole.trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       delete cooldowns[label];
       const info: SummaryInfo = {
@@ -179,6 +154,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
         summarizer: label,
       };
       if (s.model) info.model = s.model;
+      if (cutFrom !== undefined) info.cutFromTokens = cutFrom;
       emit({ type: "summary-done", summary: info });
       return { text, info, position: i, failures, cooldowns };
     } catch (error) {
