@@ -15,8 +15,39 @@ function mask(value: string): string {
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END = /-----END[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+/** A line break, real or escaped in JSON, and the indentation of a YAML block. */
+const BREAK = String.raw`(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}`;
 /** A cut-off block's body: whole lines of base64, then a partial one that is long enough to be key material. */
-const KEY_BODY = /(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\n|$))*(?:(?:\r?\n|\\n)[A-Za-z\d+/=]{16}[A-Za-z\d+/=]*(?![\w-]))?/y;
+const KEY_BODY = new RegExp(String.raw`(?:${BREAK}[A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$))*(?:${BREAK}[A-Za-z\d+/=]{16}[A-Za-z\d+/=]*(?![\w-]))?`, "y");
+/** A body line: indentation, then 16 to 100 base64 characters. */
+export const BODY_LINE = /^[ \t]{0,16}[A-Za-z\d+/=]{16,100}$/;
+
+/** Where the line ending just before `i` starts, by the line break before it (real or escaped). */
+function lineBefore(text: string, i: number, floor: number): [start: number, end: number] | undefined {
+  const end = text[i - 1] === "\n" ? i - (text[i - 2] === "\r" ? 2 : 1) : text.startsWith("\\n", i - 2) ? i - (text.startsWith("\\r", i - 4) ? 4 : 2) : -1;
+  if (end < floor) return undefined;
+  const window = text.slice(Math.max(floor, end - 120), end); // a body line is never longer
+  const start = Math.max(window.lastIndexOf("\n") + 1, window.lastIndexOf("\\n") + 2, 0) + Math.max(floor, end - 120);
+  return [start, end];
+}
+
+/**
+ * Key material before an END whose BEGIN was cut away (the output's head was dropped): the base64
+ * lines right before it, walked back line by line, become the marker with the END.
+ */
+function redactOrphanBodies(text: string): string {
+  let out = "";
+  let at = 0;
+  END.lastIndex = 0;
+  for (let m = END.exec(text); m; m = END.exec(text)) {
+    let start = m.index;
+    for (let line = lineBefore(text, start, at); line && BODY_LINE.test(text.slice(...line)); line = lineBefore(text, start, at)) start = line[0];
+    if (start === m.index) continue;
+    out += text.slice(at, start) + KEY_BLOCK;
+    at = END.lastIndex;
+  }
+  return out + text.slice(at);
+}
 
 /**
  * Private key blocks become one marker. A scan with two cursors, never a backtracking pattern: each
@@ -49,7 +80,8 @@ function redactKeyBlocks(text: string): string {
     at = stop;
     BEGIN.lastIndex = stop;
   }
-  return out + text.slice(at);
+  out += text.slice(at);
+  return out.includes("-----END") ? redactOrphanBodies(out) : out;
 }
 
 /** `needed`: the shape's prefilter is known to hold (for a window of a longer text). */
@@ -82,9 +114,55 @@ function redactShapes(text: string): string {
   return text;
 }
 
+/** A JSON `\u` or URL `%` escape of a printable ASCII character. */
+const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
+const ESCAPE = /\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f])/g;
+/** What an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
+const DECODED = /[\w+/=.~:@&?-]/;
+/** The characters of a run around an escape. */
+const RUN = /[\w+/=.~:@&?%\\-]/;
+
+const decode = (run: string) =>
+  run.replace(new RegExp(ESCAPE), (e, u?: string, p?: string) => {
+    const c = String.fromCharCode(parseInt(u ?? p ?? "", 16));
+    return DECODED.test(c) ? c : e;
+  });
+
+/**
+ * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
+ * redirect): each run around an escape is decoded and redacted with the rest of its line (and 64
+ * characters before it); where that finds a secret, the decoded, redacted text stands in. Each run
+ * is read once, and its window is bounded: linear.
+ */
+function redactEncoded(text: string): string {
+  if (!ESCAPE_NEAR.test(text)) return text;
+  let out = "";
+  let at = 0;
+  ESCAPE.lastIndex = 0;
+  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
+    let start = m.index;
+    while (start > at && RUN.test(text[start - 1])) start--;
+    let end = ESCAPE.lastIndex;
+    while (end < text.length && RUN.test(text[end])) end++;
+    ESCAPE.lastIndex = end;
+    const plain = decode(text.slice(start, end));
+    if (plain.length < 6 || plain.length === end - start) continue;
+    let before = text.slice(Math.max(at, start - 64), start);
+    before = before.slice(before.lastIndexOf("\n") + 1);
+    const nl = text.indexOf("\n", end);
+    const stop = Math.min(nl < 0 ? text.length : nl, end + 256);
+    const window = before + plain + text.slice(end, stop);
+    const clean = redactShapes(window);
+    if (clean === window || !clean.startsWith(before)) continue;
+    out += text.slice(at, start) + clean.slice(before.length);
+    at = ESCAPE.lastIndex = stop;
+  }
+  return out + text.slice(at);
+}
+
 /** Replaces every recognised secret in `text`; everything else is returned as it was. */
 export function redact(text: string): string {
-  return redactShapes(redactBlocks(text));
+  return redactEncoded(redactShapes(redactBlocks(text)));
 }
 
 /** Whether a Secret manifest's `kind`, wherever it stands, would redact a data entry in `text`. */
@@ -94,7 +172,7 @@ export function secretDataIn(text: string): boolean {
 
 /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest. */
 export function redactWindow(text: string, manifest: boolean): string {
-  return redactShapes(redactBlocks(text, manifest));
+  return redactEncoded(redactShapes(redactBlocks(text, manifest)));
 }
 
 /** A run of token characters long enough to be a key. */
@@ -121,7 +199,8 @@ const SEPARATOR = "\n\u0000\n";
  * one scan of the joined text costs a fraction of hundreds of short scans).
  */
 export function redactMany(texts: string[]): string[] {
-  if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
+  // NUL would join texts; escapes are decoded text by text
+  if (texts.length < 2 || texts.some((t) => t.includes("\u0000") || ESCAPE_NEAR.test(t))) return texts.map(redact);
   const out = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR)).split(SEPARATOR);
   return out.length === texts.length ? out : texts.map(redact); // never expected; stay correct anyway
 }

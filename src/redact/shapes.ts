@@ -37,6 +37,12 @@ const VENDOR = [
   /(?:hf|api_org)_[A-Za-z]{30}[A-Za-z]*/, // Hugging Face (letters only)
   /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40}[\w+/=-]*|ZXlK[\w+/]{40}[\w+/]*|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
   /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24}[\w-]*|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40}[A-Za-z\d]*/, // Vault, Doppler (dotted prefixes)
+  // From each vendor's documented format. Dotted: Dynatrace (prefix.public.secret), Terraform Cloud,
+  // Google OAuth access and refresh tokens, Dropbox, Mapbox secret tokens, Airtable
+  /dt0[a-z]\d\d\.[A-Z\d]{24}\.[A-Z\d]{64}|[A-Za-z\d]{14}\.atlasv1\.[\w-]{60}[\w-]*|ya29\.[\w-]{20}[\w-]*|1\/\/0[\w-]{40}[\w-]*|sl\.(?:u\.)?[\w-]{100}[\w-]*|sk\.eyJ[\w-]{10}[\w-]*\.[\w-]{20}[\w-]*|pat[A-Za-z\d]{14}\.[\da-f]{64}/,
+  // Glued prefixes: NuGet, crates.io, Alibaba and Tencent Cloud key ids, Bitbucket app passwords, JFrog
+  // reference tokens (base64 of "reftkn"), LaunchDarkly, Braintree, Okta (00 and 40 mixed-case characters)
+  /oy2[a-z\d]{43}\b|cio[A-Za-z\d]{32}\b|LTAI[A-Za-z\d]{12,20}\b|AKID[A-Za-z\d]{32}\b|ATBB[A-Za-z\d]{28}[A-Za-z\d]*|cmVmdGtu[A-Za-z\d+/]{20}[A-Za-z\d+/]*={0,2}|(?:sdk|api)-[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|access_token\$(?:production|sandbox)\$\w{16}\$[\da-f]{32}|00(?=[\w-]{0,39}[a-z])(?=[\w-]{0,39}[A-Z])[\w-]{40}\b/,
 ]
   .map((r) => r.source)
   .join("|");
@@ -111,6 +117,12 @@ export const SHAPES: Shape[] = [
     valid: encoded,
   },
   {
+    // A password glued to -p on a MySQL or MariaDB command line (a bare -p asks for it)
+    pattern: /(?<=\b(?:mysql|mariadb)[^\n]{0,200})\s-p([^\s"'`]{4,128})/g,
+    group: [1],
+    needs: /mysql|mariadb/,
+  },
+  {
     // curl -u user:password (not docker's -u 1000:1000)
     pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,
     group: [1],
@@ -126,6 +138,13 @@ export const SHAPES: Shape[] = [
     random: [2],
   },
   {
+    // Oracle connect strings: user/password@host or @//host (sqlplus, jdbc:oracle:thin:)
+    pattern: /(?<![\w/.-])[A-Za-z]\w{0,29}\/([^\s/@"']{4,128})@(?=\/\/|[\w.-]{1,253}[:/])/g,
+    group: [1],
+    needs: /\w\/[^\s/@]{4,128}@/,
+    valid: (v) => /\d/.test(v) && /[A-Za-z]/.test(v),
+  },
+  {
     // Secret URL, query and connection-string parameters
     pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3}[^&#;\s"'<>]*)|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8}[^&#;\s"'<>]*)/gi,
     group: [1, 2],
@@ -138,13 +157,21 @@ export const SHAPES: Shape[] = [
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
       `${SECRET_NAME}(?:${ASSIGN}(${VALUE}{6,400})|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}["']?)(${VALUE}{8,400}))` +
-        `|key${ASSIGN}(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
+        `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
     group: [1, 2, 3],
     random: [1, 2, 3],
     // not a call (getTokenizer(model)), not after "public" or "csrf"
     valid: (_, before, after) => after !== "(" && !NOT_AFTER.test(before),
+  },
+  {
+    // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
+    // flag. Only a random-looking value passes (see `bareToken`).
+    // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
+    pattern: /(?<![\w.-])(?![\w.-]{0,40}[Pp](?:ublic|UBLIC))(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+=~-]{20,120})(?![\w+=~./-])/g,
+    group: [1],
+    valid: (v) => bareToken(v),
   },
 ];
 
@@ -168,6 +195,27 @@ const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i
  */
 export function looksRandom(value: string): boolean {
   return value.length >= 8 && !PLACEHOLDER.test(value) && !VERSION.test(value) && !LOCATION.test(value) && mixedRun(value, 5);
+}
+
+/** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
+const FILE_MAGIC = /^(?:iVBOR|\/9j\/|R0lGOD|UklGR|JVBER|PHN2Z)/;
+
+/** Bits per character of `value`'s own letter frequencies. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  return bits;
+}
+
+/**
+ * A token with no name or prefix to go by: lower case, upper case and digits mixed, two digits apart
+ * at least (an identifier has one at its end), and high entropy. Git SHAs, UUIDs and hex hashes have
+ * one case; lockfile hashes and ids carry their prefix; paths and versions have slashes and dots.
+ */
+export function bareToken(value: string): boolean {
+  return /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d\D{1,40}\d/.test(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
 }
 
 /** Ids and hashes that look random but are not secrets: tool calls, messages, requests, lockfiles. */

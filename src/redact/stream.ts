@@ -1,6 +1,6 @@
 // Streaming redaction: a summary released line by line, never more than the redaction of the whole
 // shows, in linear total time.
-import { redact, redactWindow, secretDataIn } from "./index.js";
+import { BODY_LINE, redact, redactWindow, secretDataIn } from "./index.js";
 import { KUBERNETES_DATA } from "./shapes.js";
 
 const BEGIN_KEY = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY/g;
@@ -23,6 +23,12 @@ function secretData(line: string): boolean {
   return line.includes(":") && (BLOCK_SCALAR.test(line) || secretDataIn(`\n${line}`));
 }
 
+/** The last line of `line`, past any escaped line break, without its carriage return. */
+function lastLine(line: string): string {
+  const at = line.lastIndexOf("\\n");
+  return (at < 0 ? line : line.slice(at + 2)).replace(/\r$|\\r$/, "");
+}
+
 export interface RedactedStream {
   push(delta: string): void;
   /** Releases the rest (within the budget); returns the whole text redacted and cut to the budget, and its tokens if it was cut. */
@@ -32,7 +38,8 @@ export interface RedactedStream {
 /**
  * Text is released a whole line at a time, each window redacted after the released text before it,
  * so a shape's left context still counts. A line that may belong to a shape still open waits, with
- * every line after it: a key block until its END, a Secret's data until its `kind` (or the end).
+ * every line after it: a key block until its END, a Secret's data until its `kind` (or the end),
+ * lines of key material until a line that is not (an END would take them with it).
  * Each line is scanned once and redacted once in its window and once as context: linear in total.
  * `count` and `budget` bound the text: past the budget, whole lines are cut and nothing more released.
  */
@@ -42,6 +49,7 @@ export function redactedStream(emit: (text: string) => void, count: (text: strin
   const lines: string[] = []; // complete lines; lines[head] is the first not yet released
   let head = 0;
   let keyFrom = -1; // the line a key block still open starts on
+  let bodyFrom = -1; // where lines of key material start (an END may follow whose BEGIN was cut away)
   let dataFrom = -1; // the first line a Secret's kind would redact, while no kind was seen
   let manifest = false; // a Secret's kind was seen
   let context = ""; // the end of the released raw text
@@ -70,6 +78,8 @@ export function redactedStream(emit: (text: string) => void, count: (text: strin
       keyFrom = -1;
     }
     if (dataFrom < 0 && !manifest && secretData(line)) dataFrom = i;
+    if (!BODY_LINE.test(lastLine(line))) bodyFrom = -1;
+    else if (bodyFrom < 0) bodyFrom = i;
   };
 
   const release = (upTo: number) => {
@@ -97,8 +107,8 @@ export function redactedStream(emit: (text: string) => void, count: (text: strin
         scan(line, lines.length);
         lines.push(line);
       }
-      const hold = keyFrom < 0 ? dataFrom : dataFrom < 0 ? keyFrom : Math.min(keyFrom, dataFrom);
-      release(hold < 0 ? lines.length : hold);
+      const holds = [keyFrom, dataFrom, bodyFrom].filter((h) => h >= 0);
+      release(holds.length ? Math.min(...holds) : lines.length);
     },
     end() {
       full = false;
