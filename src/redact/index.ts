@@ -85,7 +85,7 @@ function redactKeyBlocks(text: string): string {
 }
 
 /** `needed`: the shape's prefilter is known to hold (for a window of a longer text). */
-function apply(text: string, shape: Shape, needed = false): string {
+export function apply(text: string, shape: Shape, needed = false): string {
   if (!needed && shape.needs && !shape.needs.test(text)) return text;
   return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
     const at = args[args.length - 2] as number;
@@ -93,6 +93,8 @@ function apply(text: string, shape: Shape, needed = false): string {
     const value = group ? (args[group - 1] as string) : match;
     // already masked (a kept prefix ends in "…"), or an id
     if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
+    // a CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing
+    if (/csrf|xsrf/i.test(text.slice(Math.max(0, at - 40), at))) return match;
     if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
     if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 8), at), text[at + match.length] ?? "")) return match;
     if (!group) return mask(value);
