@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compact, redact, type SummarizeRequest } from "../src/index.js";
+import { streamKit } from "../src/redact/index.js";
 import { redactedStream } from "../src/redact/stream.js";
 import { trajectory } from "./support/fixtures.js";
 
@@ -13,7 +14,7 @@ const B64 = "cGFzc3dvcmQxMjM0NTY3OA==";
 /** Streams `text` in `cuts` pieces; returns what the deltas showed and the final text. */
 function stream(text: string, cuts: number[] = [], count?: (t: string) => number, budget?: number) {
   const deltas: string[] = [];
-  const s = redactedStream((d) => deltas.push(d), count, budget);
+  const s = redactedStream(streamKit, (d) => deltas.push(d), count, budget);
   let at = 0;
   for (const c of [...cuts.filter((c) => c > 0 && c < text.length)].sort((a, b) => a - b)) {
     s.push(text.slice(at, c));

@@ -20,7 +20,7 @@ const BREAK = String.raw`(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}`;
 /** A cut-off block's body: whole lines of base64, then a partial one that is long enough to be key material. */
 const KEY_BODY = new RegExp(String.raw`(?:${BREAK}[A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$))*(?:${BREAK}[A-Za-z\d+/=]{16}[A-Za-z\d+/=]*(?![\w-]))?`, "y");
 /** A body line: indentation, then 16 to 100 base64 characters. */
-export const BODY_LINE = /^[ \t]{0,16}[A-Za-z\d+/=]{16,100}$/;
+const BODY_LINE = /^[ \t]{0,16}[A-Za-z\d+/=]{16,100}$/;
 
 /** Where the line ending just before `i` starts, by the line break before it (real or escaped). */
 function lineBefore(text: string, i: number, floor: number): [start: number, end: number] | undefined {
@@ -96,7 +96,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     // a CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing
     if (/csrf|xsrf/i.test(text.slice(Math.max(0, at - 40), at))) return match;
     if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 8), at), text[at + match.length] ?? "")) return match;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 8), at), text[at + match.length] ?? "", match)) return match;
     if (!group) return mask(value);
     const i = match.lastIndexOf(value);
     return match.slice(0, i) + mask(value) + match.slice(i + value.length);
@@ -168,14 +168,18 @@ export function redact(text: string): string {
 }
 
 /** Whether a Secret manifest's `kind`, wherever it stands, would redact a data entry in `text`. */
-export function secretDataIn(text: string): boolean {
+function secretDataIn(text: string): boolean {
   return apply(text, KUBERNETES_DATA, true) !== text;
 }
 
 /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest. */
-export function redactWindow(text: string, manifest: boolean): string {
+function redactWindow(text: string, manifest: boolean): string {
   return redactEncoded(redactShapes(redactBlocks(text, manifest)));
 }
+
+/** What streaming redaction (./stream.ts, loaded lazily) works with: handed over, not imported, so no chunk is shared. */
+export const streamKit = { redact, redactWindow, secretDataIn, bodyLine: BODY_LINE, manifestKind: KUBERNETES_DATA.needs! };
+export type StreamKit = typeof streamKit;
 
 /** A run of token characters long enough to be a key. */
 const TOKEN_RUN = /[\w+/=~-]{16}[\w+/=~-]*/g;

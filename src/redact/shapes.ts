@@ -9,8 +9,8 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
-  /** A last check on the value, with the eight characters before the match and the one after it. */
-  valid?: (value: string, before: string, after: string) => boolean;
+  /** A last check on the value, with the eight characters before the match, the one after it, and the match. */
+  valid?: (value: string, before: string, after: string, match: string) => boolean;
 }
 
 /**
@@ -117,8 +117,8 @@ export const SHAPES: Shape[] = [
     valid: encoded,
   },
   {
-    // A password glued to -p on a MySQL or MariaDB command line (a bare -p asks for it)
-    pattern: /(?<=\b(?:mysql|mariadb)[^\n]{0,200})\s-p([^\s"'`]{4,128})/g,
+    // A password glued to -p on a MySQL or MariaDB command line, within its first arguments (a bare -p asks for it)
+    pattern: /\b(?:mysql|mariadb)[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\sp])\S{0,60}){0,8}\s{1,4}-p([^\s"'`]{4,128})/g,
     group: [1],
     needs: /mysql|mariadb/,
   },
@@ -169,9 +169,9 @@ export const SHAPES: Shape[] = [
     // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
     // flag. Only a random-looking value passes (see `bareToken`).
     // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
-    pattern: /(?<![\w.-])(?![\w.-]{0,40}[Pp](?:ublic|UBLIC))(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+=~-]{20,120})(?![\w+=~./-])/g,
+    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+=~-]{20,120})(?![\w+=~./-])/g,
     group: [1],
-    valid: (v) => bareToken(v),
+    valid: (v, _, __, match) => bareToken(v) && !/public/i.test(match),
   },
 ];
 

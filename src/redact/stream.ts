@@ -1,7 +1,7 @@
 // Streaming redaction: a summary released line by line, never more than the redaction of the whole
 // shows, in linear total time.
-import { BODY_LINE, redact, redactWindow, secretDataIn } from "./index.js";
-import { KUBERNETES_DATA } from "./shapes.js";
+// Loaded with the first model summary; it imports nothing, so that no chunk is shared with `plan`.
+import type { StreamKit } from "./index.js";
 
 const BEGIN_KEY = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY/g;
 const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
@@ -18,10 +18,6 @@ function opensKey(line: string): boolean {
   return open;
 }
 
-/** A line whose value a Secret manifest's `kind`, perhaps still to come, would redact. */
-function secretData(line: string): boolean {
-  return line.includes(":") && (BLOCK_SCALAR.test(line) || secretDataIn(`\n${line}`));
-}
 
 /** The last line of `line`, past any escaped line break, without its carriage return. */
 function lastLine(line: string): string {
@@ -43,7 +39,10 @@ export interface RedactedStream {
  * Each line is scanned once and redacted once in its window and once as context: linear in total.
  * `count` and `budget` bound the text: past the budget, whole lines are cut and nothing more released.
  */
-export function redactedStream(emit: (text: string) => void, count: (text: string) => number = () => 0, budget = Infinity): RedactedStream {
+export function redactedStream(kit: StreamKit, emit: (text: string) => void, count: (text: string) => number = () => 0, budget = Infinity): RedactedStream {
+  const { redact, redactWindow, secretDataIn, bodyLine, manifestKind } = kit;
+  /** A line whose value a Secret manifest's `kind`, perhaps still to come, would redact. */
+  const secretData = (line: string) => line.includes(":") && (BLOCK_SCALAR.test(line) || secretDataIn(`\n${line}`));
   const all: string[] = []; // every delta, joined once at the end
   let partial = ""; // the line still arriving
   const lines: string[] = []; // complete lines; lines[head] is the first not yet released
@@ -71,14 +70,14 @@ export function redactedStream(emit: (text: string) => void, count: (text: strin
   };
 
   const scan = (line: string, i: number) => {
-    if (!manifest && KUBERNETES_DATA.needs!.test(line)) [manifest, dataFrom] = [true, -1];
+    if (!manifest && manifestKind.test(line)) [manifest, dataFrom] = [true, -1];
     if (opensKey(line)) keyFrom = keyFrom < 0 ? i : keyFrom;
     else if (keyFrom >= 0 && END_KEY.test(line)) {
       if (dataFrom > keyFrom) dataFrom = keyFrom; // never release part of a closed block
       keyFrom = -1;
     }
     if (dataFrom < 0 && !manifest && secretData(line)) dataFrom = i;
-    if (!BODY_LINE.test(lastLine(line))) bodyFrom = -1;
+    if (!bodyLine.test(lastLine(line))) bodyFrom = -1;
     else if (bodyFrom < 0) bodyFrom = i;
   };
 

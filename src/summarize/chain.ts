@@ -1,6 +1,6 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
-import { redactMessage } from "../redact/index.js";
-import { redactedStream } from "../redact/stream.js";
+import { redact, redactMessage, streamKit } from "../redact/index.js";
+import type { RedactedStream } from "../redact/stream.js";
 import { redactedMaterial } from "./material.js";
 import { deterministicSummarizer, isDeterministic } from "../summarizers/deterministic.js";
 import type {
@@ -76,6 +76,19 @@ async function feed(s: Summarizer, req: SummarizeRequest, onDelta: (text: string
   }
 }
 
+/** The deterministic summary, released whole once written. */
+function releasedWhole(emit: (text: string) => void): RedactedStream {
+  let raw = "";
+  return {
+    push: (delta) => void (raw += delta),
+    end() {
+      const text = redact(raw);
+      emit(text);
+      return { text };
+    },
+  };
+}
+
 export interface ChainInput {
   summarizers: Summarizer[];
   /** Bounded, not yet redacted: see `requestFor`. */
@@ -140,9 +153,10 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     }
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
-      // A model's summary is bounded by its budget (whole lines); ours is written within it.
-      const budget = lastResort ? Infinity : x.maxOutputTokens;
-      const deltas = redactedStream((text) => emit({ type: "summary-delta", summarizer: label, text }), x.countText, budget);
+      const delta = (text: string) => emit({ type: "summary-delta", summarizer: label, text });
+      // A model's summary streams through held-back redaction, bounded by its budget (loaded with the
+      // first model summary); ours is written within its budget and released whole.
+      const deltas = lastResort ? releasedWhole(delta) : (await import("../redact/stream.js")).redactedStream(streamKit, delta, x.countText, x.maxOutputTokens);
       await feed(s, await request(s), deltas.push);
       const { text: whole, cutFrom } = deltas.end();
       const text = whole.trim();
