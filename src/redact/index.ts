@@ -124,17 +124,19 @@ const DECODED = /[\w+/=.~:@&?-]/;
 /** The characters of a run around an escape. */
 const RUN = /[\w+/=.~:@&?%\\-]/;
 
+const DECODE = new RegExp(ESCAPE); // its own lastIndex: decoding runs inside the scan with ESCAPE
 const decode = (run: string) =>
-  run.replace(new RegExp(ESCAPE), (e, u?: string, p?: string) => {
+  run.replace(DECODE, (e, u?: string, p?: string) => {
     const c = String.fromCharCode(parseInt(u ?? p ?? "", 16));
     return DECODED.test(c) ? c : e;
   });
 
 /**
  * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
- * redirect): each run around an escape is decoded and redacted with the rest of its line (and 64
- * characters before it); where that finds a secret, the decoded, redacted text stands in. Each run
- * is read once, and its window is bounded: linear.
+ * redirect): each run around an escape is decoded and redacted with what follows it on its line (64
+ * characters and the token they end in, escapes decoded too) and 48 characters before it; where that
+ * finds a secret, the decoded, redacted window stands in. Windows are bounded and overlap by at most
+ * 64 characters: linear.
  */
 function redactEncoded(text: string): string {
   if (!ESCAPE_NEAR.test(text)) return text;
@@ -147,13 +149,19 @@ function redactEncoded(text: string): string {
     let end = ESCAPE.lastIndex;
     while (end < text.length && RUN.test(text[end])) end++;
     ESCAPE.lastIndex = end;
-    const plain = decode(text.slice(start, end));
-    if (plain.length < 6 || plain.length === end - start) continue;
-    let before = text.slice(Math.max(at, start - 64), start);
+    if (end - start < 8) continue; // decoded, under 6 characters: no secret
+    // the rest of the line: 64 characters, and the token running on past them (never half of it)
+    let stop = Math.min(text.length, end + 64);
+    while (stop < end + 256 && stop < text.length && RUN.test(text[stop])) stop++;
+    const nl = text.slice(end, stop).indexOf("\n");
+    if (nl >= 0) stop = end + nl;
+    // every escape in the window is decoded: one window serves those with 64 characters after them
+    const plain = decode(text.slice(start, stop));
+    ESCAPE.lastIndex = Math.max(end, stop - 64);
+    if (plain.length === stop - start) continue;
+    let before = text.slice(Math.max(at, start - 48), start);
     before = before.slice(before.lastIndexOf("\n") + 1);
-    const nl = text.indexOf("\n", end);
-    const stop = Math.min(nl < 0 ? text.length : nl, end + 256);
-    const window = before + plain + text.slice(end, stop);
+    const window = before + plain;
     const clean = redactShapes(window);
     if (clean === window || !clean.startsWith(before)) continue;
     out += text.slice(at, start) + clean.slice(before.length);

@@ -169,7 +169,7 @@ export const SHAPES: Shape[] = [
     // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
     // flag. Only a random-looking value passes (see `bareToken`).
     // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
-    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+=~-]{20,120})(?![\w+=~./-])/g,
+    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [1],
     valid: (v, _, __, match) => bareToken(v) && !/public/i.test(match),
   },
