@@ -94,9 +94,9 @@ export function apply(text: string, shape: Shape, needed = false): string {
     // already masked (a kept prefix ends in "…"), or an id
     if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
     // a CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing
-    if (/csrf|xsrf/i.test(text.slice(Math.max(0, at - 40), at))) return match;
+    if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) return match;
     if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 8), at), text[at + match.length] ?? "", match)) return match;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match)) return match;
     if (!group) return mask(value);
     const i = match.lastIndexOf(value);
     return match.slice(0, i) + mask(value) + match.slice(i + value.length);
@@ -213,8 +213,8 @@ const SEPARATOR = "\n\u0000\n";
  * one scan of the joined text costs a fraction of hundreds of short scans).
  */
 export function redactMany(texts: string[]): string[] {
-  // NUL would join texts; escapes are decoded text by text
-  if (texts.length < 2 || texts.some((t) => t.includes("\u0000") || ESCAPE_NEAR.test(t))) return texts.map(redact);
+  if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
   const out = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR)).split(SEPARATOR);
-  return out.length === texts.length ? out : texts.map(redact); // never expected; stay correct anyway
+  // escapes are decoded text by text (their windows never cross a text's end)
+  return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
 }

@@ -9,7 +9,7 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
-  /** A last check on the value, with the eight characters before the match, the one after it, and the match. */
+  /** A last check on the value, with the 64 characters before the match, the one after it, and the match. */
   valid?: (value: string, before: string, after: string, match: string) => boolean;
 }
 
@@ -39,7 +39,7 @@ const VENDOR = [
   /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24}[\w-]*|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40}[A-Za-z\d]*/, // Vault, Doppler (dotted prefixes)
   // From each vendor's documented format. Dotted: Dynatrace (prefix.public.secret), Terraform Cloud,
   // Google OAuth access and refresh tokens, Dropbox, Mapbox secret tokens, Airtable
-  /dt0[a-z]\d\d\.[A-Z\d]{24}\.[A-Z\d]{64}|[A-Za-z\d]{14}\.atlasv1\.[\w-]{60}[\w-]*|ya29\.[\w-]{20}[\w-]*|1\/\/0[\w-]{40}[\w-]*|sl\.(?:u\.)?[\w-]{100}[\w-]*|sk\.eyJ[\w-]{10}[\w-]*\.[\w-]{20}[\w-]*|pat[A-Za-z\d]{14}\.[\da-f]{64}/,
+  /dt0[a-z]\d\d\.[A-Z\d]{24}\.[A-Z\d]{64}|(?<=[A-Za-z\d]{14})\.atlasv1\.[\w-]{60}[\w-]*|ya29\.[\w-]{20}[\w-]*|1\/\/0[\w-]{40}[\w-]*|sl\.(?:u\.)?[\w-]{100}[\w-]*|sk\.eyJ[\w-]{10}[\w-]*\.[\w-]{20}[\w-]*|pat[A-Za-z\d]{14}\.[\da-f]{64}/,
   // Glued prefixes: NuGet, crates.io, Alibaba and Tencent Cloud key ids, Bitbucket app passwords, JFrog
   // reference tokens (base64 of "reftkn"), LaunchDarkly, Braintree, Okta (00 and 40 mixed-case characters)
   /oy2[a-z\d]{43}\b|cio[A-Za-z\d]{32}\b|LTAI[A-Za-z\d]{12,20}\b|AKID[A-Za-z\d]{32}\b|ATBB[A-Za-z\d]{28}[A-Za-z\d]*|cmVmdGtu[A-Za-z\d+/]{20}[A-Za-z\d+/]*={0,2}|(?:sdk|api)-[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|access_token\$(?:production|sandbox)\$\w{16}\$[\da-f]{32}|00(?=[\w-]{0,39}[a-z])(?=[\w-]{0,39}[A-Z])[\w-]{40}\b/,
@@ -141,7 +141,7 @@ export const SHAPES: Shape[] = [
     // Oracle connect strings: user/password@host or @//host (sqlplus, jdbc:oracle:thin:)
     pattern: /(?<![\w/.-])[A-Za-z]\w{0,29}\/([^\s/@"']{4,128})@(?=\/\/|[\w.-]{1,253}[:/])/g,
     group: [1],
-    needs: /\w\/[^\s/@]{4,128}@/,
+    needs: /sqlplus|oracle|:1521/i,
     valid: (v) => /\d/.test(v) && /[A-Za-z]/.test(v),
   },
   {
