@@ -121,8 +121,9 @@ const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
 const ESCAPE = /\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f])/g;
 /** What an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODED = /[\w+/=.~:@&?-]/;
-/** The characters of a run around an escape. */
+/** The characters of a run around an escape; the rest of a run, from where it is. */
 const RUN = /[\w+/=.~:@&?%\\-]/;
+const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
 
 const DECODE = new RegExp(ESCAPE); // its own lastIndex: decoding runs inside the scan with ESCAPE
 const decode = (run: string) =>
@@ -146,8 +147,9 @@ function redactEncoded(text: string): string {
   for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
     let start = m.index;
     while (start > at && RUN.test(text[start - 1])) start--;
-    let end = ESCAPE.lastIndex;
-    while (end < text.length && RUN.test(text[end])) end++;
+    RUN_ON.lastIndex = ESCAPE.lastIndex;
+    RUN_ON.exec(text);
+    const end = RUN_ON.lastIndex;
     ESCAPE.lastIndex = end;
     if (end - start < 8) continue; // decoded, under 6 characters: no secret
     // the rest of the line: 64 characters, and the token running on past them (never half of it)
