@@ -1,18 +1,21 @@
 // Secret redaction: throughput on real transcripts and on adversarial input, recall per kind on the
 // corpus, false positives, and the module's size. Medians of several runs, after a warm-up.
 import { redact } from "../src/index.js";
-import { redactMany } from "../src/redact/index.js";
+import { redactMany, streamKit } from "../src/redact/index.js";
+import { redactedStream } from "../src/redact/stream.js";
+import { adversarialSeeds, repeatTo } from "../test/support/adversarial.js";
 import { trajectories } from "../test/support/fixtures.js";
 import { negatives, positives, secretValue } from "../test/support/secrets.js";
+import { spans, strings } from "../test/support/spans.js";
 import { bundleSize, median, table } from "./lib.js";
 
-const RUNS = 9;
+const ROUNDS = 9;
 
 /** Median MB/s of `fn` over `chars` characters of input. */
 function throughput(chars: number, fn: () => unknown): number {
   for (let i = 0; i < 3; i++) fn();
   const ms: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < ROUNDS; i++) {
     const t = performance.now();
     fn();
     ms.push(performance.now() - t);
@@ -20,16 +23,38 @@ function throughput(chars: number, fn: () => unknown): number {
   return chars / 1e6 / (median(ms) / 1000);
 }
 
-/** Every string of a transcript: what a compaction hands to redaction, one text per content and argument. */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
-  return out;
+/** Separators a seed is paired with: each ends or restarts a shape. */
+const RUNS = ["-", "_", ".", " ", "\n", "=", ":", "/", "a", "0", '"', "\\n", "@", "|", "~", "%"];
+
+/**
+ * The slowest adversarial inputs: every prefix of every shape (test/support/adversarial.ts), alone and
+ * beside each separator, screened at 32 KB; the 8 slowest measured again at 1 MB.
+ */
+function slowest(): [string, number][] {
+  const units = adversarialSeeds().flatMap((seed) => [seed, ...RUNS.flatMap((r) => [r + seed, seed + r])]);
+  const screened = units.map((u): [string, number] => {
+    const text = repeatTo(u, 32_000);
+    const t = performance.now();
+    redact(text);
+    return [u, performance.now() - t];
+  });
+  screened.sort((a, b) => b[1] - a[1]);
+  return screened.slice(0, 8).map(([u]) => {
+    const text = repeatTo(u, 1 << 20);
+    return [u, throughput(text.length, () => redact(text))];
+  });
 }
 
-/** Prefixes of every shape and the characters its repeats consume, each repeated to 100 KB. */
-const ADVERSARIAL = ["sk-", "ghp_", "eyJhbGciOiJIUzI1NiJ9.", "-----BEGIN PRIVATE KEY-----", "password=", "key=", "://a:", "Bearer ", "aB3_", "0123456789abcdef", "M", '"'];
+/** A summarizer that ignores its budget: 4,000 lines streamed in 40-character deltas, redacted as they come. */
+function streaming(): number {
+  const text = Array.from({ length: 4000 }, (_, i) => `- step ${i}: ran the suite in packages/core, token=abc, 118 passed\n`).join("");
+  const deltas = Array.from({ length: Math.ceil(text.length / 40) }, (_, i) => text.slice(i * 40, i * 40 + 40));
+  return throughput(text.length, () => {
+    const s = redactedStream(streamKit, () => {});
+    for (const d of deltas) s.push(d);
+    s.end();
+  });
+}
 
 export async function redactBench(): Promise<string> {
   const all = trajectories();
@@ -41,13 +66,15 @@ export async function redactBench(): Promise<string> {
     [`the ${all.length} fixture transcripts, as one JSON text: \`redact\``, mb(json.length), throughput(json.length, () => redact(json)).toFixed(1)],
     [`their ${texts.length} strings, one batch: \`redactMany\` (as a compaction calls it)`, mb(textChars), throughput(textChars, () => redactMany(texts)).toFixed(1)],
   ];
-  const adversarial: number[] = [];
-  for (const seed of ADVERSARIAL) {
-    const text = seed.repeat(Math.ceil(100_000 / seed.length)).slice(0, 100_000);
-    const rate = throughput(text.length, () => redact(text));
-    adversarial.push(rate);
-    speed.push([`100 KB of ${JSON.stringify(seed)} repeated`, mb(text.length), rate.toFixed(1)]);
-  }
+  const adversarial = slowest();
+  for (const [unit, rate] of adversarial) speed.push([`1 MB of ${JSON.stringify(unit).slice(0, 40)} repeated`, "1.05", rate.toFixed(1)]);
+  speed.push(["a 4,000-line summary streamed in 40-character deltas (`redactedStream`)", "", streaming().toFixed(1)]);
+
+  // Precision on the fixture transcripts: every span removed, and the shapes that removed them.
+  const fixtureSpans = all.flatMap((t) => strings(t.messages).flatMap((s) => spans(s).map((sp) => ({ ...sp, fixture: t.name }))));
+  const fired = new Map<string, number>();
+  for (const p of positives()) for (const sp of spans(p.line)) fired.set(sp.shape, (fired.get(sp.shape) ?? 0) + 1);
+  const topShapes = [...fired].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([shape, n]) => [`\`${shape.replace(/\|/g, "\\|").replace(/`/g, "'")}…\``, n]);
 
   const kinds = new Map<string, { lines: number; caught: number }>();
   for (const p of positives()) {
@@ -66,11 +93,16 @@ export async function redactBench(): Promise<string> {
 
   return (
     table(["input", "MB", "MB/s"], speed) +
-    `\n\nSlowest adversarial input: ${Math.min(...adversarial).toFixed(1)} MB/s (every pattern is linear; see the property test in test/redact.test.ts). ` +
+    `\n\nSlowest adversarial input: **${Math.min(...adversarial.map(([, r]) => r)).toFixed(1)} MB/s**, of ${adversarialSeeds().length} prefixes of every shape alone and beside ${RUNS.length} separators (screened at 32 KB, the 8 slowest above at 1 MB; ` +
+    "work grows linearly: the 1 MB / 256 KB property test in test/redact.test.ts). " +
     `The redaction module is ${size.gzip.toLocaleString("en-US")} bytes gzip (${size.minified.toLocaleString("en-US")} minified).\n\n` +
     `Corpus (test/fixtures/secrets): recall **${pct(caught, lines)}** (${caught}/${lines} positives whose secret value is gone), ` +
     `false positives **${pct(fps.length, negatives().length)}** (${fps.length}/${negatives().length}: ${fps.map((f) => f.kind).join(", ") || "none"}). ` +
     "How the secret value of a line is read is documented at the top of test/redact.test.ts.\n\n" +
-    table(["kind", "lines", "caught", "recall"], perKind)
+    table(["kind", "lines", "caught", "recall"], perKind) +
+    `\n\nPrecision on the ${all.length} fixture transcripts (${mb(textChars)} MB of strings): **${fixtureSpans.length} spans redacted** ` +
+    `(${(fixtureSpans.length / (textChars / 1e6)).toFixed(1)} per MB)${fixtureSpans.length ? `: ${fixtureSpans.map((s) => `${s.fixture}: ${JSON.stringify(s.text)}`).join("; ")}` : ""}; ` +
+    "test/redact-precision.test.ts lists every span and fails on any not reviewed. The shapes that fired most on the corpus positives:\n\n" +
+    table(["shape (start of its pattern)", "spans"], topShapes)
   );
 }

@@ -255,6 +255,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     pruneTotal: pruned.total,
     summarized: handoff !== undefined,
     failures,
+    summary,
     sanitized,
     tokensAfter,
     tailTokens,

@@ -154,6 +154,8 @@ export interface SummaryInfo {
   summarizer?: string;
   /** For a model's summary: what survived of what must, and whether the ledgers were appended. */
   check?: SummaryCheck;
+  /** The summary was longer than its budget: this many tokens, cut at whole lines to the budget. */
+  cutFromTokens?: number;
 }
 
 export interface SummaryCheck {

@@ -19,6 +19,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
 import { REDACTED, redactMany } from "../src/redact/index.js";
+import { adversarialSeeds, repeatTo } from "./support/adversarial.js";
 import { negatives, positives, secretValue } from "./support/secrets.js";
 
 const escape = (s: string) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
@@ -222,21 +223,51 @@ describe("what must survive", () => {
   });
 });
 
+// Prefixes of every shape, and the characters its repeats consume: the material of backtracking.
+const seeds = adversarialSeeds();
+
 describe("linear time", () => {
-  // Prefixes of every shape, and the characters its repeats consume: the material of backtracking.
-  const seeds = [
-    "sk-", "ghp_", "eyJ", "eyJhbGciOiJIUzI1NiJ9.", "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "password=", "password: ",
-    "token ", "key=", "://a:", "//", "@", "a", "aB3", "Zz9", " ", '"', "'", "\\", "\\n", "\n  a: ", "kind: Secret\n", "Bearer ",
-    "Authorization: ", "-u ", "a_", "a-", "_", "-", ".", "0123456789abcdef", "1234567890|", "1234567890:AA", "GR1348941", "AKIA",
-    "M", "Q~", "?token=", "&", "<password>", "hooks.slack.com/services/", "/api/webhooks/1234567/", "//registry.npmjs.org/:_auth",
-    "hvs.", "s.", "A3-ABCDEF-", "==",
-  ];
+  const runs = ["-", "_", ".", " ", "\n", "=", ":", "/", "a", "0", '"', "\\n", "@", "|", "~", "%"];
   const secret = "ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE";
 
-  it.each(seeds)("finishes on 100 KB of %j repeated", (seed) => {
-    const text = seed.repeat(Math.ceil(100_000 / seed.length)).slice(0, 100_000);
-    const out = redact(text);
-    expect(out.length).toBeLessThanOrEqual(text.length + 40 * (out.match(/REDACTED/g)?.length ?? 0));
+  /** The fastest of two runs, in ms: load on the machine only ever adds time. */
+  const ms = (text: string) => {
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const t = performance.now();
+      redact(text);
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  };
+  /**
+   * How work grows from 256 KB to 1 MB of `unit` repeated: 4 when linear, 16 when quadratic. A ratio,
+   * never a time: retried when the machine was busy (a quadratic input never gets under 8).
+   */
+  const growth = (unit: string) => {
+    let ratio = Infinity;
+    for (let attempt = 0; attempt < 3 && ratio >= 8; attempt++) {
+      ratio = Math.min(ratio, ms(repeatTo(unit, 1 << 20)) / Math.max(ms(repeatTo(unit, 1 << 18)), 2));
+    }
+    return ratio;
+  };
+
+  it.each(["-eyJ", "eyJhbGciOiJIUzI1NiJ9-", "eyJ-"])("work grows linearly on %j repeated (was quadratic)", (unit) => {
+    expect(growth(unit)).toBeLessThan(8);
+  });
+
+  it("work grows linearly on 1 MB of any shape's prefix, alone, beside a separator, or paired with another", () => {
+    const unit = fc.oneof(
+      fc.constantFrom(...seeds),
+      fc.tuple(fc.constantFrom(...seeds), fc.constantFrom(...runs), fc.boolean()).map(([s, r, first]) => (first ? r + s : s + r)),
+      fc.tuple(fc.constantFrom(...seeds), fc.constantFrom(...seeds)).map(([a, b]) => a + b),
+    );
+    fc.assert(
+      fc.property(unit, (u) => {
+        expect(growth(u), JSON.stringify(u)).toBeLessThan(8);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("finishes on 100 KB of cut-off key blocks before one END, each block one marker", () => {
@@ -251,13 +282,38 @@ describe("linear time", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...seeds), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 40 }), (parts, run) => {
         const unit = parts.map((p) => p.repeat(run)).join("");
-        const text = unit.repeat(Math.ceil(100_000 / unit.length)).slice(0, 100_000);
+        const text = repeatTo(unit, 100_000);
         const out = redact(`${text}\n${secret}\n${text}`);
-        // It finished; what it wrote is no longer than the input plus its markers; the secret is gone.
-        expect(out.length).toBeLessThanOrEqual(2 * text.length + secret.length + 2 + 40 * (out.match(/REDACTED/g)?.length ?? 0));
         expect(out).not.toContain(secret.slice(4));
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("bad input", () => {
+  /** Any UTF-16 code unit: lone surrogates, NUL and control characters included. */
+  const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+  const anyString = fc.oneof(fc.string({ unit, maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 }), fc.string({ maxLength: 300 }));
+
+  it("never throws on any string, and returns one no longer than the input and its markers", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(anyString, fc.constantFrom(...seeds)), { maxLength: 8 }), (parts) => {
+        const text = parts.join("");
+        const out = redact(text);
+        expect(typeof out).toBe("string");
+        const markers = out.match(/\[REDACTED(?: PRIVATE KEY)?\]/g)?.length ?? 0;
+        expect(out.length).toBeLessThanOrEqual(text.length + 24 * markers);
+        expect(redactMany([text, text])).toEqual([out, out]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("returns a 32 MB line of one character and a line of NUL bytes", () => {
+    const line = "a".repeat(32 << 20);
+    expect(redact(line)).toBe(line);
+    const nul = "\u0000".repeat(1 << 20);
+    expect(redact(nul)).toBe(nul);
   });
 });

@@ -193,7 +193,7 @@ app.openapi(
       }
     } catch (err) {
       if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
-      return fail(c, 502, "upstream_unreachable", `the upstream could not be reached: ${err instanceof Error ? err.message : "network error"}`);
+      return fail(c, 502, "upstream_unreachable", `the upstream could not be reached: ${upstreamMessage(err instanceof Error ? err.message : "network error")}`);
     }
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);

@@ -1,6 +1,6 @@
 // Calls to the model provider: an idle timeout (to the first byte, then between chunks), the client's
 // disconnect passed on, and the provider's error message made safe to show. Shared by proxy routes.
-import { redact } from "../src/index.js";
+import { redactMessage } from "../src/redact/index.js";
 import type { Env } from "./env.js";
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
@@ -64,7 +64,7 @@ export async function idleFetch(url: string, init: RequestInit, ms: number, clie
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-/** The provider's error message (a string, or any JSON as JSON), redacted, then capped. */
+/** The provider's error message (a string, or any JSON as JSON), redacted, then capped at 500 characters. */
 export function upstreamMessage(text: string): string {
   let message: unknown = text;
   try {
@@ -74,5 +74,5 @@ export function upstreamMessage(text: string): string {
     // plain text
   }
   const s = typeof message === "string" ? message : JSON.stringify(message);
-  return redact(s.slice(0, 100_000)).slice(0, 500);
+  return redactMessage(s.slice(0, 100_000)); // redacted whole (echoed keys of any form masked), then capped
 }

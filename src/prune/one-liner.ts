@@ -1,4 +1,6 @@
-// Informative one-line stand-ins for pruned tool outputs and shrunk arguments.
+// Informative one-line stand-ins for pruned tool outputs and shrunk arguments. What they quote is
+// redacted whole before it is clipped: a clipped piece of a secret no longer has a shape to recognise.
+import { redact } from "../redact/index.js";
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
@@ -47,11 +49,11 @@ export function describeCall(name: string | undefined, args: string | undefined)
   if (parsed) {
     for (const key of TARGET_KEYS) {
       const v = parsed[key];
-      if (typeof v === "string" && v) targets.push(`${key}=${JSON.stringify(clip(v, 120))}`);
+      if (typeof v === "string" && v) targets.push(`${key}=${JSON.stringify(clip(redact(v), 120))}`);
       if (targets.length === 2) break;
     }
   }
-  return [name ?? "tool", ...targets].join(" ");
+  return [name ? redact(name) : "tool", ...targets].join(" ");
 }
 
 const EXIT_CODE =
@@ -71,10 +73,16 @@ export function salientLine(output: string): string | undefined {
   if (word) {
     const start = head.lastIndexOf("\n", word.index) + 1;
     const end = head.indexOf("\n", word.index);
-    return clip(head.slice(start, end < 0 ? head.length : end).trim(), 160);
+    return quote(output, start, 160);
   }
-  const first = /\S[^\n]*/.exec(head);
-  return first ? clip(first[0].trim(), 100) : undefined;
+  const first = /\S/.exec(head);
+  return first ? quote(output, first.index, 100) : undefined;
+}
+
+/** The line of `output` that starts at `start`, whole (even past the scanned head), redacted, then clipped. */
+function quote(output: string, start: number, max: number): string {
+  const end = output.indexOf("\n", start);
+  return clip(redact(output.slice(start, end < 0 ? output.length : end)).trim(), max);
 }
 
 /** 12345 → "12,345", without Intl (slow, and not needed for a count). */
@@ -119,8 +127,10 @@ function leafCut(v: string): number {
 function shrinkValue(v: unknown): unknown {
   if (typeof v === "string") {
     if (v.length <= LEAF_LIMIT) return v;
-    const cut = leafCut(v);
-    return `${v.slice(0, cut)} ...[truncated ${v.length - cut} chars]`; // spaced: glued, it would end a shape
+    const clean = redact(v);
+    if (clean.length <= LEAF_LIMIT) return clean;
+    const cut = leafCut(clean);
+    return `${clean.slice(0, cut)} ...[truncated ${clean.length - cut} chars]`; // spaced: glued, it would end a shape
   }
   if (Array.isArray(v)) return v.map(shrinkValue);
   // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.

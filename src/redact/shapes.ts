@@ -9,8 +9,8 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
-  /** A last check on the value, with the eight characters before the match and the one after it. */
-  valid?: (value: string, before: string, after: string) => boolean;
+  /** A last check on the value, with the 64 characters before the match, the one after it, and the match. */
+  valid?: (value: string, before: string, after: string, match: string) => boolean;
 }
 
 /**
@@ -21,22 +21,28 @@ export interface Shape {
 const VENDOR = [
   /(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z\d])[A-Z\d]{16}\b/, // AWS access key ids
   /AIza[\w-]{35}/, // Google API keys
-  /gh[pousr]_[A-Za-z\d]{30,}/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
+  /gh[pousr]_[A-Za-z\d]{30}[A-Za-z\d]*/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
   // GitLab: personal, deploy, runner and the like; trigger tokens are hex, OAuth secrets 64 long
-  /gl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\w-]{0,60}\d)[\w-]{20,}|glptt-[\w-]{40}\b|glagent-[\w-]{50,}|gloas-[\w-]{64}\b|GR1348941[\w-]{19,80}[A-Za-z\d]\b/,
-  /xox[abposre]-[\w-]{10,}|xapp-\d-[\w-]{10,}/, // Slack (xoxe.xoxp-… rotating tokens included)
-  /sk-ant-(?:api|admin)\d\d-[\w-]{20,}/, // Anthropic
+  /gl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\w-]{0,60}\d)[\w-]{20}[\w-]*|glptt-[\w-]{40}\b|glagent-[\w-]{50}[\w-]*|gloas-[\w-]{64}\b|GR1348941[\w-]{19,80}[A-Za-z\d]\b/,
+  /xox[abposre]-[\w-]{10}[\w-]*|xapp-\d-[\w-]{10}[\w-]*/, // Slack (xoxe.xoxp-… rotating tokens included)
+  /sk-ant-(?:api|admin)\d\d-[\w-]{20}[\w-]*/, // Anthropic
   // OpenAI project and service keys carry "T3BlbkFJ" (base64 of "OpenAI"); plain sk- keys are many vendors'
-  /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20,}|sk-[A-Za-z\d]{20,}[\w-]*/,
-  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16,}|sq0(?:atp|csp)-[\w-]{22,}|EAA[A-Za-z\d]{20,}/, // Stripe (publishable pk_ keys are public), Square, Meta
-  /ATATT[\w=-]{30,}|ABSK[A-Za-z\d+/]{40,}={0,2}/, // Atlassian, Bedrock
+  /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20}[\w-]*|sk-[A-Za-z\d]{20}[\w-]*/,
+  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16}[A-Za-z\d]*|sq0(?:atp|csp)-[\w-]{22}[\w-]*|EAA[A-Za-z\d]{20}[A-Za-z\d]*/, // Stripe (publishable pk_ keys are public), Square, Meta
+  /ATATT[\w=-]{30}[\w=-]*|ABSK[A-Za-z\d+/]{40}[A-Za-z\d+/]*={0,2}/, // Atlassian, Bedrock
   /(?:SK|AC)[\da-fx]{32}\b|SG\.[\w-]{22}\.[\w-]{43}\b/, // Twilio (hex, or the x of its documentation), SendGrid
   /A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})(?:-[A-Z\d]{5}){3}\b/, // 1Password secret keys
-  /v1\.0-[\da-f]{24}-[\da-f]{100,}|dapi[\da-f]{32}(?:-\d)?\b/, // Cloudflare origin CA, Databricks
-  /AP[\dA-F][A-Za-z\d]{10,}\b|AKC[A-Za-z\d]{10,}/, // Artifactory
-  /(?:hf|api_org)_[A-Za-z]{30,}/, // Hugging Face (letters only)
-  /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40,}|ZXlK[\w+/]{40,}|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
-  /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24,}|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40,}/, // Vault, Doppler (dotted prefixes)
+  /v1\.0-[\da-f]{24}-[\da-f]{100}[\da-f]*|dapi[\da-f]{32}(?:-\d)?\b/, // Cloudflare origin CA, Databricks
+  /AP[\dA-F][A-Za-z\d]{10}[A-Za-z\d]*\b|AKC[A-Za-z\d]{10}[A-Za-z\d]*/, // Artifactory
+  /(?:hf|api_org)_[A-Za-z]{30}[A-Za-z]*/, // Hugging Face (letters only)
+  /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40}[\w+/=-]*|ZXlK[\w+/]{40}[\w+/]*|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
+  /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24}[\w-]*|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40}[A-Za-z\d]*/, // Vault, Doppler (dotted prefixes)
+  // From each vendor's documented format. Dotted: Dynatrace (prefix.public.secret), Terraform Cloud,
+  // Google OAuth access and refresh tokens, Dropbox, Mapbox secret tokens, Airtable
+  /dt0[a-z]\d\d\.[A-Z\d]{24}\.[A-Z\d]{64}|(?<=[A-Za-z\d]{14})\.atlasv1\.[\w-]{60}[\w-]*|ya29\.[\w-]{20}[\w-]*|1\/\/0[\w-]{40}[\w-]*|sl\.(?:u\.)?[\w-]{100}[\w-]*|sk\.eyJ[\w-]{10}[\w-]*\.[\w-]{20}[\w-]*|pat[A-Za-z\d]{14}\.[\da-f]{64}/,
+  // Glued prefixes: NuGet, crates.io, Alibaba and Tencent Cloud key ids, Bitbucket app passwords, JFrog
+  // reference tokens (base64 of "reftkn"), LaunchDarkly, Braintree, Okta (00 and 40 mixed-case characters)
+  /oy2[a-z\d]{43}\b|cio[A-Za-z\d]{32}\b|LTAI[A-Za-z\d]{12,20}\b|AKID[A-Za-z\d]{32}\b|ATBB[A-Za-z\d]{28}[A-Za-z\d]*|cmVmdGtu[A-Za-z\d+/]{20}[A-Za-z\d+/]*={0,2}|(?:sdk|api)-[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|access_token\$(?:production|sandbox)\$\w{16}\$[\da-f]{32}|00(?=[\w-]{0,39}[a-z])(?=[\w-]{0,39}[A-Z])[\w-]{40}\b/,
 ]
   .map((r) => r.source)
   .join("|");
@@ -51,7 +57,7 @@ function jwtHeader(token: string): boolean {
 }
 
 /** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
-function mixedRun(value: string, min: number): boolean {
+export function mixedRun(value: string, min: number): boolean {
   for (const run of value.match(/[A-Za-z\d]+/g) ?? []) if (run.length >= min && /\d/.test(run) && /[A-Za-z]/.test(run)) return true;
   return false;
 }
@@ -85,28 +91,36 @@ const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
 const NOT_AFTER = /(?:public|csrf|xsrf|_auth)[_-]?$/i;
 
 export const SHAPES: Shape[] = [
-  { pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
+  // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
+  // every eyJ and rescan the run to its end (quadratic).
+  { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
-  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24,})`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
+  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24}[\\w-]*)`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
   { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
-  { pattern: /\b\d{15,16}\|[\w-]{20,}/g, needs: /\d\|\w/ }, // Facebook app tokens
+  { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /\d\|\w/ }, // Facebook app tokens
   { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ }, // Azure AD client secrets
   // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
-  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,}/g },
+  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g },
   // Webhook URLs carry their secret in the path: Slack, Discord, Microsoft Teams
   {
-    pattern: /(?:hooks\.slack\.com\/\w{1,12}|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{16,})/g,
+    pattern: /(?:hooks\.slack\.com\/\w{1,12}|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{16}[\w@/-]*)/g,
     group: [1],
     needs: /hook/,
   },
   {
     // Authorization headers with or without a scheme; Bearer tokens anywhere
-    pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8,})/gi,
+    pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8}[\w.~+/=:-]*)/gi,
     group: [1],
     needs: /auth|bearer/i,
     valid: encoded,
+  },
+  {
+    // A password glued to -p on a MySQL or MariaDB command line, within its first arguments (a bare -p asks for it)
+    pattern: /\b(?:mysql|mariadb)[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\sp])\S{0,60}){0,8}\s{1,4}-p([^\s"'`]{4,128})/g,
+    group: [1],
+    needs: /mysql|mariadb/,
   },
   {
     // curl -u user:password (not docker's -u 1000:1000)
@@ -119,13 +133,20 @@ export const SHAPES: Shape[] = [
     // Credentials in URLs and connection strings (postgres, mysql, mongodb+srv, redis, amqp, …):
     // the password of user:password@, a token standing alone as the user, an .npmrc auth token
     pattern:
-      /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2,}(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8,}))/gi,
+      /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2}[a-z]*(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8}[\w+/=-]*))/gi,
     group: [1, 2, 3],
     random: [2],
   },
   {
+    // Oracle connect strings: user/password@host or @//host (sqlplus, jdbc:oracle:thin:)
+    pattern: /(?<![\w/.-])[A-Za-z]\w{0,29}\/([^\s/@"']{4,128})@(?=\/\/|[\w.-]{1,253}[:/])/g,
+    group: [1],
+    needs: /sqlplus|oracle|:1521/i,
+    valid: (v) => /\d/.test(v) && /[A-Za-z]/.test(v),
+  },
+  {
     // Secret URL, query and connection-string parameters
-    pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3,})|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8,})/gi,
+    pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3}[^&#;\s"'<>]*)|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8}[^&#;\s"'<>]*)/gi,
     group: [1, 2],
     random: [2],
   },
@@ -136,7 +157,7 @@ export const SHAPES: Shape[] = [
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
       `${SECRET_NAME}(?:${ASSIGN}(${VALUE}{6,400})|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}["']?)(${VALUE}{8,400}))` +
-        `|key${ASSIGN}(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
+        `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
     group: [1, 2, 3],
@@ -144,11 +165,19 @@ export const SHAPES: Shape[] = [
     // not a call (getTokenizer(model)), not after "public" or "csrf"
     valid: (_, before, after) => after !== "(" && !NOT_AFTER.test(before),
   },
+  {
+    // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
+    // flag. Only a random-looking value passes (see `bareToken`).
+    // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
+    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
+    group: [1],
+    valid: (v, _, __, match) => bareToken(v) && !/public/i.test(match),
+  },
 ];
 
 /** Kubernetes Secret manifests: the values of their data entries, base64 (checked per text). */
 export const KUBERNETES_DATA: Shape = {
-  pattern: /(?:\\n|\n)(?:\\t|\t| ){1,12}[\w.-]{1,64}:\s{0,4}(?:[|>][-+]?(?:\\n|\n)(?:\\t|\t| ){1,16})?["']?([A-Za-z\d+/]{6,}={0,2})(?=["']?(?:\\n|\n|$))/g,
+  pattern: /(?:\\n|\n)(?:\\t|\t| ){1,12}[\w.-]{1,64}:\s{0,4}(?:[|>][-+]?(?:\\n|\n)(?:\\t|\t| ){1,16})?["']?([A-Za-z\d+/]{6}[A-Za-z\d+/]*={0,2})(?=["']?(?:\\n|\n|$))/g,
   group: [1],
   needs: /kind["']?:\s{0,4}["']?secret\b/i,
   valid: encoded,
@@ -166,6 +195,27 @@ const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i
  */
 export function looksRandom(value: string): boolean {
   return value.length >= 8 && !PLACEHOLDER.test(value) && !VERSION.test(value) && !LOCATION.test(value) && mixedRun(value, 5);
+}
+
+/** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
+const FILE_MAGIC = /^(?:iVBOR|\/9j\/|R0lGOD|UklGR|JVBER|PHN2Z)/;
+
+/** Bits per character of `value`'s own letter frequencies. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  return bits;
+}
+
+/**
+ * A token with no name or prefix to go by: lower case, upper case and digits mixed, two digits apart
+ * at least (an identifier has one at its end), and high entropy. Git SHAs, UUIDs and hex hashes have
+ * one case; lockfile hashes and ids carry their prefix; paths and versions have slashes and dots.
+ */
+export function bareToken(value: string): boolean {
+  return /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d\D{1,40}\d/.test(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
 }
 
 /** Ids and hashes that look random but are not secrets: tool calls, messages, requests, lockfiles. */

@@ -1,5 +1,5 @@
 // report: what a pass did, in numbers and words.
-import type { Plan, PrunedItem, Sanitized, SummarizerFailure } from "../types.js";
+import type { Plan, PrunedItem, Sanitized, SummarizerFailure, SummaryInfo } from "../types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */
 export function firstChangedIndex<M>(input: M[], output: M[]): number {
@@ -16,6 +16,7 @@ export interface WarningFacts {
   /** Whether the middle was replaced by a handoff (a summary or the marker). */
   summarized: boolean;
   failures: SummarizerFailure[];
+  summary?: SummaryInfo;
   sanitized: Sanitized;
   tokensAfter: number;
   tailTokens: number;
@@ -41,6 +42,7 @@ export function warningsOf(f: WarningFacts): string[] {
   for (const x of f.failures) {
     w.push(x.skipped ? `summarizer ${x.summarizer} skipped: ${x.message}` : `summarizer ${x.summarizer} failed (${x.kind}): ${x.message}`);
   }
+  if (f.summary?.cutFromTokens) w.push(`the summary had ${f.summary.cutFromTokens} tokens, over its budget: cut at whole lines to ${f.summary.tokens}`);
   if (f.sanitized.removedOrphanResults.length) {
     w.push(`removed tool results without a matching call at input indices ${f.sanitized.removedOrphanResults.join(", ")}`);
   }

@@ -1,6 +1,7 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
 import { SummarizerError } from "../errors.js";
-import { redact } from "../redact/index.js";
+import { redact, redactMessage, streamKit } from "../redact/index.js";
+import type { RedactedStream } from "../redact/stream.js";
 import { checkSummary } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { deterministicSummarizer, isDeterministic } from "../summarizers/local.js";
@@ -66,31 +67,15 @@ async function feed(s: Summarizer, req: SummarizeRequest, onDelta: (text: string
   }
 }
 
-/**
- * Streams a summary to `emit` already redacted. Text is released a whole line at a time, as the
- * redaction of everything so far up to the last newline; a trailing partial line waits (a secret may
- * still be arriving). If later text changes what was already released (a key block closing), the
- * rest waits for the end, where the whole summary is redacted anyway.
- */
-export function redactedDeltas(emit: (text: string) => void) {
+/** The deterministic summary, released whole once written. */
+function releasedWhole(emit: (text: string) => void): RedactedStream {
   let raw = "";
-  let sent = "";
-  const release = (safe: string) => {
-    if (safe.length > sent.length && safe.startsWith(sent)) {
-      emit(safe.slice(sent.length));
-      sent = safe;
-    }
-  };
   return {
-    push: (delta: string) => {
-      raw += delta;
-      if (delta.includes("\n")) release(redact(raw.slice(0, raw.lastIndexOf("\n") + 1)));
-    },
-    /** Releases the rest and returns the whole summary, redacted. */
-    end: () => {
+    push: (delta) => void (raw += delta),
+    end() {
       const text = redact(raw);
-      release(text);
-      return text;
+      emit(text);
+      return { text };
     },
   };
 }
@@ -161,14 +146,23 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     }
     emit({ type: "summary-start", summarizer: label, attempt: i });
     try {
-      const deltas = redactedDeltas((text) => emit({ type: "summary-delta", summarizer: label, text }));
+      const delta = (text: string) => emit({ type: "summary-delta", summarizer: label, text });
+      // A model's summary streams through held-back redaction, bounded by its budget (loaded with the
+      // first model summary); ours is written within its budget and released whole.
+      const deltas = lastResort ? releasedWhole(delta) : (await import("../redact/stream.js")).redactedStream(streamKit, delta, x.countText, x.maxOutputTokens);
       await feed(s, await request(s), deltas.push);
-      let text = deltas.end().trim();
+      const { text: whole, cutFrom } = deltas.end();
+      let text = whole.trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       let check: SummaryInfo["check"];
       if (!lastResort) {
         const checked = checkSummary(text, x.material, x.maxOutputTokens);
-        if (checked.check.ledgersAppended) emit({ type: "summary-delta", summarizer: label, text: checked.text.slice(text.length) });
+        if (checked.check.ledgersAppended) {
+          // The stream already showed the summary with its trailing whitespace: show only what follows.
+          const appended = checked.text.slice(text.length);
+          const shownTail = whole.slice(whole.trimEnd().length);
+          delta(appended.startsWith(shownTail) ? appended.slice(shownTail.length) : appended);
+        }
         ({ text, check } = checked);
       }
       delete cooldowns[label];
@@ -179,6 +173,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       };
       if (s.model) info.model = s.model;
       if (check) info.check = check;
+      if (cutFrom !== undefined) info.cutFromTokens = cutFrom;
       emit({ type: "summary-done", summary: info });
       return { text, info, position: i, failures, cooldowns };
     } catch (error) {
@@ -186,8 +181,8 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const kind = classify(error);
       const count = (resting?.failures ?? 0) + 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
-      // Provider errors may echo what was sent: the message is redacted and bounded like a summary.
-      const message = redact((error instanceof Error ? error.message : String(error)).slice(0, 100_000)).slice(0, 500);
+      // Provider errors may echo what was sent, a key included: redacted whole, then capped.
+      const message = redactMessage(error instanceof Error ? error.message : String(error));
       const failure = { summarizer: label, kind, message };
       failures.push(failure);
       emit({ type: "summary-failed", failure });

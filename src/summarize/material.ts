@@ -138,8 +138,8 @@ export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): Hando
   m.turns = turns.map((t) => {
     const turn = copy(t, ["text"]);
     if (t.errorLines) turn.errorLines = copy(t.errorLines, Object.keys(t.errorLines));
-    turn.toolCalls = t.toolCalls.map((c) => copy(c, ["arguments"]));
-    if (t.call) turn.call = copy(t.call, ["arguments"]);
+    turn.toolCalls = t.toolCalls.map((c) => copy(c, ["name", "arguments"]));
+    if (t.call) turn.call = copy(t.call, ["name", "arguments"]);
     return turn;
   });
   const clean = redactMany(fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string)));

@@ -210,6 +210,23 @@ describe("POST /v1/chat/completions", () => {
     expect(await res.json()).toEqual({ error: { type: "upstream_error", message: "upstream answered 429: Rate limit reached", status: 429 } });
   });
 
+  it("redacts the upstream's message whole, then caps it: no key it echoes reaches the 502 body", async () => {
+    const key = "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86";
+    const echoes = [
+      Response.json({ error: { message: `Incorrect API key provided: ${key}. ${"See the docs. ".repeat(100)}` } }, { status: 401 }),
+      new Response(`${"upstream trace ".repeat(40)}Authorization: Bearer sk-live-${key}`, { status: 500 }),
+    ];
+    for (const answer of echoes) {
+      vi.spyOn(globalThis, "fetch").mockImplementation(async () => answer);
+      const res = await request({ model: "gpt-4o", messages: small });
+      expect(res.status).toBe(502);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).not.toContain(key.slice(6, 16));
+      expect(body.error.message.length).toBeLessThanOrEqual(500);
+      vi.restoreAllMocks();
+    }
+  });
+
   it("answers 502 when no upstream is configured", async () => {
     const res = await post("/v1/chat/completions", { model: "gpt-4o", messages: small });
     expect(res.status).toBe(502);

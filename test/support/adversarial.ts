@@ -1,0 +1,70 @@
+// Adversarial material for redaction's linear-time checks: prefixes of an example of every shape in
+// the catalogue (made up in each vendor's documented format), and the characters their repeats consume.
+// Shared by test/redact.test.ts (work growth) and bench/redact.ts (the slowest input).
+
+/** One made-up example of each shape, whole: its prefixes are what a backtracking pattern restarts on. */
+export const SHAPE_EXAMPLES = [
+  "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlMTIz",
+  "AKIAZ7Q3R4M5N6P7W2XY",
+  "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+  "ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE",
+  "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzAB",
+  "glpat-Zx81fQ2mN7pLk3vT9wRy",
+  "xoxb-2345678901-3456789012-Zx81fQ2mN7pLk3vT9wRy4uHs",
+  "sk-ant-api03-Zx81fQ2mN7pLk3vT9wRy4uHs",
+  "sk-proj-AbCdEfGh1234567890T3BlbkFJxYz0987654321",
+  "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+  "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",
+  "SK0123456789abcdef0123456789abcdef",
+  "npm_Zx81fQ2mN7pLk3vT9wRy4uHsQ2mN7pLk3vT9",
+  "hvs.CAESIJlWh5Zx81fQ2mN7pLk3vT9wRy",
+  "0123456789abcdef0123456789abcdef-us21",
+  "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+  "Xy78Q~a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7",
+  "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+  "https://hooks.slack.com/services/T024BE7LD/B01ABCDEF12/aB3dE5fG7hI9jK1lM3nO5pQ7",
+  "https://discord.com/api/webhooks/123456789012345678/Abc-DEF_ghi123JKL456mno789",
+  "Authorization: Basic dXNlcjpwYXNzd29yZDEyMw==",
+  "Bearer Zx81fQ2mN7pLk3vT9wRy",
+  "curl -u admin:Hunter2Pass9 https://x",
+  "postgres://user:Hunter2Pass9@db.example.com:5432/app",
+  "mongodb+srv://Zx81fQ2mN7pLk3vT9wRy4uHs@cluster0.example.net",
+  "//registry.npmjs.org/:_authToken=Zx81fQ2mN7pLk3vT9wRy",
+  "https://x.test/?token=Zx81fQ2mN7pLk3vT9&password=Hunter2",
+  "password=Hunter2Pass9",
+  'getenv("API_TOKEN", "Zx81fQ2mN7pLk3vT9")',
+  "--password Hunter2Pass9",
+  "key=Zx81fQ2mN7pLk3vT9wRy4",
+  "<password>Hunter2Pass9</password>",
+  "apiVersion: v1\nkind: Secret\ndata:\n  a: YWRtaW4xMjM=",
+  "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c3Rh\nbW9yZSBrZXk=\n-----END RSA PRIVATE KEY-----",
+  "api_key: \\u0041Zx81fQ2mN7pLk3vT9wRy",
+  "aws configure set aws_secret_access_key Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C",
+  "mysql -uroot -pHunter2Pass9",
+  "sshpass -p 'Hunter2Pass9' ssh",
+  "A3-ABCDEF-GHIJKLMNOPQ-RSTUV-WXYZ0-12345",
+  "1234567890123456|Zx81fQ2mN7pLk3vT9wRy",
+];
+
+/** Characters repeats consume, and separators that end or restart a shape. */
+const RUNS = ["a", "aB3", "Zz9", "0", "f", " ", '"', "'", "\\", "\\n", "\n", "\n  a: ", "-", "_", ".", "=", "/", "@", ":", "%41", "\\u0041", "~", "|"];
+
+/** Every prefix worth repeating: the whole example, its first 1–6 characters, up to and after each separator. */
+export function adversarialSeeds(): string[] {
+  const seeds = new Set<string>(RUNS);
+  for (const ex of SHAPE_EXAMPLES) {
+    seeds.add(ex);
+    for (let n = 1; n <= 6; n++) seeds.add(ex.slice(0, n));
+    for (let i = 0; i < ex.length; i++) if (/[^A-Za-z\d]/.test(ex[i])) {
+      seeds.add(ex.slice(0, i));
+      seeds.add(ex.slice(0, i + 1));
+      seeds.add(ex.slice(0, i + 2));
+      seeds.add(ex[i] + ex.slice(i + 1, i + 4));
+    }
+  }
+  seeds.delete("");
+  return [...seeds];
+}
+
+/** `seed` repeated to exactly `chars` characters. */
+export const repeatTo = (seed: string, chars: number) => seed.repeat(Math.ceil(chars / seed.length)).slice(0, chars);
