@@ -101,14 +101,13 @@ export function table(head: string[], rows: (string | number)[][]): string {
 /**
  * Gzip budgets (bytes) of what a user imports (issue 16): `budget` for what loads with the import (the
  * issue's targets: 15 / 16.5 / 17.5 / 10 KB), `total` a guard against growth of everything the import
- * can load later too (the summary stage, the checkpoint writer, the model prompt).
+ * can load later too (writing the result, the summary stage, the checkpoint writer, the model prompt).
  */
 /** Everything `import { compact }` can load, once a model summarizer has run too. */
-const TOTAL_COMPACT = 20_700;
+const TOTAL_COMPACT = 26_700;
 export const BUDGETS = [
   { names: ["compact"], budget: 15_000, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 16_500, total: TOTAL_COMPACT + 1_500 },
-  { names: ["compact", "anthropicMessages", "anthropic"], budget: 17_500, total: TOTAL_COMPACT + 2_600 },
-  // plan never loads the summary chunks, but esbuild emits them for any import of the package's entry.
-  { names: ["plan"], budget: 10_000, total: 14_600 },
+  { names: ["compact", "anthropicMessages", "anthropic"], budget: 17_500, total: TOTAL_COMPACT + 2_500 },
+  { names: ["plan"], budget: 10_000, total: 7_000 },
 ];

@@ -1,15 +1,14 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
-import { assemble } from "./assemble/index.js";
 import { SYSTEM_NOTE, markerOutcome } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
+import { redactor } from "./redact/index.js";
 import { keptTokens, planViews, removedSpan } from "./plan/index.js";
 import { prune } from "./prune/index.js";
-import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
 import type {
@@ -157,10 +156,10 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
   } catch (error) {
     const why = `the summary code could not be loaded (${error instanceof Error ? error.message : String(error)})`;
     const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
-    return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions), failures: [failure], cooldowns: p.state.cooldowns };
+    return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
-  return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown> });
+  return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
 }
 
 function middleIndexes(pl: Plan): number[] {
@@ -209,6 +208,14 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }
 
+  // Writing the result (and its report) loads with the first pass that rewrites: a no-op never does.
+  let rewrite: [typeof import("./assemble/index.js"), typeof import("./report/index.js")];
+  try {
+    rewrite = await Promise.all([import("./assemble/index.js"), import("./report/index.js")]);
+  } catch (error) {
+    return unchanged(p, "noop", started, `the compaction code could not be loaded (${error instanceof Error ? error.message : String(error)}): kept as it was`);
+  }
+  const [{ assemble }, { firstChangedIndex, overWarning, warningsOf }] = rewrite;
   const { messages: out, sanitized } = assemble({
     input: p.input,
     views: p.views,

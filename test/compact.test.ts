@@ -148,6 +148,24 @@ describe("summarizer chain", () => {
     }
   });
 
+  it("when the code that writes the result cannot be loaded, the input comes back unchanged, and says why", async () => {
+    vi.resetModules();
+    vi.doMock("../src/assemble/index.js", () => {
+      throw new Error("Failed to fetch dynamically imported module: /assets/assemble-9f8e.js");
+    });
+    try {
+      const fresh = await import("../src/compact.js");
+      const input = chatty();
+      const r = await fresh.compact(input, opts);
+      expect(r.report.mode).toBe("noop");
+      expect(r.messages).toBe(input);
+      expect(r.report.warnings.join("\n")).toMatch(/the compaction code could not be loaded/);
+    } finally {
+      vi.doUnmock("../src/assemble/index.js");
+      vi.resetModules();
+    }
+  });
+
   it("an abort returns the input unchanged", async () => {
     const input = chatty();
     const before = new AbortController();

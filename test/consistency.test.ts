@@ -25,6 +25,11 @@ describe("plan and compact agree", () => {
     expect(r.report.warnings.join("\n")).not.toMatch(/summarized instead/);
   });
 
+  it("summarizer: null is no summarizer given, for compact as for the options check", async () => {
+    const r = await compact(long, { contextWindow: 2000, summarizer: null as never });
+    expect(r.report.summary?.source).toBe("deterministic");
+  });
+
   it("an unusable archiveLimit is refused by plan as by compact", async () => {
     expect(() => plan(long, { contextWindow: 2000, archiveLimit: -1 })).toThrow(/archiveLimit/);
     await expect(compact(long, { contextWindow: 2000, archiveLimit: -1 })).rejects.toThrow(RangeError);

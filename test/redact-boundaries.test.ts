@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { compact, type ChatMessage, type CompactionEvent, type SummarizeRequest } from "../src/index.js";
 import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
-import { redactMessage } from "../src/redact/index.js";
+import { redact, redactMessage } from "../src/redact/index.js";
 import { trajectory } from "./support/fixtures.js";
 
 const AWS_SECRET = "q8Vd2LmXz4Rt7Yu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9";
@@ -28,9 +28,9 @@ describe("one-liners of pruned output", () => {
   });
 
   it("describe a call without a secret in its name or a clipped argument", () => {
-    expect(pieces(describeCall(`deploy_${AWS_SECRET}`, undefined), AWS_SECRET)).toEqual([]);
+    expect(pieces(describeCall(`deploy_${AWS_SECRET}`, undefined, redact), AWS_SECRET)).toEqual([]);
     for (let pad = 60; pad <= 130; pad += 3) {
-      const call = describeCall("Bash", JSON.stringify({ command: `${"y".repeat(pad)} --password=${AWS_SECRET}` }));
+      const call = describeCall("Bash", JSON.stringify({ command: `${"y".repeat(pad)} --password=${AWS_SECRET}` }), redact);
       expect(pieces(call, AWS_SECRET), call).toEqual([]);
     }
   });

@@ -1,6 +1,5 @@
 // The words of the handoff: how a summary enters the transcript, and how an earlier one is found.
 import { refOf } from "../archive/index.js";
-import { redact } from "../redact/index.js";
 import type { Plan, SummaryInfo } from "../types.js";
 
 export const HANDOFF_PREFIX = "[CONTEXT HANDOFF — reference only]";
@@ -65,7 +64,7 @@ export function markerText(removed: number, first: number, last: number, tokens:
 }
 
 /** The explicit marker as a pass's outcome: what was removed, where, and why nothing summarized it. */
-export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number, pass: number) {
+export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number, pass: number, redact: (t: string) => string) {
   const handoff = redact(markerText(removed.count, pl.middle.start, pl.middle.end - 1, removed.tokens, why, pass));
   const summary: SummaryInfo = { source: "marker", tokens: countText(handoff) };
   return { handoff, mode: "fallback" as const, summary };

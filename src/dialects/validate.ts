@@ -2,7 +2,6 @@
 // Hand-written: a few checks per dialect cost far less of the core's bundle than a schema library
 // (valibot took ~2.2 KB gzip of the 15 KB budget of `import { compact }`; see docs/NOTES.md).
 import { CompactionInputError } from "../errors.js";
-import { redact } from "../redact/index.js";
 
 /** The problems of one message, each "path: problem". */
 export type MessageCheck = (m: Record<string, unknown>) => string[];
@@ -13,9 +12,12 @@ export type PartRule = [type: string, ok: (p: Record<string, unknown>) => boolea
 export const isString = (x: unknown): x is string => typeof x === "string";
 export const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
 
-/** A value as an error quotes it: a string redacted and short, in JSON quotes; anything else by its type. */
-export const quoted = (x: unknown) => (isString(x) ? JSON.stringify(clipped(redact(x.slice(0, 10_000)))) : typeof x);
-const clipped = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+/**
+ * A value as an error quotes it: a short string in JSON quotes ("bot"); anything longer, or with a run
+ * of 12 word characters (a key pasted in the wrong field), only by its length; anything else by type.
+ */
+export const quoted = (x: unknown) =>
+  !isString(x) ? typeof x : x.length <= 24 && !/[\w-]{12}/.test(x) ? JSON.stringify(x) : `(a string of ${x.length} characters)`;
 
 export function validateEach(messages: unknown, check: MessageCheck): unknown[] {
   if (!Array.isArray(messages)) throw new CompactionInputError(-1, ["must be an array of messages"]);

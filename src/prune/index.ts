@@ -6,6 +6,7 @@ import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf } from "../archive/index.js";
+import { redact } from "../redact/index.js";
 import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
 
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
@@ -44,7 +45,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
   m.results.forEach((r, k) => {
     const call = calls[k];
     if (isProtected(call?.name)) return;
-    const target = describeCall(call?.name, call?.arguments);
+    const target = describeCall(call?.name, call?.arguments, redact);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
       outputs.set(k, cited(duplicateLine(target, later), ref));

@@ -43,7 +43,7 @@ export function clip(s: string, max: number): string {
 }
 
 /** `Bash command="npm test"`: the tool and what it was pointed at. */
-export function describeCall(name: string | undefined, args: string | undefined): string {
+export function describeCall(name: string | undefined, args: string | undefined, redact: (text: string) => string): string {
   const parsed = args ? parseArguments(args) : undefined;
   const targets: string[] = [];
   if (parsed) {

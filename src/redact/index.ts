@@ -205,6 +205,18 @@ export function redactMessage(text: string, max = 500): string {
 }
 
 /**
+ * Redaction as the summary stage receives it: the lazily loaded modules take it from the pass rather
+ * than importing it, so a bundle of `import { plan }` (which never redacts) does not carry it in a
+ * chunk shared with them (esbuild groups code by the files an entry reaches, not by what it runs).
+ */
+export interface Redactor {
+  redact(text: string): string;
+  redactMany(texts: string[]): string[];
+  redactMessage(text: string, max?: number): string;
+  streamKit: StreamKit;
+}
+
+/**
  * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
  * every pattern stops at whitespace or needs a word or quote character where NUL stands.
  */
@@ -220,3 +232,5 @@ export function redactMany(texts: string[]): string[] {
   // escapes are decoded text by text (their windows never cross a text's end)
   return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
 }
+
+export const redactor: Redactor = { redact, redactMany, redactMessage, streamKit };

@@ -1,11 +1,11 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
 import { SummarizerError } from "../errors.js";
-import { redact, redactMessage, streamKit } from "../redact/index.js";
+import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";
 import { checkSummary } from "./check.js";
 import { redactedMaterial } from "./material.js";
-import { deterministicSummarizer, isDeterministic } from "../summarizers/local.js";
-import { deterministicCheckpoint } from "../summarizers/deterministic.js";
+import { isDeterministic } from "../summarizers/local.js";
+import { deterministicCheckpoint, summarizeLocally } from "../summarizers/deterministic.js";
 import type {
   CompactionEvent,
   CompactorState,
@@ -68,7 +68,7 @@ async function feed(s: Summarizer, req: SummarizeRequest, onDelta: (text: string
 }
 
 /** The deterministic summary, released whole once written. */
-function releasedWhole(emit: (text: string) => void): RedactedStream {
+function releasedWhole(emit: (text: string) => void, redact: (text: string) => string): RedactedStream {
   let raw = "";
   return {
     push: (delta) => void (raw += delta),
@@ -91,6 +91,7 @@ export interface ChainInput {
   force: boolean;
   onEvent?: (e: CompactionEvent) => void;
   countText: (t: string) => number;
+  redactor: Redactor;
 }
 
 export interface ChainOutcome {
@@ -102,11 +103,23 @@ export interface ChainOutcome {
   cooldowns: Record<string, Cooldown>;
 }
 
-/** The user's summarizers, then the deterministic one (once) as the last resort; one labelled so stands in for it. */
-export function chainOf(summarizer: Summarizer | Summarizer[] | undefined): Summarizer[] {
-  const list = summarizer == null ? [] : Array.isArray(summarizer) ? summarizer : [summarizer];
-  return list.some((s) => s.label === "deterministic") ? list : [...list, deterministicSummarizer()];
+const lastResorts = new WeakSet<Summarizer>();
+
+/**
+ * The user's summarizers, then the local one (once) as the last resort; one labelled so stands in for
+ * it. The last resort is made here, with the pass's redactor, not by `deterministicSummarizer()`.
+ */
+export function chainOf(summarizer: Summarizer | Summarizer[] | undefined, redactor: Redactor): Summarizer[] {
+  const list = summarizer == null ? [] : Array.isArray(summarizer) ? summarizer : [summarizer]; // null: none given
+  if (list.some((s) => s.label === "deterministic")) return list;
+  const local: Summarizer = async (req) => summarizeLocally(req, redactor);
+  local.label = "deterministic";
+  lastResorts.add(local);
+  return [...list, local];
 }
+
+/** Ours: trusted with the raw material (it redacts what it quotes). */
+const isOurs = (s: Summarizer) => lastResorts.has(s) || isDeterministic(s);
 
 /**
  * What each summarizer is given. Ours reads the raw material and redacts only what it keeps; any
@@ -117,11 +130,11 @@ function requestFor(x: ChainInput): (s: Summarizer) => Promise<SummarizeRequest>
   const { material, maxOutputTokens, signal } = x;
   let redacted: Promise<SummarizeRequest> | undefined;
   return async (s) => {
-    if (isDeterministic(s)) return { messages: [], maxOutputTokens, handoff: material, signal };
+    if (isOurs(s)) return { messages: [], maxOutputTokens, handoff: material, signal };
     redacted ??= import("./prompt.js").then(({ summaryPrompt }) => {
-      const handoff = redactedMaterial(material);
+      const handoff = redactedMaterial(material, x.redactor.redactMany);
       // The ledgers beside the turns: a model need not find 200 paths in 150k characters.
-      const ledgers = deterministicCheckpoint(material, Infinity);
+      const ledgers = deterministicCheckpoint(material, x.redactor, Infinity);
       return { messages: summaryPrompt(handoff, maxOutputTokens, ledgers), maxOutputTokens, handoff, signal };
     });
     return redacted;
@@ -149,14 +162,14 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const delta = (text: string) => emit({ type: "summary-delta", summarizer: label, text });
       // A model's summary streams through held-back redaction, bounded by its budget (loaded with the
       // first model summary); ours is written within its budget and released whole.
-      const deltas = lastResort ? releasedWhole(delta) : (await import("../redact/stream.js")).redactedStream(streamKit, delta, x.countText, x.maxOutputTokens);
+      const deltas = lastResort ? releasedWhole(delta, x.redactor.redact) : (await import("../redact/stream.js")).redactedStream(x.redactor.streamKit, delta, x.countText, x.maxOutputTokens);
       await feed(s, await request(s), deltas.push);
       const { text: whole, cutFrom } = deltas.end();
       let text = whole.trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       let check: SummaryInfo["check"];
       if (!lastResort) {
-        const checked = checkSummary(text, x.material, x.maxOutputTokens);
+        const checked = checkSummary(text, x.material, x.maxOutputTokens, x.redactor);
         if (checked.check.ledgersAppended) {
           // The stream already showed the summary with its trailing whitespace: show only what follows.
           const appended = checked.text.slice(text.length);
@@ -182,7 +195,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const count = (resting?.failures ?? 0) + 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
       // Provider errors may echo what was sent, a key included: redacted whole, then capped.
-      const message = redactMessage(error instanceof Error ? error.message : String(error));
+      const message = x.redactor.redactMessage(error instanceof Error ? error.message : String(error));
       const failure = { summarizer: label, kind, message };
       failures.push(failure);
       emit({ type: "summary-failed", failure });

@@ -4,7 +4,6 @@ import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { isRealUser } from "../plan/index.js";
 import { exitCode, parseArguments } from "../prune/one-liner.js";
-import { redact, redactMany } from "../redact/index.js";
 import { commandOf, verdict } from "./ledgers.js";
 import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
@@ -63,7 +62,7 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
  * output before pruning (`whole`): whether it failed, and then its error lines, taken from the whole
  * output redacted (an extract of raw text could hold a piece of a secret no shape recognises).
  */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], whole?: MessageView): HandoffTurn[] {
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], redact: (t: string) => string, whole?: MessageView): HandoffTurn[] {
   return m.results.map((r, k) => {
     const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
     const turn = bounded<HandoffTurn>({ index, role: "tool", text: "", toolCalls: [] }, "text", text, BODY_LIMIT, BODY_SHARE);
@@ -127,7 +126,7 @@ function userText(m: MessageView): string {
  * again after. `turns` narrows the copy to some of the material's turns (the deterministic summarizer
  * redacts only those it quotes). The material itself stays raw.
  */
-export function redactedMaterial(raw: HandoffMaterial, turns = raw.turns): HandoffMaterial {
+export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: string[]) => string[], turns = raw.turns): HandoffMaterial {
   const fields: [from: object, to: Record<string, unknown>, key: string][] = [];
   const copy = <T extends object>(from: T, keys: string[]): T => {
     const to = (Array.isArray(from) ? [...from] : { ...from }) as Record<string, unknown>;
@@ -160,6 +159,8 @@ export interface MaterialInput {
   previousHandoffIndex: number;
   statePreviousSummary: string | undefined;
   focus: string | undefined;
+  /** For the error lines of failed runs, taken from their whole output redacted. */
+  redact: (text: string) => string;
 }
 
 /** The middle as material for the summary: bounded, not yet redacted (summarizers get it through the chain). */
@@ -170,7 +171,7 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
-    turns.push(...resultTurns(views[i], i, calls[i], x.original?.[i]));
+    turns.push(...resultTurns(views[i], i, calls[i], x.redact, x.original?.[i]));
     const turn = turnOf(views[i], i);
     if (turn) turns.push(turn);
   }

@@ -3,6 +3,7 @@
 // once a transcript has grown long enough to need one (no-op and prune-only passes never do).
 import { handoffText, markerOutcome } from "../assemble/handoff.js";
 import type { MessageView } from "../dialects/view.js";
+import type { Redactor } from "../redact/index.js";
 import { removedSpan } from "../plan/index.js";
 import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
 import { chainOf, isAbort, runChain } from "./chain.js";
@@ -20,6 +21,7 @@ export interface StageInput {
   contextWindow: number;
   countText: (t: string) => number;
   options: CompactOptions<unknown>;
+  redactor: Redactor;
 }
 
 export interface StageOutcome {
@@ -44,12 +46,13 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
     previousHandoffIndex: pl.previousHandoffIndex,
     statePreviousSummary: x.state.previousSummary,
     focus: options.focus,
+    redact: x.redactor.redact,
   });
   material.pass = x.state.compactions; // the references the handoff cites are unique across passes
   const removed = removedSpan(pl, x.perMessage);
   try {
     const chain = await runChain({
-      summarizers: chainOf(options.summarizer),
+      summarizers: chainOf(options.summarizer, x.redactor),
       material,
       maxOutputTokens: summaryBudget(removed.tokens, x.contextWindow),
       signal: options.signal,
@@ -58,6 +61,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
       force: Boolean(options.force),
       onEvent: options.onEvent,
       countText: x.countText,
+      redactor: x.redactor,
     });
     const { failures, cooldowns } = chain;
     if (chain.text !== undefined) {
@@ -65,7 +69,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
       return { handoff: handoffText(chain.text, removed.count), mode, summary: chain.info!, summaryText: chain.text, failures, cooldowns };
     }
     const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
-    return { ...markerOutcome(pl, removed, why, x.countText, x.state.compactions), failures, cooldowns };
+    return { ...markerOutcome(pl, removed, why, x.countText, x.state.compactions, x.redactor.redact), failures, cooldowns };
   } catch (error) {
     if (isAbort(error, options.signal)) return "aborted";
     throw error;

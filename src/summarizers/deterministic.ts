@@ -1,6 +1,6 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
 import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
-import { redact } from "../redact/index.js";
+import type { Redactor } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/index.js";
 import { INJECTED, PATH_KEYS, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
@@ -218,11 +218,12 @@ function render(cp: Checkpoint, limit: number): string {
 }
 
 /** About 3.5 characters a token: the checkpoint stays within the summary budget it is given. */
-export function deterministicCheckpoint(m: HandoffMaterial, maxOutputTokens = Infinity): string {
+export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, maxOutputTokens = Infinity): string {
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
-  const clean = redactedMaterial(m, m.turns.map(quotable));
-  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, redact(c.arguments))]);
+  const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
+  const { redact } = redactor;
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, redact(c.arguments), redact)]);
   let cp = sections(clean, ledgers(clean.turns), open);
   if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
@@ -254,6 +255,6 @@ function materialFromPrompt(req: SummarizeRequest): HandoffMaterial {
 }
 
 /** What `deterministicSummarizer()` runs, loaded on its first call. */
-export async function summarizeLocally(req: SummarizeRequest): Promise<string> {
-  return deterministicCheckpoint(req.handoff ?? materialFromPrompt(req), req.maxOutputTokens);
+export async function summarizeLocally(req: SummarizeRequest, redactor: Redactor): Promise<string> {
+  return deterministicCheckpoint(req.handoff ?? materialFromPrompt(req), redactor, req.maxOutputTokens);
 }
