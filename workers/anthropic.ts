@@ -117,7 +117,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
         );
       } catch (err) {
         if (err instanceof UpstreamTimeout) return anthropicError(504, err.message, "timeout_error") as never;
-        return anthropicError(502, `the upstream could not be reached: ${upstreamMessage(err instanceof Error ? err.message : "network error")}`) as never;
+        return anthropicError(502, upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: ")) as never;
       }
       // The upstream's own status (429, 529, …), its error type, and its message made safe.
       if (!res.ok) {
@@ -128,7 +128,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
         } catch {
           // plain text
         }
-        return anthropicError(res.status, `upstream answered ${res.status}: ${upstreamMessage(text)}`, typeof type === "string" ? type : undefined) as never;
+        return anthropicError(res.status, upstreamMessage(text, `upstream answered ${res.status}: `), typeof type === "string" ? type : undefined) as never;
       }
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);

@@ -188,12 +188,12 @@ app.openapi(
         c.req.raw.signal,
       );
       if (!res.ok) {
-        const message = upstreamMessage(await res.text());
-        return c.json({ error: { type: "upstream_error", message: `upstream answered ${res.status}: ${message}`, status: res.status } }, 502);
+        const message = upstreamMessage(await res.text(), `upstream answered ${res.status}: `);
+        return c.json({ error: { type: "upstream_error", message, status: res.status } }, 502);
       }
     } catch (err) {
       if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
-      return fail(c, 502, "upstream_unreachable", `the upstream could not be reached: ${upstreamMessage(err instanceof Error ? err.message : "network error")}`);
+      return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
     }
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);

@@ -64,8 +64,11 @@ export async function idleFetch(url: string, init: RequestInit, ms: number, clie
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-/** The provider's error message (a string, or any JSON as JSON), redacted, then capped at 500 characters. */
-export function upstreamMessage(text: string): string {
+/**
+ * The provider's error message (a string, or any JSON as JSON) after `lead`, redacted whole, then the
+ * whole line capped at 500 characters.
+ */
+export function upstreamMessage(text: string, lead = ""): string {
   let message: unknown = text;
   try {
     const e = JSON.parse(text)?.error;
@@ -74,5 +77,5 @@ export function upstreamMessage(text: string): string {
     // plain text
   }
   const s = typeof message === "string" ? message : JSON.stringify(message);
-  return redactMessage(s.slice(0, 100_000)); // redacted whole (echoed keys of any form masked), then capped
+  return redactMessage(lead + s.slice(0, 100_000)); // redacted whole (echoed keys of any form masked), then capped
 }
