@@ -126,44 +126,38 @@ describe("summarizer chain", () => {
     expect(r.report.droppedMessages).toBe(removed);
   });
 
-  it("when the summary code itself cannot be loaded (a lazy chunk gone), the middle gets the marker, not an exception", async () => {
+  /** A pass as a page runs it when the lazily loaded module at `path` cannot be fetched. */
+  async function compactWithout(path: string, input: ChatMessage[]) {
     vi.resetModules();
-    vi.doMock("../src/summarize/stage.js", () => {
-      throw new Error("Failed to fetch dynamically imported module: /assets/stage-1a2b.js");
+    vi.doMock(path, () => {
+      throw new Error(`Failed to fetch dynamically imported module: ${path}`);
     });
     try {
-      const fresh = await import("../src/compact.js");
-      const input = chatty();
-      const p = plan(input, opts);
-      const r = await fresh.compact(input, opts);
-      expect(r.report.mode).toBe("fallback");
-      expect(r.report.summary?.source).toBe("marker");
-      expect(r.report.failures).toEqual([expect.objectContaining({ summarizer: "summary stage", kind: "network" })]);
-      const marker = r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!;
-      expect(text(marker)).toContain(`(indices ${p.middle.start}–${p.middle.end - 1}`);
-      expect(text(marker)).toContain("the summary code could not be loaded");
+      return await (await import("../src/compact.js")).compact(input, opts);
     } finally {
-      vi.doUnmock("../src/summarize/stage.js");
+      vi.doUnmock(path);
       vi.resetModules();
     }
+  }
+
+  it("when the summary code itself cannot be loaded (a lazy chunk gone), the middle gets the marker, not an exception", async () => {
+    const input = chatty();
+    const p = plan(input, opts);
+    const r = await compactWithout("../src/summarize/stage.js", input);
+    expect(r.report.mode).toBe("fallback");
+    expect(r.report.summary?.source).toBe("marker");
+    expect(r.report.failures).toEqual([expect.objectContaining({ summarizer: "summary stage", kind: "network" })]);
+    const marker = r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX))!;
+    expect(text(marker)).toContain(`(indices ${p.middle.start}–${p.middle.end - 1}`);
+    expect(text(marker)).toContain("the summary code could not be loaded");
   });
 
   it("when the code that writes the result cannot be loaded, the input comes back unchanged, and says why", async () => {
-    vi.resetModules();
-    vi.doMock("../src/assemble/index.js", () => {
-      throw new Error("Failed to fetch dynamically imported module: /assets/assemble-9f8e.js");
-    });
-    try {
-      const fresh = await import("../src/compact.js");
-      const input = chatty();
-      const r = await fresh.compact(input, opts);
-      expect(r.report.mode).toBe("noop");
-      expect(r.messages).toBe(input);
-      expect(r.report.warnings.join("\n")).toMatch(/the compaction code could not be loaded/);
-    } finally {
-      vi.doUnmock("../src/assemble/index.js");
-      vi.resetModules();
-    }
+    const input = chatty();
+    const r = await compactWithout("../src/assemble/index.js", input);
+    expect(r.report.mode).toBe("noop");
+    expect(r.messages).toBe(input);
+    expect(r.report.warnings.join("\n")).toMatch(/the compaction code could not be loaded/);
   });
 
   it("an abort returns the input unchanged", async () => {
