@@ -7,7 +7,7 @@ import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
 import { redactor } from "./redact/index.js";
-import { keptTokens, planViews, removedSpan } from "./plan/index.js";
+import { keptTokens, planViews, removedIndexes, removedSpan } from "./plan/index.js";
 import { prune } from "./prune/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
@@ -162,12 +162,6 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
   return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
 }
 
-function middleIndexes(pl: Plan): number[] {
-  const out: number[] = [];
-  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) out.push(i);
-  return out;
-}
-
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], limit = ARCHIVE_LIMIT) {
   if (!limit || !indexes.length) return { warnings: [] };
@@ -253,7 +247,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (summary) report.summary = summary;
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
   // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
-  const removed = handoff === undefined ? [] : middleIndexes(pl);
+  const removed = handoff === undefined ? [] : removedIndexes(pl);
   const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), options.archiveLimit);
   report.warnings.push(...warningsOf({
     plan: pl,

@@ -3,7 +3,7 @@ export { compact, estimateTokens, plan, previewPrune, type PrunePreview } from "
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError, SummarizerError } from "./errors.js";
 export { redact } from "./redact/index.js";
-export { recall, recallTool, type RecallOptions } from "./archive/recall.js";
+export { normalizeRef, recall, recallTool, type RecallOptions } from "./archive/recall.js";
 export { deterministicSummarizer } from "./summarizers/local.js";
 export { openAICompatible } from "./summarizers/openai.js";
 export { anthropic } from "./summarizers/anthropic.js";

@@ -2,7 +2,7 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
-import { plan } from "../src/index.js";
+import { normalizeRef, plan } from "../src/index.js";
 import { anthropicErrorShape, messagesRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
@@ -134,8 +134,8 @@ app.openapi(
   async (c) => {
     const { id, ref } = c.req.valid("param");
     const text = await sessionOf(c.env, id).archived(ref, c.req.valid("query"));
-    if (text === undefined) return fail(c, 404, "not_found", `session ${id} has no archived ${ref.replace(/^#?/, "#")} (never archived, or evicted)`) as never;
-    return c.json({ id, ref: ref.replace(/^#?/, "#"), text }, 200);
+    if (text === undefined) return fail(c, 404, "not_found", `session ${id} has no archived ${normalizeRef(ref)} (never archived, or evicted)`) as never;
+    return c.json({ id, ref: normalizeRef(ref), text }, 200);
   },
 );
 

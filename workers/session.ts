@@ -1,7 +1,7 @@
 // One Durable Object per session: the compactor state and recent reports in SQLite, and a queue so
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
-import { compact, recall, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
+import { compact, normalizeRef, recall, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { summarizerFor, type Env } from "./env.js";
@@ -43,7 +43,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** An archived entry of this session as text (in pieces), or undefined. */
   async archived(ref: string, options?: RecallOptions): Promise<string | undefined> {
-    const key = ref.replace(/^#?/, "#");
+    const key = normalizeRef(ref);
     const row = this.ctx.storage.sql.exec<{ entry: string }>("SELECT entry FROM archive WHERE ref = ?", key).toArray()[0];
     return row ? recall({ [key]: JSON.parse(row.entry) }, key, options) : undefined;
   }

@@ -19,12 +19,17 @@ export interface RecallOptions {
   limit?: number;
 }
 
+/** A reference as the archive keys it: "212", " #212" and "#212" are one reference. */
+export function normalizeRef(ref: string): string {
+  return String(ref).trim().replace(/^#?/, "#");
+}
+
 /**
  * The archived content under `ref` (`#212`, or `212`) as text; with offset/limit, one piece of it,
  * ending with where the next piece starts. Undefined when the archive has no such reference.
  */
 export function recall(archive: Archive, ref: string, { offset = 0, limit = RECALL_PIECE }: RecallOptions = {}): string | undefined {
-  const key = String(ref).trim().replace(/^#?/, "#");
+  const key = normalizeRef(ref);
   const entry = Object.hasOwn(archive ?? {}, key) ? archive[key] : undefined;
   if (!entry) return undefined;
   const text = textOf(key, entry);
@@ -36,7 +41,7 @@ export function recall(archive: Archive, ref: string, { offset = 0, limit = RECA
 
 const NAME = "recall";
 const DESCRIPTION =
-  "Read back content removed from this conversation by context compaction. The handoff and the pruned-output stand-ins cite references like #212: pass one to get the original text (redacted), in pieces of up to 20,000 characters.";
+  `Read back content removed from this conversation by context compaction. The handoff and the pruned-output stand-ins cite references like #212: pass one to get the original text (redacted), in pieces of up to ${RECALL_PIECE} characters.`;
 const PARAMETERS = {
   type: "object",
   properties: {

@@ -203,9 +203,15 @@ export function planViews(
   };
 }
 
-/** How many of the middle's messages a handoff replaces (pinned ones stay), and their tokens. */
+/** The middle's messages a handoff replaces (pinned ones stay). */
+export function removedIndexes(pl: Plan): number[] {
+  const out: number[] = [];
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) out.push(i);
+  return out;
+}
+
+/** How many of the middle's messages a handoff replaces, and their tokens. */
 export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
-  let tokens = 0;
-  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) tokens += perMessage[i];
-  return { count: pl.middle.end - pl.middle.start - pl.pinned.length, tokens };
+  const removed = removedIndexes(pl);
+  return { count: removed.length, tokens: removed.reduce((t, i) => t + perMessage[i], 0) };
 }
