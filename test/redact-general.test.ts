@@ -15,6 +15,9 @@ const B64 = "cGFzc3dvcmQxMjM0NTY3OA==";
 const KEY1 = "MIIEowIBAAKCAQEAv9Qx2Lm7RtYu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9q8Vd2LmXz4R";
 const KEY2 = "t7Yu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9Q8Vd2LmXz4Rt7Yu1Io3Pa8Sd5Fg0Hj4Kl7Z";
 
+/** A table row: `secret` no longer stands whole in the redacted `text`. */
+const hides = (_: string, text: string, secret: string) => expect(hidden(text, secret), redact(text)).toBe(true);
+
 describe("blocks and manifests in every form", () => {
   it.each([
     ["a Secret as kubectl JSON", `{\n    "apiVersion": "v1",\n    "data": {\n        "password": "${B64}"\n    },\n    "kind": "Secret"\n}`, B64],
@@ -23,9 +26,7 @@ describe("blocks and manifests in every form", () => {
     ["an indented cut-off key block", `tls.key: |\n    -----BEGIN EC PRIVATE KEY-----\n    ${KEY1}\n    ${KEY2.slice(0, 30)}`, KEY1],
     ["a cut-off key block in JSON with \\r\\n", `{"pem": "-----BEGIN RSA PRIVATE KEY-----\\r\\n${KEY1}\\r\\n${KEY2}\\r\\n`, KEY2],
     ["key body lines whose BEGIN was cut away", `...\n${KEY1}\n${KEY2}\n-----END RSA PRIVATE KEY-----\n`, KEY1],
-  ])("%s", (_, text, secret) => {
-    expect(hidden(text, secret), redact(text)).toBe(true);
-  });
+  ])("%s", hides);
 });
 
 describe("command lines", () => {
@@ -39,9 +40,7 @@ describe("command lines", () => {
     ["a SQL Server connection string", "Server=tcp:sql.example.net,1433;User ID=app;Password=Xw9qZ2mL7vT4;Encrypt=True", "Xw9qZ2mL7vT4"],
     ["rediss with a password only", "REDIS_URL=rediss://:Rk8vQ3xW9zLp2mT7@cache.internal:6380/0", "Rk8vQ3xW9zLp2mT7"],
     ["a header of any name", 'curl -H "X-Api-Secret-Value: Qm7vX2pL9wR4tZ8kYp3N" https://api.example.test', "Qm7vX2pL9wR4tZ8kYp3N"],
-  ])("%s", (_, text, secret) => {
-    expect(hidden(text, secret), redact(text)).toBe(true);
-  });
+  ])("%s", hides);
 });
 
 describe("vendor formats learned from their documentation", () => {
@@ -73,9 +72,7 @@ describe("vendor formats learned from their documentation", () => {
     ["Flutterwave", "FLWSECK-3f9a2c7e1b4d8f60a5c3e9b17d2f4a86-X", "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86"],
     ["Brevo", "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", "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86"],
     ["Honeycomb ingest key", "hcaik_01hq7vx2pl9wr4tz8kyp3nmw5rt1vb7cd2ef4gh6jk8lmn3pq5rs7tu9v", "01hq7vx2pl9wr4tz8kyp3nmw5rt1vb7cd2ef4gh6jk8"],
-  ])("%s", (_, text, secret) => {
-    expect(hidden(text, secret), redact(text)).toBe(true);
-  });
+  ])("%s", hides);
 });
 
 describe("bare tokens where a credential stands", () => {
@@ -84,9 +81,7 @@ describe("bare tokens where a credential stands", () => {
     ["a YAML field of any name", "  signingSecretValue: Zq8pW3xL9vR2mT7kYp3NmW5rT1vB", "Zq8pW3xL9vR2mT7kYp3NmW5rT1vB"],
     ["a flag of any name", "deploy --webhook-sig Qk7vX2pL9wR4tZ8kYp3NmW5r --env prod", "Qk7vX2pL9wR4tZ8kYp3NmW5r"],
     ["a JSON field of any name", '{"clientSig": "Qk7vX2pL9wR4tZ8kYp3NmW5rT1v", "region": "eu"}', "Qk7vX2pL9wR4tZ8kYp3NmW5rT1v"],
-  ])("%s", (_, text, secret) => {
-    expect(hidden(text, secret), redact(text)).toBe(true);
-  });
+  ])("%s", hides);
 });
 
 describe("encoded forms, decoded before matching", () => {
@@ -95,9 +90,7 @@ describe("encoded forms, decoded before matching", () => {
     ["a JSON \\u escape in a name", '{"api\\u005fkey": "Qk7vX2pL9wR4tZ8kYp3NmW5r"}', "Qk7vX2pL9wR4tZ8kYp3NmW5r"],
     ["URL-encoding in a redirect", "GET /login?next=%2Fapp%3Ftoken%3DZx81fQ2mN7pLk3vT9wRy4uHs%26x%3D1", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
     ["a URL-encoded password", "DATABASE_URL=postgres%3A%2F%2Fapp%3APg5ecret99xQ%40db.internal%2Fapp", "Pg5ecret99xQ"],
-  ])("%s", (_, text, secret) => {
-    expect(hidden(text, secret), redact(text)).toBe(true);
-  });
+  ])("%s", hides);
 });
 
 describe("left alone", () => {
