@@ -5,10 +5,11 @@ import { tiktokenCounter } from "../src/tiktoken.js";
 import { material } from "./estimate-material.js";
 
 const exact = tiktokenCounter();
+const units = FEATURES.map((_, j) => FEATURES.map((_, k) => (k === j ? 1 : 0)));
 const samples = material().map((s) => ({
   ...s,
   ref: exact(s.text),
-  x: FEATURES.map((_, j) => scanTokens(s.text, FEATURES.map((_, k) => (k === j ? 1 : 0)))),
+  x: units.map((u) => scanTokens(s.text, u)),
 }));
 
 // Weighted least squares: each class weighs the same in total, and within a class each sample

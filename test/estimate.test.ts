@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { estimateTokens, heuristicTokens, type ChatMessage } from "../src/index.js";
 import { tiktokenCounter } from "../src/tiktoken.js";
+import { FEATURES, scanTokens, WEIGHTS } from "../src/estimate/heuristic.js";
+import { referenceScan } from "./support/estimate-reference.js";
 import { FIXTURES, trajectories } from "./support/fixtures.js";
 
 const exact = tiktokenCounter();
@@ -41,6 +44,28 @@ describe("heuristicTokens", () => {
 
   it("counts an astral code point (emoji) once, not per surrogate", () => {
     expect(heuristicTokens("🙂".repeat(10))).toBe(14);
+  });
+});
+
+// The shipped scan is a table-driven automaton built for speed; the rules are written plainly in
+// test/support/estimate-reference.ts. Each event count must agree exactly, not only the weighted sum.
+describe("the estimate's automaton against its rules written plainly", () => {
+  const units = FEATURES.map((_, j) => FEATURES.map((_, k) => (k === j ? 1 : 0)));
+  const agree = (text: string) => {
+    for (const w of [WEIGHTS, ...units]) expect(scanTokens(text, w)).toBeCloseTo(referenceScan(text, w), 9);
+  };
+
+  it("counts every event alike on every string of the fixtures", () => {
+    const texts = trajectories().flatMap((t) => t.messages.flatMap((m) => [typeof m.content === "string" ? m.content : "", ...(m.tool_calls ?? []).map((c) => c.function.arguments)]));
+    for (const t of texts) agree(t);
+  });
+
+  it("counts every event alike on any string, runs of every class and their boundaries included", () => {
+    // Units from every class and their edges: letters of each case and script, digits, both space
+    // characters, CR/LF, punctuation, CJK, kana, hangul, symbols, an emoji, lone surrogates.
+    const unit = fc.constantFrom(..."aAzZé Ω\t\r\n09.{~\u007f\u0080中ア한—🙂\ud800\udc00x ".split(""), "  ", "abcdefgh", "ABCDEFGH", "1234567", "\u{1F600}");
+    fc.assert(fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join("")), agree), { numRuns: 3000 });
+    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 80 }), agree), { numRuns: 3000 });
   });
 });
 
