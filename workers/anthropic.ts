@@ -5,7 +5,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { windowFor, type Env } from "./env.js";
 import { proxyHeaders, runCompact, sseData, watchUsage } from "./proxy.js";
-import { UpstreamTimeout, idleFetch, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { AnthropicError, MessagesRequest, SessionId } from "./schemas.js";
 
 type App = { Bindings: Env };
@@ -119,16 +119,12 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
         if (err instanceof UpstreamTimeout) return anthropicError(504, err.message, "timeout_error") as never;
         return anthropicError(502, upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: ")) as never;
       }
-      // The upstream's own status (429, 529, …), its error type, and its message made safe.
+      // The upstream's own status (429, 529, …), its error type, its back-off headers, and its message made safe.
       if (!res.ok) {
-        const text = await res.text();
-        let type: string | undefined;
-        try {
-          type = JSON.parse(text)?.error?.type;
-        } catch {
-          // plain text
-        }
-        return anthropicError(res.status, upstreamMessage(text, `upstream answered ${res.status}: `), typeof type === "string" ? type : undefined) as never;
+        const f = await upstreamFailure(res);
+        const answer = anthropicError(f.status, f.message, f.type);
+        f.headers.forEach((v, k) => answer.headers.set(k, v));
+        return answer as never;
       }
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);

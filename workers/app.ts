@@ -10,7 +10,7 @@ import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
-import { UpstreamTimeout, idleFetch, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 
 export type App = { Bindings: Env };
 
@@ -159,7 +159,8 @@ app.openapi(
     responses: {
       200: { description: "The upstream's answer, unchanged; the compaction report in x-compaction-* headers" },
       ...errors,
-      502: json(ErrorBody, "Upstream failure"),
+      429: json(ErrorBody, "The upstream's rate limit, passed on with its Retry-After and x-ratelimit-* headers (any other upstream 4xx/5xx is passed on the same way, type `upstream_error`)"),
+      502: json(ErrorBody, "No upstream, or the upstream could not be reached"),
       504: json(ErrorBody, "The upstream sent nothing for UPSTREAM_TIMEOUT_MS"),
     },
   }),
@@ -188,8 +189,10 @@ app.openapi(
         c.req.raw.signal,
       );
       if (!res.ok) {
-        const message = upstreamMessage(await res.text(), `upstream answered ${res.status}: `);
-        return c.json({ error: { type: "upstream_error", message, status: res.status } }, 502);
+        // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
+        const f = await upstreamFailure(res);
+        const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
+        return Response.json({ error }, { status: f.status, headers: f.headers }) as never;
       }
     } catch (err) {
       if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);

@@ -64,6 +64,40 @@ export async function idleFetch(url: string, init: RequestInit, ms: number, clie
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+/** What a client needs from the provider's error: its type and code, and its message made safe. */
+export interface UpstreamFailure {
+  /** The provider's own status: a client's retry logic keys on it (429, 529, 5xx). */
+  status: number;
+  message: string;
+  type?: string;
+  code?: string;
+  /** Retry-After and rate-limit headers, passed on so that a client backs off as the provider asks. */
+  headers: Headers;
+}
+
+const PASSED_ON = /^(?:retry-after(?:-ms)?|x-ratelimit-[\w-]+|anthropic-ratelimit-[\w-]+|x-request-id|request-id)$/;
+
+/** The upstream's non-2xx answer, read whole and made safe to show. */
+export async function upstreamFailure(res: Response): Promise<UpstreamFailure> {
+  const text = await res.text();
+  let error: { type?: unknown; code?: unknown } | undefined;
+  try {
+    error = JSON.parse(text)?.error;
+  } catch {
+    // plain text
+  }
+  const headers = new Headers();
+  res.headers.forEach((v, k) => PASSED_ON.test(k) && headers.set(k, v));
+  const word = (v: unknown) => (typeof v === "string" && /^[\w.-]{1,64}$/.test(v) ? v : undefined); // an identifier, never free text
+  return {
+    status: res.status >= 400 ? res.status : 502,
+    message: upstreamMessage(text, `upstream answered ${res.status}: `),
+    type: word(error?.type),
+    code: word(error?.code),
+    headers,
+  };
+}
+
 /**
  * The provider's error message (a string, or any JSON as JSON) after `lead`, redacted whole, then the
  * whole line capped at 500 characters.

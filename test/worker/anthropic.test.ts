@@ -156,6 +156,17 @@ describe("POST /v1/messages errors, in Anthropic's shape", () => {
     expect(body.error.message).not.toContain(leaked.slice(13));
   });
 
+  it("passes the upstream's back-off headers on with its 429", async () => {
+    upstream(() => Response.json({ type: "error", error: { type: "rate_limit_error", message: "slow down" } }, { status: 429, headers: { "retry-after": "12", "anthropic-ratelimit-requests-remaining": "0", "request-id": "req_9", "x-other": "no" } }));
+    const res = await call({ model: "m", max_tokens: 1, messages: short });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("12");
+    expect(res.headers.get("anthropic-ratelimit-requests-remaining")).toBe("0");
+    expect(res.headers.get("request-id")).toBe("req_9");
+    expect(res.headers.get("x-other")).toBeNull();
+    expect(await res.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error", message: "upstream answered 429: slow down" } });
+  });
+
   it("caps a long upstream error message after redaction", async () => {
     upstream(() => new Response("x".repeat(5000), { status: 500 }));
     const body = (await (await call({ model: "m", max_tokens: 1, messages: short })).json()) as { error: { type: string; message: string } };

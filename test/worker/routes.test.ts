@@ -203,14 +203,27 @@ describe("POST /v1/chat/completions", () => {
     expect(sent).toEqual(small);
   });
 
-  it("turns an upstream failure into a 502 with the upstream's status and message", async () => {
-    vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ error: { message: "Rate limit reached" } }, { status: 429 }));
+  it("passes an upstream failure on with its status, code and back-off headers, so a client's retry logic works", async () => {
+    const headers = { "retry-after": "7", "x-ratelimit-remaining-requests": "0", "x-request-id": "req_1", "set-cookie": "a=b", "x-internal": "no" };
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { status: 429, headers }));
     const res = await request({ model: "gpt-4o", messages: small });
-    expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ error: { type: "upstream_error", message: "upstream answered 429: Rate limit reached", status: 429 } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("7");
+    expect(res.headers.get("x-ratelimit-remaining-requests")).toBe("0");
+    expect(res.headers.get("x-request-id")).toBe("req_1");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("x-internal")).toBeNull();
+    expect(await res.json()).toEqual({ error: { type: "upstream_error", message: "upstream answered 429: Rate limit reached", status: 429, code: "rate_limit_exceeded" } });
   });
 
-  it("redacts the upstream's message whole, then caps it: no key it echoes reaches the 502 body", async () => {
+  it("passes a server error's status on, and keeps free text out of the error code", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ error: { message: "boom", code: "not an identifier: sk-live-3f9a2c7e1b4d8f60" } }, { status: 503 }));
+    const res = await request({ model: "gpt-4o", messages: small });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: { type: "upstream_error", message: "upstream answered 503: boom", status: 503 } });
+  });
+
+  it("redacts the upstream's message whole, then caps it: no key it echoes reaches the error body", async () => {
     const key = "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86";
     const echoes = [
       Response.json({ error: { message: `Incorrect API key provided: ${key}. ${"See the docs. ".repeat(100)}` } }, { status: 401 }),
@@ -219,7 +232,7 @@ describe("POST /v1/chat/completions", () => {
     for (const answer of echoes) {
       vi.spyOn(globalThis, "fetch").mockImplementation(async () => answer);
       const res = await request({ model: "gpt-4o", messages: small });
-      expect(res.status).toBe(502);
+      expect(res.status).toBe(answer.status);
       const body = (await res.json()) as { error: { message: string } };
       expect(body.error.message).not.toContain(key.slice(6, 16));
       expect(body.error.message.length).toBeLessThanOrEqual(500);
@@ -439,7 +452,7 @@ describe("the proxy's upstream", () => {
     const key = "sk-proj-AbCdEf0123456789AbCdEf0123456789AbCdEf0123456789xyz";
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ error: { message: { reason: "bad key", key } } }, { status: 401 }));
     const res = await chat();
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(401);
     const e = ((await res.json()) as { error: { message: string } }).error;
     expect(e.message).not.toContain("[object Object]");
     expect(e.message).toContain("bad key");
