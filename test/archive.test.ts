@@ -42,6 +42,7 @@ function expectRestored(input: ChatMessage[], indexes: number[], r: CompactResul
     expect(e, `#${i} archived`).toBeDefined();
     expect(e!.text ?? "").toBe(redact(v.text));
     expect((e!.calls ?? []).map((c) => c.arguments)).toEqual(v.toolCalls.map((c) => redact(c.arguments)));
+    expect((e!.calls ?? []).map((c) => c.name)).toEqual(v.toolCalls.map((c) => redact(c.name)));
     expect(e!.results ?? []).toEqual(v.results.map((x) => redact(x.text)));
     const back = recall(r.archive!, `#${i}`, { limit: Infinity })!;
     for (const s of [v.text, ...v.toolCalls.map((c) => c.arguments), ...v.results.map((x) => x.text)]) expect(back).toContain(redact(s));
@@ -80,6 +81,20 @@ describe("archive", () => {
     expect(Object.keys(r.archive ?? {}).length).toBeGreaterThan(0);
     expect(JSON.stringify(r.archive)).not.toContain(key);
     expect(JSON.stringify(r.archive)).toContain("[REDACTED]");
+  });
+
+  it("a secret in a tool call's name is redacted in the archive too", async () => {
+    // A model can put anything in a function name; the archive is as much a way out as the handoff.
+    const key = "ghp_" + "Zx81fQ2mN7pLk3vT9wRy4uHs6dJc0bAe12";
+    const input: ChatMessage[] = [{ role: "user", content: "go" }];
+    for (let i = 0; i < 20; i++) {
+      input.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: `run_${key}`, arguments: "{}" } }] });
+      input.push({ role: "tool", tool_call_id: `c${i}`, content: `result ${i} ${"lorem ipsum ".repeat(80)}` });
+    }
+    input.push({ role: "user", content: "next" });
+    const r = await compact(input, { contextWindow: 4000 });
+    expect(Object.values(r.archive ?? {}).some((e) => e.calls?.length)).toBe(true);
+    expect(JSON.stringify(r.archive)).not.toContain(key.slice(4, 24));
   });
 
   it("over archiveLimit the oldest entries are left out, and the report says so", async () => {

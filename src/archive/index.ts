@@ -22,7 +22,7 @@ function sizeOf(v: MessageView): number {
 function entryOf(v: MessageView, clean: (s: string) => string): ArchivedMessage {
   const e: ArchivedMessage = { role: v.role };
   if (v.text) e.text = clean(v.text);
-  if (v.toolCalls.length) e.calls = v.toolCalls.map((c) => ({ name: c.name, arguments: clean(c.arguments) }));
+  if (v.toolCalls.length) e.calls = v.toolCalls.map((c) => ({ name: clean(c.name), arguments: clean(c.arguments) }));
   if (v.results.length) e.results = v.results.map((r) => clean(r.text));
   return e;
 }
