@@ -1,29 +1,18 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
-import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { SYSTEM_NOTE, markerOutcome } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
-import { EFFECTIVE_SAVING, MAX_STRIKES, resolveSettings, type Settings } from "./options.js";
-import { redactor } from "./redact/index.js";
-import { keptTokens, planViews, removedIndexes, removedSpan } from "./plan/index.js";
+import { resolveSettings, type Settings } from "./options.js";
+import { keptTokens, planViews, removedSpan } from "./plan/index.js";
 import { prune } from "./prune/index.js";
+import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
-import type {
-  ChatMessage,
-  CompactMode,
-  CompactOptions,
-  CompactorState,
-  CompactReport,
-  CompactResult,
-  Plan,
-  PrunedItem,
-  SummaryInfo,
-} from "./types.js";
+import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
 
-interface Prepared<M> {
+export interface Prepared<M> {
   dialect: Dialect<M>;
   /** options.system, for dialects that keep the system prompt beside the messages. */
   system: unknown;
@@ -128,23 +117,6 @@ function withSystem<M>(r: CompactResult<M>, p: Prepared<M>, changed: boolean): C
   return r;
 }
 
-function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
-  let total = p.plan.fixedTokens;
-  for (const m of out) total += known.get(m) ?? messageTokens(p.dialect.view(m), p.settings);
-  return total;
-}
-
-/** Back-off accounting: a pass that saves under 10 % is a strike; two strikes back off. */
-function withBackoff(s: CompactorState, before: number, after: number, runway: number): CompactorState {
-  if (before - after >= before * EFFECTIVE_SAVING) {
-    const { backoffUntilTokens: _, ...rest } = s;
-    return { ...rest, strikes: 0 };
-  }
-  const strikes = s.strikes + 1;
-  // Back off until a runway's worth of new conversation arrives: each retry needs new material.
-  return strikes >= MAX_STRIKES ? { ...s, strikes, backoffUntilTokens: before + runway } : { ...s, strikes };
-}
-
 /**
  * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
  * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
@@ -160,14 +132,6 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
   }
   const { settings, state, plan } = p;
   return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
-}
-
-/** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
-function archive(p: Prepared<unknown>, indexes: number[], limit = ARCHIVE_LIMIT) {
-  if (!limit || !indexes.length) return { warnings: [] };
-  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit);
-  const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
-  return { archive, warnings };
 }
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
@@ -202,86 +166,18 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }
 
-  // Writing the result (and its report) loads with the first pass that rewrites: a no-op never does.
-  let rewrite: [typeof import("./assemble/index.js"), typeof import("./report/index.js")];
+  // Writing the result (assembly, its measure, report, state, archive) loads with the first pass that rewrites.
+  let result: typeof import("./result.js");
   try {
-    rewrite = await Promise.all([import("./assemble/index.js"), import("./report/index.js")]);
+    result = await import("./result.js");
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${error instanceof Error ? error.message : String(error)}): kept as it was`);
   }
-  const [{ assemble }, { firstChangedIndex, overWarning, warningsOf }] = rewrite;
-  const { messages: out, sanitized } = assemble({
-    input: p.input,
-    views: p.views,
-    pruned: pruned.messages,
-    prunedViews: pruned.views,
-    plan: pl,
-    handoff,
-    dialect,
-  });
-
-  const known = new Map<M, number>();
-  pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
-  const tokensAfter = sumTokens(out, known, p);
-  if (tokensAfter >= pl.tokens.total) {
-    // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
-    const same = unchanged(p, "noop", started, `compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
-    if (pl.tokens.total > pl.tokens.threshold) same.report.warnings.push(overWarning(pl, pl.tokens.total, kept));
-    same.state = withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway);
-    same.report.failures = failures;
-    return same;
-  }
-  let tailTokens = 0;
-  for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
-
-  const report = baseReport(p as Prepared<unknown>, mode, started);
-  Object.assign(report, {
-    tokensAfter,
-    messagesAfter: out.length,
-    droppedMessages: handoff === undefined ? 0 : removedSpan(pl, pruned.perMessage).count,
-    firstChangedIndex: firstChangedIndex(p.input, out),
-    pruned: pruned.items,
-    failures,
-    sanitized,
-  });
-  if (summary) report.summary = summary;
-  if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
-  // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
-  const removed = handoff === undefined ? [] : removedIndexes(pl);
-  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), options.archiveLimit);
-  report.warnings.push(...warningsOf({
-    plan: pl,
-    pruned: pruned.items,
-    pruneAccepted,
-    pruneTotal: pruned.total,
-    summarized: handoff !== undefined,
-    failures,
-    summary,
-    sanitized,
-    tokensAfter,
-    tailTokens,
-    tailBudget: pl.tailBudget,
-    keptTokens: keptTokens(pl, pruned.perMessage),
-  }));
-  const counted: CompactorState = {
-    ...p.state,
-    cooldowns,
-    compactions: p.state.compactions + 1,
-    fallbackStreak: mode === "fallback" ? p.state.fallbackStreak + 1 : 0,
-    ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
-  };
-  const state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
-  if (state.strikes >= MAX_STRIKES) {
-    report.warnings.push(
-      `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,
-    );
-  }
-  report.durationMs = Date.now() - started;
-  const result = withSystem({ messages: out, state, report }, p, handoff !== undefined);
-  if (archived.archive) result.archive = archived.archive;
-  report.warnings.push(...archived.warnings);
-  emit({ type: "done", report });
-  return result;
+  const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
+  const out = result.written(p, decided, (m) => baseReport(p as Prepared<unknown>, m, started), redactor.redact, options.archiveLimit);
+  out.report.durationMs = Date.now() - started;
+  emit({ type: "done", report: out.report });
+  return withSystem(out, p, out.messages !== p.input && handoff !== undefined);
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */

@@ -154,7 +154,7 @@ describe("summarizer chain", () => {
 
   it("when the code that writes the result cannot be loaded, the input comes back unchanged, and says why", async () => {
     const input = chatty();
-    const r = await compactWithout("../src/assemble/index.js", input);
+    const r = await compactWithout("../src/result.js", input);
     expect(r.report.mode).toBe("noop");
     expect(r.messages).toBe(input);
     expect(r.report.warnings.join("\n")).toMatch(/the compaction code could not be loaded/);

@@ -1,15 +1,11 @@
 // archive: what a pass removed or pruned, whole and redacted, under the reference the handoff cites.
+// Redaction is handed in: this loads with the result's writer (src/result.ts), which must not import it.
 import type { MessageView } from "../dialects/view.js";
-import { redact } from "../redact/index.js";
 import type { Archive, ArchivedMessage } from "../types.js";
+import { refOf } from "./ref.js";
 
 /** Characters of JSON an archive holds by default; the oldest entries go first over it. */
 export const ARCHIVE_LIMIT = 5_000_000;
-
-/** `#212` on the first pass, `#2.212` on the third: references of different passes never collide. */
-export function refOf(index: number, pass = 0): string {
-  return pass ? `#${pass}.${index}` : `#${index}`;
-}
 
 function sizeOf(v: MessageView): number {
   let n = v.text.length + 40;
@@ -32,7 +28,7 @@ function entryOf(v: MessageView, clean: (s: string) => string): ArchivedMessage 
  * and returned. Each entry is redacted when first read (a JSON.stringify, a structured clone, a
  * recall), then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
  */
-export function archiveOf(views: MessageView[], indexes: number[], pass: number, limit: number): { archive: Archive; dropped: string[] } {
+export function archiveOf(views: MessageView[], indexes: number[], pass: number, limit: number, redact: (text: string) => string): { archive: Archive; dropped: string[] } {
   const archive: Archive = {};
   const dropped = overLimit(views, indexes, pass, limit);
   for (const i of indexes.slice(dropped.length)) {

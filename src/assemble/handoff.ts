@@ -1,5 +1,5 @@
 // The words of the handoff: how a summary enters the transcript, and how an earlier one is found.
-import { refOf } from "../archive/index.js";
+import { refOf } from "../archive/ref.js";
 import type { Plan, SummaryInfo } from "../types.js";
 
 export const HANDOFF_PREFIX = "[CONTEXT HANDOFF — reference only]";

@@ -5,7 +5,7 @@ import { messageTokens } from "../estimate/index.js";
 import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
-import { refOf } from "../archive/index.js";
+import { refOf } from "../archive/ref.js";
 import { redact } from "../redact/index.js";
 import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
 

@@ -1,7 +1,7 @@
 // The checkpoint prompt: our own words, one structure shared with the deterministic summarizer.
 // Loaded only when a model summarizer runs (see requestFor in chain.ts).
 import type { ChatMessage, HandoffMaterial, HandoffTurn } from "../types.js";
-import { refOf } from "../archive/index.js";
+import { refOf } from "../archive/ref.js";
 import { SECTIONS } from "./checkpoint.js";
 
 

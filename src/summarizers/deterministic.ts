@@ -2,7 +2,7 @@
 import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
 import type { Redactor } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
-import { refOf } from "../archive/index.js";
+import { refOf } from "../archive/ref.js";
 import { INJECTED, PATH_KEYS, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 

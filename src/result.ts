@@ -1,0 +1,129 @@
+// The result of a pass that rewrites: the transcript assembled, measured, reported, the state advanced
+// and the archive attached. Loaded with the first such pass (src/compact.ts): a no-op never needs it.
+// It imports nothing `compact.ts` imports but what `plan` needs anyway: esbuild puts a file that an
+// import() reaches into a chunk of its own, loaded with the import, even where only the lazy code uses
+// it (redaction, the report's first fields, the system note are handed in or added by the caller).
+import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
+import { assemble } from "./assemble/index.js";
+import { messageTokens } from "./estimate/index.js";
+import { EFFECTIVE_SAVING, MAX_STRIKES } from "./options.js";
+import type { Prepared } from "./compact.js";
+import { keptTokens, removedIndexes, removedSpan } from "./plan/index.js";
+import type { PruneResult } from "./prune/index.js";
+import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
+import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+
+/** What the pass decided before writing: the pruned transcript and, when it summarized, the handoff. */
+export interface Decided<M> {
+  pruned: PruneResult<M>;
+  pruneAccepted: boolean;
+  /** Tokens of what the pass keeps verbatim. */
+  kept: number;
+  handoff: string | undefined;
+  mode: CompactMode;
+  summary: SummaryInfo | undefined;
+  summaryText: string | undefined;
+  failures: CompactReport["failures"];
+  cooldowns: CompactorState["cooldowns"];
+}
+
+function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
+  let total = p.plan.fixedTokens;
+  for (const m of out) total += known.get(m) ?? messageTokens(p.dialect.view(m), p.settings);
+  return total;
+}
+
+/** Back-off accounting: a pass that saves under 10 % is a strike; two strikes back off. */
+function withBackoff(s: CompactorState, before: number, after: number, runway: number): CompactorState {
+  if (before - after >= before * EFFECTIVE_SAVING) {
+    const { backoffUntilTokens: _, ...rest } = s;
+    return { ...rest, strikes: 0 };
+  }
+  const strikes = s.strikes + 1;
+  // Back off until a runway's worth of new conversation arrives: each retry needs new material.
+  return strikes >= MAX_STRIKES ? { ...s, strikes, backoffUntilTokens: before + runway } : { ...s, strikes };
+}
+
+/** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
+function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT) {
+  if (!limit || !indexes.length) return { warnings: [] };
+  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit, redact);
+  const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
+  return { archive, warnings };
+}
+
+/** The pass's result; the input unchanged (and the pass a strike) when the rewrite would not shrink it. */
+export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: CompactMode) => CompactReport, redact: (text: string) => string, archiveLimit?: number): CompactResult<M> {
+  const { plan: pl, settings, dialect } = p;
+  const { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns } = d;
+  const { messages: out, sanitized } = assemble({
+    input: p.input,
+    views: p.views,
+    pruned: pruned.messages,
+    prunedViews: pruned.views,
+    plan: pl,
+    handoff,
+    dialect,
+  });
+
+  const known = new Map<M, number>();
+  pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
+  const tokensAfter = sumTokens(out, known, p);
+  if (tokensAfter >= pl.tokens.total) {
+    // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
+    const same = reportOf("noop");
+    same.warnings.push(`compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
+    if (pl.tokens.total > pl.tokens.threshold) same.warnings.push(overWarning(pl, pl.tokens.total, kept));
+    same.failures = failures;
+    return { messages: p.input, state: withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway), report: same };
+  }
+  let tailTokens = 0;
+  for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
+
+  const report = reportOf(mode);
+  Object.assign(report, {
+    tokensAfter,
+    messagesAfter: out.length,
+    droppedMessages: handoff === undefined ? 0 : removedSpan(pl, pruned.perMessage).count,
+    firstChangedIndex: firstChangedIndex(p.input, out),
+    pruned: pruned.items,
+    failures,
+    sanitized,
+  });
+  if (summary) report.summary = summary;
+  if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
+  // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
+  const removed = handoff === undefined ? [] : removedIndexes(pl);
+  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), redact, archiveLimit);
+  report.warnings.push(...warningsOf({
+    plan: pl,
+    pruned: pruned.items,
+    pruneAccepted,
+    pruneTotal: pruned.total,
+    summarized: handoff !== undefined,
+    failures,
+    summary,
+    sanitized,
+    tokensAfter,
+    tailTokens,
+    tailBudget: pl.tailBudget,
+    keptTokens: keptTokens(pl, pruned.perMessage),
+  }));
+  const counted: CompactorState = {
+    ...p.state,
+    cooldowns,
+    compactions: p.state.compactions + 1,
+    fallbackStreak: mode === "fallback" ? p.state.fallbackStreak + 1 : 0,
+    ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
+  };
+  const state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
+  if (state.strikes >= MAX_STRIKES) {
+    report.warnings.push(
+      `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,
+    );
+  }
+  const result: CompactResult<M> = { messages: out, state, report };
+  if (archived.archive) result.archive = archived.archive;
+  report.warnings.push(...archived.warnings);
+  return result;
+}
