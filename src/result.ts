@@ -1,13 +1,12 @@
 // The result of a pass that rewrites: the transcript assembled, measured, reported, the state advanced
 // and the archive attached. Loaded with the first such pass (src/compact.ts): a no-op never needs it.
-// It imports nothing `compact.ts` imports but what `plan` needs anyway: esbuild puts a file that an
-// import() reaches into a chunk of its own, loaded with the import, even where only the lazy code uses
-// it (redaction, the report's first fields, the system note are handed in or added by the caller).
+// Redaction and the report's first fields are handed in, the system note added by the caller: a file
+// that both this import() and `plan` reach would be loaded with every import (esbuild shares it).
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
+import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
 import { EFFECTIVE_SAVING, MAX_STRIKES } from "./options.js";
-import type { Prepared } from "./compact.js";
 import { keptTokens, removedIndexes, removedSpan } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
