@@ -72,6 +72,11 @@ describe("vendor formats learned from their documentation", () => {
     ["Flutterwave", "FLWSECK-3f9a2c7e1b4d8f60a5c3e9b17d2f4a86-X", "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86"],
     ["Brevo", "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", "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86"],
     ["Honeycomb ingest key", "hcaik_01hq7vx2pl9wr4tz8kyp3nmw5rt1vb7cd2ef4gh6jk8lmn3pq5rs7tu9v", "01hq7vx2pl9wr4tz8kyp3nmw5rt1vb7cd2ef4gh6jk8"],
+    // Secret keys with sk and pk prefixes other than Stripe's: only Stripe's publishable pk_live_/pk_test_ are public.
+    ["OpenRouter, bare", "the key is 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 ok", "9c41e07b52d8af3e6017c94b2ad5e83f1b6c09d7"],
+    ["a Claude Code OAuth token (claude setup-token), bare", "node run.js sk-ant-oat01-Qm7vX2pL9wR4tZ8kYp3NmW5rT1vB7cD2eF4gH6jK8LmN3pQ5rS7tU9vW2xY4zA6bC8dE0fG2hJ4kL6mN8pQ0rS2tU4vW6xY8zA0bC2dE4fG6hJ8kL0mN2pQ4AA", "Qm7vX2pL9wR4tZ8kYp3NmW5rT1vB7cD2eF4gH6jK"],
+    ["ClickUp personal token (pk_, secret)", "got pk_48219375_W7JLZHJNPY5RTZ9ZJE7SIDCL0E16Z3GZ from settings", "W7JLZHJNPY5RTZ9ZJE7SIDCL0E16Z3GZ"],
+    ["ElevenLabs (sk_ and hex)", '{"value": "sk_4042ce6e52bd3f38d73c3aab0ec13c63a4217f35835b1e20"}', "4042ce6e52bd3f38d73c3aab0ec13c63a4217f35"],
   ])("%s", hides);
 });
 

@@ -65,10 +65,11 @@ export function mixedRun(value: string, min: number): boolean {
 /**
  * A short vendor prefix in one case and a separator (npm_, sgp_local_, CLOJARS_, tk-us-, GOCSPX-),
  * then 20+ characters with a long random run: the shape most vendors use, including ones we have
- * never seen. Words joined by separators (paths, kebab-case names, UUIDs) have no long random run;
- * publishable pk_ keys are public.
+ * never seen. Words joined by separators (paths, kebab-case names, UUIDs) have no long random run.
+ * sk_/pk_ are secret for most vendors (OpenRouter, ClickUp, ElevenLabs): only Stripe's publishable
+ * pk_live_/pk_test_ keys are public; OpenAI's own sk-proj-… keys are judged by their marker above.
  */
-const VENDOR_PREFIX = /^(?!(?:foo|test|[sp]k|gl[a-z]{2,5})[_-])(?:(?:[a-z][a-z\d]{0,9}|[A-Z][A-Z\d]{0,9})[_-]){1,2}(?=[\w-]{20})/;
+const VENDOR_PREFIX = /^(?!(?:foo|test|pk_(?:live|test)|sk-(?:proj|svcacct|admin)|gl[a-z]{2,5})[_-])(?:(?:[a-z][a-z\d]{0,9}|[A-Z][A-Z\d]{0,9})[_-]){1,2}(?=[\w-]{20})/;
 const TOKEN = new RegExp(`^(?:${VENDOR})`);
 const MIXED_HEX_40 = /^(?=[\da-f]{0,39}[A-F])(?=[\dA-F]{0,39}[a-f])[\da-fA-F]{40}$/;
 
