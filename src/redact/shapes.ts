@@ -91,6 +91,22 @@ const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
 /** Public keys and tokens are not secrets, nor CSRF tokens; `_authToken` is the npm shape's. */
 const NOT_AFTER = /(?:public|csrf|xsrf|_auth)[_-]?$/i;
 
+/** The flag's value when it follows after spaces, perhaps quoted. */
+const SPACED = String.raw`\s{1,4}["']?`;
+
+/**
+ * The value after `-flag` (then `between`) on a command line of one of `programs`; the arguments
+ * before it may not start with the flag, so that each is tried once (linear).
+ */
+function passwordFlag(programs: string, flag: string, between: string): Shape {
+  return {
+    pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\s${flag}])\S{0,60}){0,8}\s{1,4}-${flag}${between}([^\s"'\`]{4,128})`, "g"),
+    group: [1],
+    needs: new RegExp(programs),
+    valid: (v) => !PLACEHOLDER.test(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
+  };
+}
+
 export const SHAPES: Shape[] = [
   // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
   // every eyJ and rescan the run to its end (quadratic).
@@ -117,12 +133,14 @@ export const SHAPES: Shape[] = [
     needs: /auth|bearer/i,
     valid: encoded,
   },
-  {
-    // A password glued to -p on a MySQL or MariaDB command line, within its first arguments (a bare -p asks for it)
-    pattern: /\b(?:mysql|mariadb)[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\sp])\S{0,60}){0,8}\s{1,4}-p([^\s"'`]{4,128})/g,
-    group: [1],
-    needs: /mysql|mariadb/,
-  },
+  // Programs that take a password after a short flag, as each documents it, within their first arguments
+  passwordFlag("mysql|mariadb", "p", ""), // glued: a bare -p asks for it
+  passwordFlag("(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az) login", "p", SPACED),
+  passwordFlag("sshpass", "p", String.raw`\s{0,4}["']?`),
+  passwordFlag("redis-cli", "a", SPACED),
+  passwordFlag("ldap(?:search|add|modify|delete|whoami|passwd|compare)", "w", SPACED),
+  passwordFlag("sqlcmd|bcp|mosquitto_(?:pub|sub)|zip|unzip", "P", SPACED),
+  passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`\s{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
   {
     // curl -u user:password (not docker's -u 1000:1000)
     pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,

@@ -42,6 +42,9 @@ export const SHAPE_EXAMPLES = [
   "aws configure set aws_secret_access_key Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C",
   "mysql -uroot -pHunter2Pass9",
   "sshpass -p 'Hunter2Pass9' ssh",
+  "docker login -u ci -p Hunter2Pass9",
+  "redis-cli -a Hunter2Pass9",
+  "smbclient -U admin%Hunter2Pass9",
   "A3-ABCDEF-GHIJKLMNOPQ-RSTUV-WXYZ0-12345",
   "1234567890123456|Zx81fQ2mN7pLk3vT9wRy",
 ];
