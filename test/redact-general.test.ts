@@ -28,6 +28,8 @@ describe("blocks and manifests in every form", () => {
     ["an indented cut-off key block", `tls.key: |\n    -----BEGIN EC PRIVATE KEY-----\n    ${KEY1}\n    ${KEY2.slice(0, 30)}`, KEY1],
     ["a cut-off key block in JSON with \\r\\n", `{"pem": "-----BEGIN RSA PRIVATE KEY-----\\r\\n${KEY1}\\r\\n${KEY2}\\r\\n`, KEY2],
     ["key body lines whose BEGIN was cut away", `...\n${KEY1}\n${KEY2}\n-----END RSA PRIVATE KEY-----\n`, KEY1],
+    ["a PuTTY key file's private lines", `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5\nPrivate-Lines: 2\n${KEY1}\n${KEY2}\nPrivate-MAC: 3f9a2c7e1b4d8f60\n`, KEY2],
+    ["a PuTTY key file inside JSON", JSON.stringify({ content: `PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 1\n${KEY2}\nPrivate-MAC: 3f9a` }), KEY2],
   ])("%s", hides);
 });
 
@@ -43,6 +45,8 @@ describe("command lines", () => {
     ["ldapsearch -w", 'ldapsearch -x -D "cn=admin,dc=example,dc=org" -w Lp3oK8iJ2uHyGt5r -b dc=example,dc=org', "Lp3oK8iJ2uHyGt5r"],
     ["sqlcmd -P", "sqlcmd -S tcp:db,1433 -U sa -P 'Sq7lS3rv3rPw0rd5' -Q 'select 1'", "Sq7lS3rv3rPw0rd5"],
     ["smbclient -U user%password", "smbclient //fs/share -U admin%Sm8bPa55wrd9Qz4x", "Sm8bPa55wrd9Qz4x"],
+    ["ssh-keygen -N new passphrase", "ssh-keygen -t ed25519 -N 'Pp8sW0rdQz4xLm2n' -f deploy_key", "Pp8sW0rdQz4xLm2n"],
+    ["openssl -k", "openssl enc -aes-256-cbc -k Ok7sW1rdQz4xLm2n -in a.tar -out a.enc", "Ok7sW1rdQz4xLm2n"],
     ["a signing key flag", "cosign sign --key-password Qm7vX2pL9wR4tZ8k image", "Qm7vX2pL9wR4tZ8k"],
     ["an Oracle connect string", "sqlplus scott/Tg7wQ2xZ9pLm@//db.internal:1521/ORCL", "Tg7wQ2xZ9pLm"],
     ["a SQL Server connection string", "Server=tcp:sql.example.net,1433;User ID=app;Password=Xw9qZ2mL7vT4;Encrypt=True", "Xw9qZ2mL7vT4"],
@@ -90,6 +94,7 @@ describe("vendor formats learned from their documentation", () => {
 
 describe("bare tokens where a credential stands", () => {
   it.each([
+    ["a password stated in prose", "the password is Pr0s3Pa55wQz4xLm2n, use it once", "Pr0s3Pa55wQz4xLm2n"],
     ["an env line of any name", "export ALGOLIA_ADMIN=Qk7vX2pL9wR4tZ8kYp3NmW5r", "Qk7vX2pL9wR4tZ8kYp3NmW5r"],
     ["a YAML field of any name", "  signingSecretValue: Zq8pW3xL9vR2mT7kYp3NmW5rT1vB", "Zq8pW3xL9vR2mT7kYp3NmW5rT1vB"],
     ["a flag of any name", "deploy --webhook-sig Qk7vX2pL9wR4tZ8kYp3NmW5r --env prod", "Qk7vX2pL9wR4tZ8kYp3NmW5r"],

@@ -138,6 +138,9 @@ export const SHAPES: Shape[] = [
   passwordFlag("(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az) login", "p", SPACED),
   passwordFlag("sshpass", "p", String.raw`\s{0,4}["']?`),
   passwordFlag("redis-cli", "a", SPACED),
+  passwordFlag("ssh-keygen", "N", SPACED), // the new passphrase
+  passwordFlag("ssh-keygen", "P", SPACED), // the old one
+  passwordFlag("openssl", "k", SPACED),
   passwordFlag("ldap(?:search|add|modify|delete|whoami|passwd|compare)", "w", SPACED),
   passwordFlag("sqlcmd|bcp|mosquitto_(?:pub|sub)|zip|unzip", "P", SPACED),
   passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`\s{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
@@ -175,7 +178,7 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      `${SECRET_NAME}(?:${ASSIGN}(${VALUE}{6,400})|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}["']?)(${VALUE}{8,400}))` +
+      `${SECRET_NAME}(?:${ASSIGN}(${VALUE}{6,400})|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
@@ -191,6 +194,13 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [1],
     valid: (v, _, __, match) => bareToken(v) && !/public/i.test(match),
+  },
+  {
+    // A PuTTY key file's private part: `Private-Lines: N`, then N lines of base64 (PuTTY's documented
+    // format), with real or escaped line breaks
+    pattern: /Private-Lines:\s{0,4}\d{1,3}(?:\r?\n|\\r\\n|\\n)([A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$)(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$)){0,63})/g,
+    group: [1],
+    needs: /Private-Lines/,
   },
 ];
 

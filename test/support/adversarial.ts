@@ -45,6 +45,9 @@ export const SHAPE_EXAMPLES = [
   "docker login -u ci -p Hunter2Pass9",
   "redis-cli -a Hunter2Pass9",
   "smbclient -U admin%Hunter2Pass9",
+  "ssh-keygen -N Hunter2Pass9",
+  "Private-Lines: 2\nMIIEpAIBAAKCAQEA1c3Rh\nbW9yZSBrZXk=",
+  "the password is Hunter2Pass9",
   "A3-ABCDEF-GHIJKLMNOPQ-RSTUV-WXYZ0-12345",
   "1234567890123456|Zx81fQ2mN7pLk3vT9wRy",
 ];
