@@ -1,7 +1,7 @@
 // The deterministic checkpoint read as the agent that continues from it: true at the end of the span,
 // traceable to its source. Regression tests for the defects of issue 19, on the fixture sessions.
 import { describe, expect, it } from "vitest";
-import { HANDOFF_PREFIX, compact, type ChatMessage, type Summarizer } from "../src/index.js";
+import { HANDOFF_PREFIX, compact, plan, type ChatMessage, type Summarizer } from "../src/index.js";
 import { ledgers } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/types.js";
 import { trajectory } from "./support/fixtures.js";
@@ -173,25 +173,54 @@ describe("the model path", () => {
     expect(r.state.previousSummary).toBe("## Active task\n> continue until all are done\n\n## Blocked\n- none");
   });
 
-  it("appends the deterministic ledgers to a summary that lost the latest request or an unresolved error, and reports it", async () => {
-    const input: ChatMessage[] = [
-      { role: "user", content: "Make the build pass" },
-      { role: "assistant", content: "Starting." },
-      ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
-        { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
-        { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
-      ]).flat(),
-      { role: "user", content: "Ship it on the green build" },
-      { role: "assistant", content: "On it." },
-    ];
+  /** A build failing at every try, then a new request: the middle ends on errors still failing. */
+  const failing = (latest: string): ChatMessage[] => [
+    { role: "user", content: "Make the build pass" },
+    { role: "assistant", content: "Starting." },
+    ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
+      { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
+      { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
+    ]).flat(),
+    { role: "user", content: latest },
+    { role: "assistant", content: "On it." },
+  ];
+
+  it("appends only the unresolved error lines a summary lost, not the whole ledgers, and reports it", async () => {
     const model: Summarizer = async () => "## Active task\n- build things";
     model.label = "model";
-    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    const r = await compact(failing("Ship it on the green build"), { contextWindow: 4_000, summarizer: model, force: true });
     expect(r.report.summary?.source).toBe("model");
-    expect(r.report.summary?.check).toMatchObject({ latestRequest: false, ledgersAppended: true });
-    expect(r.report.summary!.check!.unresolvedErrors).toBeGreaterThan(0);
-    expect(r.report.warnings).toContain("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
-    expect(r.state.previousSummary).toMatch(/^## Active task\n- build things\n\n---\nLedgers computed from the same turns \(the summary above missed the latest request, \d+ unresolved error line\(s\)\):\n\n## Active task\n> Ship it on the green build/);
-    expect(r.state.previousSummary).toMatch(/## Blocked\n- `make build-\d+`: "src\/x\.c:\d+: error: expected ';' before '}'" #\d+/);
+    // The latest request is kept verbatim in the tail: a summary that paraphrases it has not lost it.
+    expect(r.report.summary?.check).toMatchObject({ latestRequest: true, errorsKept: 0, ledgersAppended: true });
+    const { unresolvedErrors } = r.report.summary!.check!;
+    expect(unresolvedErrors).toBeGreaterThan(0);
+    expect(r.report.warnings).toContain("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
+    const summary = r.state.previousSummary!;
+    expect(summary).toMatch(/^## Active task\n- build things\n\n---\nWhat the summary above missed, from the ledgers of the same turns:\n\n## Blocked\n/);
+    expect(summary.match(/^- `make build-\d+`: "src\/x\.c:\d+: error: expected ';' before '}'" #\d+$/gm)).toHaveLength(unresolvedErrors);
+    expect(summary).not.toContain("## Completed actions");
+  });
+
+  it("appends the latest real request when the transcript no longer carries it verbatim (the last user turn is an agent notice)", async () => {
+    const notice = "<task-notification>\n<status>completed</status>\n</task-notification>";
+    const input = failing(notice);
+    input.splice(20, 0, { role: "user", content: "Then make the linker happy too" }, { role: "assistant", content: "Will do." });
+    const errors = "`make build-0`: \"src/x.c:0: error: expected ';' before '}'\"";
+    const model: Summarizer = async () => `## Active task\n- build things\n\n## Blocked\n- ${errors}`;
+    model.label = "model";
+    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    expect(r.report.summary?.check?.latestRequest).toBe(false);
+    expect(r.state.previousSummary).toContain("\n\n## Active task\n> Then make the linker happy too");
+  });
+
+  it("appends nothing to a summary that paraphrases the latest request but keeps every unresolved error", async () => {
+    const input = failing("Ship it on the green build");
+    const { middle } = plan(input, { contextWindow: 4_000, force: true });
+    const lines = input.slice(middle.start, middle.end).filter((m) => m.role === "tool").map((m) => `- ${text(m).split("\n")[1]}`);
+    const model: Summarizer = async () => `## Active task\n- ship once green\n\n## Blocked\n${lines.join("\n")}`;
+    model.label = "model";
+    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    expect(r.report.summary?.check).toMatchObject({ latestRequest: true, ledgersAppended: false });
+    expect(r.state.previousSummary).not.toContain("---");
   });
 });

@@ -133,7 +133,8 @@ export function parseCheckpoint(text: string): Checkpoint {
   for (const line of text.split("\n")) {
     const heading = /^##\s+(.+?)\s*$/.exec(line);
     if (heading) cp.set(heading[1], (current = []));
-    else if (current && line.trim() && line.trim() !== "- none" && !line.startsWith("- …")) current.push(line.replace(/^- /, ""));
+    else if (line.trim() === "---") current = undefined; // ledgers appended to a model's checkpoint follow: not a line of its section
+    else if (current && line.trim() && line.trim() !== "- none" && !line.startsWith("- …") && !line.startsWith("- (paths under ")) current.push(line.replace(/^- /, ""));
   }
   return cp;
 }
