@@ -73,6 +73,8 @@ export interface HandoffMaterial {
   latestAsk?: string;
   /** The first real user request of the transcript (the goal), bounded. */
   firstAsk?: string;
+  /** Whether that request lies before the middle: kept verbatim in the head. */
+  firstAskInHead?: boolean;
   /** Passes before this one (`state.compactions`): references cite `#pass.index` after the first. */
   pass?: number;
 }

@@ -32,9 +32,9 @@ describe("the deterministic checkpoint of the 293-message Claude Code session at
     expect(done).toContain("`git push 2>&1` → exit 128 #283"); // the exit status of the whole output, before pruning
   });
 
-  it("shows no error a later run settled as blocked: the dialyzer failure is a resolved action", () => {
+  it("shows no error a later run settled as blocked: the dialyzer failure is told on its command's line", () => {
     expect(s.get("Blocked") ?? "").not.toMatch(/DIALYZER|Pre-commit|no upstream branch/);
-    expect(s.get("Completed actions")).toMatch(/resolved: `git commit [^\n]*DIALYZER[^\n]* #265, then passed #281/);
+    expect(s.get("Completed actions")).toMatch(/^- `git commit [^\n]* → failed #265 \("[^\n]*DIALYZER[^\n]*"\), then passed #281$/m);
   });
 
   it("takes decisions from sentences that state a choice, not any sentence with \"because\"", () => {
@@ -46,7 +46,7 @@ describe("the deterministic checkpoint of the 293-message Claude Code session at
     const files = s.get("Relevant files")!;
     expect(files).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-dov\/\)/);
     expect(files.match(/slice_builder\.ex/g)).toHaveLength(1);
-    expect(files).toMatch(/- lib\/spotter\/services\/waiting_summary\/: slice_builder\.ex read×2 edited×2 #\d+/);
+    expect(files).toMatch(/- lib\/spotter\/services\/waiting_summary\/: (?:[^\n]*, )?slice_builder\.ex edited #\d+/);
     expect(files).not.toContain("/home/USER/projects/spotter-worktrees/spotter-dov/lib");
   });
 
@@ -76,9 +76,79 @@ describe("the second Claude Code session", () => {
       const passed = messages.filter((m) => m.role === "tool" && ids.has(m.tool_call_id!) && !/^Exit code [1-9]/.test(text(m)));
       expect(passed, line).toEqual([]);
     }
-    expect(s.get("Completed actions")).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #183/);
+    expect(s.get("Completed actions")).toMatch(/^- `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` ×2 #183; failed #177 \("Assertion with == failed"\), then passed #183$/m);
     // Not /home/USER/project, a directory named only in test code: a prefix by path segments.
     expect(s.get("Relevant files")).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-a0y\/\)/);
+  });
+});
+
+describe("the handoff of the span Claude Code compacted, at 16k and 32k windows", () => {
+  const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+  /** Files the calls read or wrote, by basename. */
+  const files = (ms: ChatMessage[]) => new Set(ms.flatMap((m) => m.tool_calls ?? []).map((c) => JSON.parse(c.function.arguments).file_path).filter((p): p is string => typeof p === "string").map(base));
+  for (const [main, theirs] of [
+    ["claude-code-spotter__4d5611e5-241a", "claude-code-spotter__4d5611e5__agent-acompact"],
+    ["claude-code-spotter__fa812bfe-b295", "claude-code-spotter__fa812bfe__agent-acompact"],
+  ]) {
+    const { messages } = trajectory(main);
+    const span = messages.slice(0, messages.findIndex((m) => m.role === "user" && text(m).startsWith("This session is being continued")));
+    for (const contextWindow of [16_000, 32_000]) {
+      // A runway as large as the window: prune alone is never accepted, the handoff is what is tested.
+      const options = { contextWindow, force: true, runway: contextWindow };
+      const run = async () => {
+        const r = await compact(span, options);
+        const { middle } = plan(span, options);
+        return { r, middle: span.slice(middle.start, middle.end), head: span.slice(0, middle.start), summary: r.state.previousSummary! };
+      };
+
+      it(`${main.slice(20, 28)} at ${contextWindow / 1000}k: keeps more of the files the middle read or wrote than Claude Code's own summary of the span`, async () => {
+        const { middle, summary } = await run();
+        const summaryOf = text(trajectory(theirs).messages.at(-1)!);
+        const share = (set: Set<string>, t: string) => [...set].filter((f) => t.includes(f)).length / set.size;
+        expect(share(files(middle), summary)).toBeGreaterThan(share(files(span), summaryOf));
+      });
+
+      it(`${main.slice(20, 28)} at ${contextWindow / 1000}k: one line a directory, each file once, within the summary budget as the estimate counts it`, async () => {
+        const { r, summary, head } = await run();
+        const lines = sections(summary).get("Relevant files")!.split("\n").filter((l) => /^- [^(…]/.test(l));
+        const dirs = lines.map((l) => l.slice(2, l.indexOf(": ")));
+        expect(new Set(dirs).size).toBe(dirs.length);
+        const names = lines.flatMap((l, k) => l.slice(l.indexOf(": ") + 2).split(", ").map((e) => dirs[k] + e.split(" ")[0]));
+        expect(new Set(names).size).toBe(names.length);
+        for (const l of lines) expect(l).toMatch(/^- \S+\/: \S+ (?:(?:read|written|edited|deleted|named) )+#\d+(?:, \S+ (?:(?:read|written|edited|deleted|named) )+#\d+)*$/);
+        expect(r.report.summary!.tokens).toBeLessThanOrEqual(Math.max(1000, contextWindow * 0.05)); // the budget's ceiling
+        // The first request is kept verbatim in the head: not repeated as the Goal.
+        expect(text(head[0])).toMatch(/^Work on bead spotter-/);
+        expect(summary).not.toContain("## Goal");
+      });
+    }
+  }
+});
+
+describe("when room is short", () => {
+  it("every request is written, by its first characters, before any is written whole", async () => {
+    const m: ChatMessage[] = [{ role: "system", content: "sys" }, { role: "user", content: "start" }, { role: "assistant", content: "ok" }];
+    for (let i = 0; i < 30; i++) {
+      m.push({ role: "user", content: `Request ${i}: change widget ${i} so that it renders ${"lorem ipsum dolor ".repeat(20)}` });
+      m.push({ role: "assistant", content: "sure", tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Edit", arguments: JSON.stringify({ file_path: `/repo/src/w${i}.ts`, old_string: "x".repeat(500), new_string: "y" }) } }] });
+      m.push({ role: "tool", tool_call_id: `c${i}`, content: `ok ${"z".repeat(2000)}` });
+    }
+    m.push({ role: "user", content: "finally, ship it" }, { role: "assistant", content: "ok" });
+    const options = { contextWindow: 16_000, force: true, runway: 16_000 };
+    const { middle } = plan(m, options);
+    const asked = m.slice(middle.start, middle.end).filter((x) => x.role === "user").map((x) => text(x).slice(0, 30));
+    const r = await compact(m, options);
+    const requests = sections(r.state.previousSummary!).get("User requests")!;
+    // Most of them: the old checkpoint, writing each whole (300 characters), kept the latest 7 of 28.
+    expect(asked.filter((a) => requests.includes(a)).length).toBeGreaterThan(asked.length * 0.8);
+    for (const line of requests.split("\n")) expect(line).toMatch(/^- (?:Request \d+: [^\n]* #\d+|… \d+ more not shown)$/);
+  });
+
+  it("the latest unresolved error is written, by its first line, when its lines together do not fit", async () => {
+    const { messages } = trajectory("swe-agent__fc_install__marshmallow");
+    const r = await compact(messages, { contextWindow: 16_000, force: true, runway: 16_000 });
+    const blocked = sections(r.state.previousSummary!).get("Blocked")!;
+    expect(blocked.split("\n")[0]).toMatch(/^- .+: ".+ #\d+$/);
   });
 });
 
@@ -140,6 +210,27 @@ describe("ledgers", () => {
     ]);
   });
 
+  it("keep a settled error when the same step fails again later", () => {
+    n = 0;
+    const l = ledgers([
+      run("git add a.ex", "Exit code 128\nfatal: pathspec 'a.ex' did not match any files"),
+      run("git add b.ex", "ok"),
+      run("git add c.ex", "Exit code 1\nPre-commit validation failed"),
+      run("git add c.ex", "ok"),
+    ]);
+    expect([...l.errors.values()].map((e) => [e.what, e.lines[0], e.at, e.resolvedAt])).toEqual([
+      ["`git add a.ex`", "fatal: pathspec 'a.ex' did not match any files", 0, 1],
+      ["`git add c.ex`", "Pre-commit validation failed", 2, 3],
+    ]);
+  });
+
+  it("take a relative path that ends an absolute one for that file, even when both are only named", () => {
+    n = 0;
+    const l = ledgers([turn("assistant", "The bug is in /repo/pkg/handlers/numpy_handler.py, not in /repo/pkg/overlays/numpy_handler.py."), turn("assistant", "Editing pkg/handlers/numpy_handler.py now.")]);
+    expect([...l.files.keys()]).toEqual(["/repo/pkg/handlers/numpy_handler.py", "/repo/pkg/overlays/numpy_handler.py"]);
+    expect(l.files.get("/repo/pkg/handlers/numpy_handler.py")!.at).toEqual([0, 1]);
+  });
+
   it("take decisions from sentences that state a choice, and the latest plan the agent wrote", () => {
     n = 0;
     const l = ledgers([
@@ -162,7 +253,7 @@ describe("the model path", () => {
     await compact(session(), { contextWindow: 16_000, summarizer: model, force: true });
     const ledgers = /<ledgers>\n([\s\S]*)\n<\/ledgers>/.exec(prompt)?.[1] ?? "";
     expect(ledgers).toContain("## Relevant files");
-    expect(ledgers).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #\d+/);
+    expect(ledgers).toMatch(/`mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` ×2 #\d+; failed #177 \("Assertion with == failed"\), then passed #\d+/);
   });
 
   it("keeps a summary that carries the latest request and every unresolved error, and says so", async () => {
