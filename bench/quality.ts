@@ -2,7 +2,7 @@
 // deterministic summarizer and for Claude Code's own compaction summaries of the same sessions;
 // whether it shows a settled error as blocked; what the archive costs; how the handoff grows.
 import { HANDOFF_PREFIX, compact, plan, type ChatMessage } from "../src/index.js";
-import { trajectory } from "../test/support/fixtures.js";
+import { trajectories, trajectory } from "../test/support/fixtures.js";
 import { table } from "./lib.js";
 
 type Kind = "file paths" | "commands" | "error lines" | "user requests";
@@ -12,6 +12,8 @@ const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A
 /** A failed run as Claude Code reports it: an exit status, a tool error, or an error word in the first line. */
 const FAILED = /^(?:Exit code [1-9]|<tool_use_error>|[^\n]*\b(?:error|failed|fatal)\b)/i;
 const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic)\b/i;
+/** What Claude Code writes in the user's turn that the user did not ask: reminders, notifications, slash-command echoes, interrupts. */
+const NOTICE = /^\s*(?:<(?:system-reminder|task-notification|local-command-\w+|command-(?:name|message|args))>|Caveat: The messages below were generated|\[Request interrupted by user)/;
 /** Files by basename: a handoff may write paths relative to the working directory, grouped by folder. */
 const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""));
@@ -34,7 +36,7 @@ function artifacts(messages: ChatMessage[]): Artifacts {
     }
     // Error lines of runs that failed (not every line of a file read that holds the word "error").
     if (m.role === "tool" && FAILED.test(t)) for (const line of t.split("\n")) if (ERROR.test(line) && line.trim().length > 12) a["error lines"].add(line.trim().slice(0, 60));
-    if (m.role === "user" && !/^\s*<(?:system-reminder|task-notification)>/.test(t) && !t.startsWith("This session is being continued") && t.trim()) a["user requests"].add(t.trim().slice(0, 60));
+    if (m.role === "user" && !NOTICE.test(t) && !t.startsWith("This session is being continued") && t.trim()) a["user requests"].add(t.trim().slice(0, 60));
   }
   return a;
 }
@@ -71,45 +73,88 @@ const SESSIONS = [
   { main: "claude-code-spotter__4d5611e5-241a", compacted: "claude-code-spotter__4d5611e5__agent-acompact" },
   { main: "claude-code-spotter__fa812bfe-b295", compacted: "claude-code-spotter__fa812bfe__agent-acompact" },
 ];
+/** The windows a handoff is measured at: the summary budget is 1,000 tokens at 16k, 1,600 at 32k. */
+const WINDOWS = [16_000, 32_000];
+/** Fixtures measured as a guard against tuning to the two sessions above: every other one where a pass summarizes. */
+const GUARDS = trajectories()
+  .map((t) => t.name)
+  .filter((n) => !SESSIONS.some((s) => n.startsWith(s.main) || n.startsWith(s.compacted)));
+
+type Recall = Record<Kind, [number, number]>;
+const KINDS: Kind[] = ["file paths", "commands", "error lines", "user requests"];
+const pct = ([k, n]: [number, number]) => (n ? `${Math.round((k / n) * 100)} % (${k}/${n})` : "—");
+const add = (t: Recall | undefined, r: Recall): Recall => Object.fromEntries(KINDS.map((k) => [k, [(t?.[k][0] ?? 0) + r[k][0], (t?.[k][1] ?? 0) + r[k][1]]])) as Recall;
+const short = (name: string) => name.replace(/^claude-code-spotter__/, "cc:").slice(0, 34);
+
+/** The span a compaction covers: everything before Claude Code's continuation message, if any. */
+function spanOf(messages: ChatMessage[]): ChatMessage[] {
+  const cut = messages.findIndex((m) => m.role === "user" && text(m).startsWith("This session is being continued"));
+  return cut < 0 ? messages : messages.slice(0, cut);
+}
+
+/**
+ * Our handoff of `span` at a window and its recall of the artifacts of the middle it replaced (head
+ * and tail stay verbatim). Forced, with a runway as large as the window so that prune alone is never
+ * accepted: the handoff is what is measured.
+ */
+async function ours(span: ChatMessage[], contextWindow: number) {
+  const options = { contextWindow, force: true, runway: contextWindow };
+  const p = plan(span, options);
+  const r = await compact(span, options);
+  // The checkpoint itself: not the handoff's fixed preamble, nor a tail message it may be merged into.
+  const handoff = r.report.mode === "summary" ? r.state.previousSummary ?? "" : "";
+  const size = `${handoff.length.toLocaleString("en-US")} chars, ${r.report.summary?.tokens ?? 0} tokens`;
+  return { mode: r.report.mode, handoff, size, recall: recall(artifacts(span.slice(p.middle.start, p.middle.end)), handoff) };
+}
 
 export async function qualityBench(): Promise<string> {
   const rows: (string | number)[][] = [];
-  const blocked: [string, number][] = [];
-  const pct = ([k, n]: [number, number]) => (n ? `${Math.round((k / n) * 100)} % (${k}/${n})` : "—");
-  const totals: Record<string, Record<Kind, [number, number]>> = {};
-  const addTotal = (who: string, r: Record<Kind, [number, number]>) => {
-    const t = (totals[who] ??= { "file paths": [0, 0], commands: [0, 0], "error lines": [0, 0], "user requests": [0, 0] });
-    for (const k of Object.keys(r) as Kind[]) t[k] = [t[k][0] + r[k][0], t[k][1] + r[k][1]];
-  };
+  const blocked: string[] = [];
+  const totals = new Map<string, Recall>();
   for (const s of SESSIONS) {
-    const { messages } = trajectory(s.main);
-    // The span Claude Code compacted: everything before its continuation message.
-    const cut = messages.findIndex((m) => m.role === "user" && text(m).startsWith("This session is being continued"));
-    const span = messages.slice(0, cut);
-    const theirs = trajectory(s.compacted).messages.at(-1)!;
-    const r1 = recall(artifacts(span), text(theirs));
-    addTotal("Claude Code's own summary", r1);
-    rows.push([s.main.slice(20, 28), "Claude Code's own summary", `${text(theirs).length.toLocaleString("en-US")} chars`, ...Object.values(r1).map(pct)]);
-
-    // Ours on the same span: the handoff covers the plan's middle (head and tail stay verbatim).
-    const options = { contextWindow: 16_000, force: true }; // small enough that the span needs a summary, not prune alone
-    const p = plan(span, options);
-    const r = await compact(span, options);
-    const handoff = r.messages.find((m) => text(m).startsWith(HANDOFF_PREFIX)) ?? { role: "user", content: "" };
-    const r2 = recall(artifacts(span.slice(p.middle.start, p.middle.end)), text(handoff as ChatMessage));
-    addTotal("context-compactor deterministic", r2);
-    rows.push([s.main.slice(20, 28), "context-compactor deterministic", `${text(handoff as ChatMessage).length.toLocaleString("en-US")} chars`, ...Object.values(r2).map(pct)]);
-    blocked.push([s.main.slice(20, 28), settledButBlocked(span, text(handoff as ChatMessage))]);
+    const span = spanOf(trajectory(s.main).messages);
+    const theirs = text(trajectory(s.compacted).messages.at(-1)!);
+    const r1 = recall(artifacts(span), theirs);
+    totals.set("Claude Code's own summary", add(totals.get("Claude Code's own summary"), r1));
+    rows.push([s.main.slice(20, 28), "any", "Claude Code's own summary", `${theirs.length.toLocaleString("en-US")} chars`, ...KINDS.map((k) => pct(r1[k]))]);
+    for (const w of WINDOWS) {
+      const o = await ours(span, w);
+      const who = `context-compactor deterministic, ${w / 1000}k`;
+      totals.set(who, add(totals.get(who), o.recall));
+      rows.push([s.main.slice(20, 28), `${w / 1000}k`, "context-compactor deterministic", o.size, ...KINDS.map((k) => pct(o.recall[k]))]);
+      blocked.push(`${s.main.slice(20, 28)} ${w / 1000}k ${settledButBlocked(span, o.handoff)}`);
+    }
   }
-  for (const [who, t] of Object.entries(totals)) rows.push(["both", who, "", ...Object.values(t).map(pct)]);
-  const ours = totals["context-compactor deterministic"];
-  const worst = (Object.entries(ours) as [Kind, [number, number]][]).filter(([, [, n]]) => n).sort((a, b) => a[1][0] / a[1][1] - b[1][0] / b[1][1])[0][0];
+  for (const [who, t] of totals) rows.push(["both", /, (\d+k)$/.exec(who)?.[1] ?? "any", who.replace(/, \d+k$/, ""), "", ...KINDS.map((k) => pct(t[k]))]);
+
+  const guardRows: (string | number)[][] = [];
+  const guardTotals = new Map<number, Recall>();
+  const skipped = new Set<string>();
+  for (const name of GUARDS) {
+    const span = spanOf(trajectory(name).messages);
+    for (const w of WINDOWS) {
+      const o = await ours(span, w);
+      if (o.mode !== "summary") {
+        skipped.add(`${short(name)} (${w / 1000}k: ${o.mode})`);
+        continue;
+      }
+      guardTotals.set(w, add(guardTotals.get(w), o.recall));
+      guardRows.push([short(name), `${w / 1000}k`, o.size, ...KINDS.map((k) => pct(o.recall[k]))]);
+    }
+  }
+  for (const [w, t] of guardTotals) guardRows.push(["all", `${w / 1000}k`, "", ...KINDS.map((k) => pct(t[k]))]);
+
+  const ourTotal = [...totals].filter(([who]) => who.startsWith("context")).reduce<Recall | undefined>((t, [, r]) => add(t, r), undefined)!;
+  const worst = KINDS.filter((k) => ourTotal[k][1]).sort((a, b) => ourTotal[a][0] / ourTotal[a][1] - ourTotal[b][0] / ourTotal[b][1])[0];
   return (
-    table(["session", "summary", "size", "file paths", "commands", "error lines", "user requests"], rows) +
+    table(["session", "window", "summary", "size", "file paths", "commands", "error lines", "user requests"], rows) +
     `\n\nRecall = share of the artifacts in the summarized span that the summary still contains (exact substring, whitespace folded). ` +
-    `Claude Code's summaries are model-written (Opus) and ~15k characters; ours is deterministic and bounded by the summary budget. ` +
-    `Lost most by the deterministic summarizer: **${worst}**. File paths: the files read or written by the span's tool calls and those the user or the agent named (not every path a tool output lists), compared by basename (the handoff writes them relative to the working directory, grouped by folder). Commands: each distinct first line, its first 60 characters. Error lines: the lines with an error word in the outputs of runs that failed (an exit status, a tool error, an error word in the first line), not source lines read from files. User requests: user messages, agent notices (task notifications, system reminders) aside.\n\n` +
-    `Errors shown as Blocked although a later run of the same command succeeded: ${blocked.map(([s, n]) => `${s} ${n}`).join(", ")}.\n\n` +
+    `Claude Code's summaries are model-written (Opus) and ~15k characters, one per session whatever the window, measured on the whole span it replaced; ours is deterministic, bounded by the summary budget (a fifth of the middle, at most 1,000 tokens at a 16k window, 1,600 at 32k; its tokens as the built-in estimate counts them), and measured on the middle it replaced (head and tail stay verbatim), the checkpoint alone (not the handoff's fixed preamble). ` +
+    `Lost most by the deterministic summarizer: **${worst}**. File paths: the files read or written by the span's tool calls and those the user or the agent named (not every path a tool output lists), compared by basename (the handoff writes them relative to the working directory, grouped by folder). Commands: each distinct first line, its first 60 characters. Error lines: the lines with an error word in the outputs of runs that failed (an exit status, a tool error, an error word in the first line), not source lines read from files. User requests: user messages, Claude Code's notices aside (system reminders, task notifications, slash-command echoes and their caveat, "[Request interrupted by user]"); swe-agent and mini-swe-agent return each observation as a user message, counted here as a request.\n\n` +
+    `Errors shown as Blocked although a later run of the same command succeeded: ${blocked.join(", ")}.\n\n` +
+    "The other fixture transcripts, ours only (no model summary to compare with), as a guard against tuning to the two sessions above.\n\n" +
+    table(["fixture", "window", "size", "file paths", "commands", "error lines", "user requests"], guardRows) +
+    `\n\nEvery pass is forced and made to summarize (a runway as large as the window: prune alone is never accepted). Without a middle to summarize: ${[...skipped].join(", ") || "none"}.\n\n` +
     (await archiveCost()) +
     "\n\n" +
     (await growth())
@@ -147,6 +192,6 @@ async function growth(): Promise<string> {
   }
   return (
     table(["messages", "middle messages", "middle tokens", "mode", "handoff chars", "summary tokens"], rows) +
-    "\n\nPrefixes of the first session at a 32k window, forced. Prune-only passes have no handoff. The handoff is bounded by the summary budget (a fifth of the middle, at most 5 % of the window, 3.5 characters a token): it stops growing once the budget is reached, and the ledgers keep the latest and most important lines whole."
+    "\n\nPrefixes of the first session at a 32k window, forced. Prune-only passes have no handoff. The handoff is bounded by the summary budget (a fifth of the middle, at most 5 % of the window, as the built-in estimate counts tokens): it stops growing once the budget is reached, and the ledgers keep the latest and most important lines whole (long ones shortened first)."
   );
 }

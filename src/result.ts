@@ -90,7 +90,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     sanitized,
   });
   if (summary) report.summary = summary;
-  if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
+  if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
   // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
   const removed = handoff === undefined ? [] : removedIndexes(pl);
   const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), redact, archiveLimit);

@@ -73,6 +73,8 @@ export interface HandoffMaterial {
   latestAsk?: string;
   /** The first real user request of the transcript (the goal), bounded. */
   firstAsk?: string;
+  /** Whether that request lies before the middle: kept verbatim in the head. */
+  firstAskInHead?: boolean;
   /** Passes before this one (`state.compactions`): references cite `#pass.index` after the first. */
   pass?: number;
 }
@@ -159,12 +161,15 @@ export interface SummaryInfo {
 }
 
 export interface SummaryCheck {
-  /** The latest real request is in the summary (its first 60 characters, whitespace folded). */
+  /**
+   * The latest real request survives: kept verbatim in the transcript (tail or pinned), or, when the
+   * last user turn is an agent notice, in the summary (its first 60 characters, whitespace folded).
+   */
   latestRequest: boolean;
   /** Error lines of runs still failing at the end of the span, and how many the summary kept. */
   unresolvedErrors: number;
   errorsKept: number;
-  /** Something was missing: the deterministic ledgers were appended to the summary. */
+  /** Something was missing: the missing ledger lines were appended to the summary. */
   ledgersAppended: boolean;
 }
 

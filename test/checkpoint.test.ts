@@ -1,7 +1,7 @@
 // The deterministic checkpoint read as the agent that continues from it: true at the end of the span,
 // traceable to its source. Regression tests for the defects of issue 19, on the fixture sessions.
 import { describe, expect, it } from "vitest";
-import { HANDOFF_PREFIX, compact, type ChatMessage, type Summarizer } from "../src/index.js";
+import { HANDOFF_PREFIX, compact, plan, type ChatMessage, type Summarizer } from "../src/index.js";
 import { ledgers } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/types.js";
 import { trajectory } from "./support/fixtures.js";
@@ -32,9 +32,9 @@ describe("the deterministic checkpoint of the 293-message Claude Code session at
     expect(done).toContain("`git push 2>&1` → exit 128 #283"); // the exit status of the whole output, before pruning
   });
 
-  it("shows no error a later run settled as blocked: the dialyzer failure is a resolved action", () => {
+  it("shows no error a later run settled as blocked: the dialyzer failure is told on its command's line", () => {
     expect(s.get("Blocked") ?? "").not.toMatch(/DIALYZER|Pre-commit|no upstream branch/);
-    expect(s.get("Completed actions")).toMatch(/resolved: `git commit [^\n]*DIALYZER[^\n]* #265, then passed #281/);
+    expect(s.get("Completed actions")).toMatch(/^- `git commit [^\n]* → failed #265 \("[^\n]*DIALYZER[^\n]*"\), then passed #281$/m);
   });
 
   it("takes decisions from sentences that state a choice, not any sentence with \"because\"", () => {
@@ -46,7 +46,7 @@ describe("the deterministic checkpoint of the 293-message Claude Code session at
     const files = s.get("Relevant files")!;
     expect(files).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-dov\/\)/);
     expect(files.match(/slice_builder\.ex/g)).toHaveLength(1);
-    expect(files).toMatch(/- lib\/spotter\/services\/waiting_summary\/: slice_builder\.ex read×2 edited×2 #\d+/);
+    expect(files).toMatch(/- lib\/spotter\/services\/waiting_summary\/: (?:[^\n]*, )?slice_builder\.ex edited #\d+/);
     expect(files).not.toContain("/home/USER/projects/spotter-worktrees/spotter-dov/lib");
   });
 
@@ -76,9 +76,79 @@ describe("the second Claude Code session", () => {
       const passed = messages.filter((m) => m.role === "tool" && ids.has(m.tool_call_id!) && !/^Exit code [1-9]/.test(text(m)));
       expect(passed, line).toEqual([]);
     }
-    expect(s.get("Completed actions")).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #183/);
+    expect(s.get("Completed actions")).toMatch(/^- `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` ×2 #183; failed #177 \("Assertion with == failed"\), then passed #183$/m);
     // Not /home/USER/project, a directory named only in test code: a prefix by path segments.
     expect(s.get("Relevant files")).toMatch(/^- \(paths under \/home\/USER\/projects\/spotter-worktrees\/spotter-a0y\/\)/);
+  });
+});
+
+describe("the handoff of the span Claude Code compacted, at 16k and 32k windows", () => {
+  const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+  /** Files the calls read or wrote, by basename. */
+  const files = (ms: ChatMessage[]) => new Set(ms.flatMap((m) => m.tool_calls ?? []).map((c) => JSON.parse(c.function.arguments).file_path).filter((p): p is string => typeof p === "string").map(base));
+  for (const [main, theirs] of [
+    ["claude-code-spotter__4d5611e5-241a", "claude-code-spotter__4d5611e5__agent-acompact"],
+    ["claude-code-spotter__fa812bfe-b295", "claude-code-spotter__fa812bfe__agent-acompact"],
+  ]) {
+    const { messages } = trajectory(main);
+    const span = messages.slice(0, messages.findIndex((m) => m.role === "user" && text(m).startsWith("This session is being continued")));
+    for (const contextWindow of [16_000, 32_000]) {
+      // A runway as large as the window: prune alone is never accepted, the handoff is what is tested.
+      const options = { contextWindow, force: true, runway: contextWindow };
+      const run = async () => {
+        const r = await compact(span, options);
+        const { middle } = plan(span, options);
+        return { r, middle: span.slice(middle.start, middle.end), head: span.slice(0, middle.start), summary: r.state.previousSummary! };
+      };
+
+      it(`${main.slice(20, 28)} at ${contextWindow / 1000}k: keeps more of the files the middle read or wrote than Claude Code's own summary of the span`, async () => {
+        const { middle, summary } = await run();
+        const summaryOf = text(trajectory(theirs).messages.at(-1)!);
+        const share = (set: Set<string>, t: string) => [...set].filter((f) => t.includes(f)).length / set.size;
+        expect(share(files(middle), summary)).toBeGreaterThan(share(files(span), summaryOf));
+      });
+
+      it(`${main.slice(20, 28)} at ${contextWindow / 1000}k: one line a directory, each file once, within the summary budget as the estimate counts it`, async () => {
+        const { r, summary, head } = await run();
+        const lines = sections(summary).get("Relevant files")!.split("\n").filter((l) => /^- [^(…]/.test(l));
+        const dirs = lines.map((l) => l.slice(2, l.indexOf(": ")));
+        expect(new Set(dirs).size).toBe(dirs.length);
+        const names = lines.flatMap((l, k) => l.slice(l.indexOf(": ") + 2).split(", ").map((e) => dirs[k] + e.split(" ")[0]));
+        expect(new Set(names).size).toBe(names.length);
+        for (const l of lines) expect(l).toMatch(/^- \S+\/: \S+ (?:(?:read|written|edited|deleted|named) )+#\d+(?:, \S+ (?:(?:read|written|edited|deleted|named) )+#\d+)*$/);
+        expect(r.report.summary!.tokens).toBeLessThanOrEqual(Math.max(1000, contextWindow * 0.05)); // the budget's ceiling
+        // The first request is kept verbatim in the head: not repeated as the Goal.
+        expect(text(head[0])).toMatch(/^Work on bead spotter-/);
+        expect(summary).not.toContain("## Goal");
+      });
+    }
+  }
+});
+
+describe("when room is short", () => {
+  it("every request is written, by its first characters, before any is written whole", async () => {
+    const m: ChatMessage[] = [{ role: "system", content: "sys" }, { role: "user", content: "start" }, { role: "assistant", content: "ok" }];
+    for (let i = 0; i < 30; i++) {
+      m.push({ role: "user", content: `Request ${i}: change widget ${i} so that it renders ${"lorem ipsum dolor ".repeat(20)}` });
+      m.push({ role: "assistant", content: "sure", tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Edit", arguments: JSON.stringify({ file_path: `/repo/src/w${i}.ts`, old_string: "x".repeat(500), new_string: "y" }) } }] });
+      m.push({ role: "tool", tool_call_id: `c${i}`, content: `ok ${"z".repeat(2000)}` });
+    }
+    m.push({ role: "user", content: "finally, ship it" }, { role: "assistant", content: "ok" });
+    const options = { contextWindow: 16_000, force: true, runway: 16_000 };
+    const { middle } = plan(m, options);
+    const asked = m.slice(middle.start, middle.end).filter((x) => x.role === "user").map((x) => text(x).slice(0, 30));
+    const r = await compact(m, options);
+    const requests = sections(r.state.previousSummary!).get("User requests")!;
+    // Most of them: the old checkpoint, writing each whole (300 characters), kept the latest 7 of 28.
+    expect(asked.filter((a) => requests.includes(a)).length).toBeGreaterThan(asked.length * 0.8);
+    for (const line of requests.split("\n")) expect(line).toMatch(/^- (?:Request \d+: [^\n]* #\d+|… \d+ more not shown)$/);
+  });
+
+  it("the latest unresolved error is written, by its first line, when its lines together do not fit", async () => {
+    const { messages } = trajectory("swe-agent__fc_install__marshmallow");
+    const r = await compact(messages, { contextWindow: 16_000, force: true, runway: 16_000 });
+    const blocked = sections(r.state.previousSummary!).get("Blocked")!;
+    expect(blocked.split("\n")[0]).toMatch(/^- .+: ".+ #\d+$/);
   });
 });
 
@@ -140,6 +210,27 @@ describe("ledgers", () => {
     ]);
   });
 
+  it("keep a settled error when the same step fails again later", () => {
+    n = 0;
+    const l = ledgers([
+      run("git add a.ex", "Exit code 128\nfatal: pathspec 'a.ex' did not match any files"),
+      run("git add b.ex", "ok"),
+      run("git add c.ex", "Exit code 1\nPre-commit validation failed"),
+      run("git add c.ex", "ok"),
+    ]);
+    expect([...l.errors.values()].map((e) => [e.what, e.lines[0], e.at, e.resolvedAt])).toEqual([
+      ["`git add a.ex`", "fatal: pathspec 'a.ex' did not match any files", 0, 1],
+      ["`git add c.ex`", "Pre-commit validation failed", 2, 3],
+    ]);
+  });
+
+  it("take a relative path that ends an absolute one for that file, even when both are only named", () => {
+    n = 0;
+    const l = ledgers([turn("assistant", "The bug is in /repo/pkg/handlers/numpy_handler.py, not in /repo/pkg/overlays/numpy_handler.py."), turn("assistant", "Editing pkg/handlers/numpy_handler.py now.")]);
+    expect([...l.files.keys()]).toEqual(["/repo/pkg/handlers/numpy_handler.py", "/repo/pkg/overlays/numpy_handler.py"]);
+    expect(l.files.get("/repo/pkg/handlers/numpy_handler.py")!.at).toEqual([0, 1]);
+  });
+
   it("take decisions from sentences that state a choice, and the latest plan the agent wrote", () => {
     n = 0;
     const l = ledgers([
@@ -162,7 +253,7 @@ describe("the model path", () => {
     await compact(session(), { contextWindow: 16_000, summarizer: model, force: true });
     const ledgers = /<ledgers>\n([\s\S]*)\n<\/ledgers>/.exec(prompt)?.[1] ?? "";
     expect(ledgers).toContain("## Relevant files");
-    expect(ledgers).toMatch(/resolved: `mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` failed \("Assertion with == failed"\) #177, then passed #\d+/);
+    expect(ledgers).toMatch(/`mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_test\.exs 2>&1` ×2 #\d+; failed #177 \("Assertion with == failed"\), then passed #\d+/);
   });
 
   it("keeps a summary that carries the latest request and every unresolved error, and says so", async () => {
@@ -173,25 +264,54 @@ describe("the model path", () => {
     expect(r.state.previousSummary).toBe("## Active task\n> continue until all are done\n\n## Blocked\n- none");
   });
 
-  it("appends the deterministic ledgers to a summary that lost the latest request or an unresolved error, and reports it", async () => {
-    const input: ChatMessage[] = [
-      { role: "user", content: "Make the build pass" },
-      { role: "assistant", content: "Starting." },
-      ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
-        { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
-        { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
-      ]).flat(),
-      { role: "user", content: "Ship it on the green build" },
-      { role: "assistant", content: "On it." },
-    ];
+  /** A build failing at every try, then a new request: the middle ends on errors still failing. */
+  const failing = (latest: string): ChatMessage[] => [
+    { role: "user", content: "Make the build pass" },
+    { role: "assistant", content: "Starting." },
+    ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
+      { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
+      { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
+    ]).flat(),
+    { role: "user", content: latest },
+    { role: "assistant", content: "On it." },
+  ];
+
+  it("appends only the unresolved error lines a summary lost, not the whole ledgers, and reports it", async () => {
     const model: Summarizer = async () => "## Active task\n- build things";
     model.label = "model";
-    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    const r = await compact(failing("Ship it on the green build"), { contextWindow: 4_000, summarizer: model, force: true });
     expect(r.report.summary?.source).toBe("model");
-    expect(r.report.summary?.check).toMatchObject({ latestRequest: false, ledgersAppended: true });
-    expect(r.report.summary!.check!.unresolvedErrors).toBeGreaterThan(0);
-    expect(r.report.warnings).toContain("the model's summary missed the latest request or an unresolved error: the deterministic ledgers were appended to it");
-    expect(r.state.previousSummary).toMatch(/^## Active task\n- build things\n\n---\nLedgers computed from the same turns \(the summary above missed the latest request, \d+ unresolved error line\(s\)\):\n\n## Active task\n> Ship it on the green build/);
-    expect(r.state.previousSummary).toMatch(/## Blocked\n- `make build-\d+`: "src\/x\.c:\d+: error: expected ';' before '}'" #\d+/);
+    // The latest request is kept verbatim in the tail: a summary that paraphrases it has not lost it.
+    expect(r.report.summary?.check).toMatchObject({ latestRequest: true, errorsKept: 0, ledgersAppended: true });
+    const { unresolvedErrors } = r.report.summary!.check!;
+    expect(unresolvedErrors).toBeGreaterThan(0);
+    expect(r.report.warnings).toContain("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
+    const summary = r.state.previousSummary!;
+    expect(summary).toMatch(/^## Active task\n- build things\n\n---\nWhat the summary above missed, from the ledgers of the same turns:\n\n## Blocked\n/);
+    expect(summary.match(/^- `make build-\d+`: "src\/x\.c:\d+: error: expected ';' before '}'" #\d+$/gm)).toHaveLength(unresolvedErrors);
+    expect(summary).not.toContain("## Completed actions");
+  });
+
+  it("appends the latest real request when the transcript no longer carries it verbatim (the last user turn is an agent notice)", async () => {
+    const notice = "<task-notification>\n<status>completed</status>\n</task-notification>";
+    const input = failing(notice);
+    input.splice(20, 0, { role: "user", content: "Then make the linker happy too" }, { role: "assistant", content: "Will do." });
+    const errors = "`make build-0`: \"src/x.c:0: error: expected ';' before '}'\"";
+    const model: Summarizer = async () => `## Active task\n- build things\n\n## Blocked\n- ${errors}`;
+    model.label = "model";
+    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    expect(r.report.summary?.check?.latestRequest).toBe(false);
+    expect(r.state.previousSummary).toContain("\n\n## Active task\n> Then make the linker happy too");
+  });
+
+  it("appends nothing to a summary that paraphrases the latest request but keeps every unresolved error", async () => {
+    const input = failing("Ship it on the green build");
+    const { middle } = plan(input, { contextWindow: 4_000, force: true });
+    const lines = input.slice(middle.start, middle.end).filter((m) => m.role === "tool").map((m) => `- ${text(m).split("\n")[1]}`);
+    const model: Summarizer = async () => `## Active task\n- ship once green\n\n## Blocked\n${lines.join("\n")}`;
+    model.label = "model";
+    const r = await compact(input, { contextWindow: 4_000, summarizer: model, force: true });
+    expect(r.report.summary?.check).toMatchObject({ latestRequest: true, ledgersAppended: false });
+    expect(r.state.previousSummary).not.toContain("---");
   });
 });

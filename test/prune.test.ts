@@ -36,7 +36,22 @@ describe("prune", () => {
     expect(dups.length).toBeGreaterThan(0);
     const last = r.messages.filter((x) => x.role === "tool").at(-1)!;
     expect(content(last)).toBe(same);
-    expect(content(r.messages[dups[0].index])).toMatch(/identical to the output at message \d+/);
+    expect(content(r.messages[dups[0].index])).toMatch(/^\[output pruned #\d+\] Read file_path="\/src\/f\d+\.ts" → identical to the output at #\d+$/);
+  });
+
+  it("cites the newest copy by its reference, which carries the pass from the second pass on", async () => {
+    const same = filler(200);
+    const m = agent(60, () => same, "Read");
+    const r = await compact(m, { contextWindow: 16_000, tailTokens: 200, state: { version: 1, compactions: 1, strikes: 0, fallbackStreak: 0, cooldowns: {} } });
+    const dups = r.report.pruned.filter((p) => p.kind === "duplicate");
+    expect(dups.length).toBeGreaterThan(0);
+    for (const d of dups) {
+      const [, own, later] = /^\[output pruned (#1\.\d+)\] .* identical to the output at (#1\.\d+)$/.exec(content(r.messages[d.index]))!;
+      expect(own).toBe(`#1.${d.index}`);
+      // The newest copy is a later message of this pass, and the archive keeps the duplicate whole under its own reference.
+      expect(Number(later.slice(3))).toBeGreaterThan(d.index);
+      expect(r.archive![own]).toBeDefined();
+    }
   });
 
   it("never touches protected tools", async () => {

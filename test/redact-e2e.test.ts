@@ -165,7 +165,7 @@ describe("redaction at every boundary of the summary path", () => {
     };
     // The chain redacts every summary once more; a secret cut before that is past saving.
     const out = redact((await deterministicSummarizer()({ messages: [], maxOutputTokens: 4000, handoff })) as string);
-    expect(out, "the user request is quoted").toContain("- #10 word word");
+    expect(out, "the user request is quoted").toMatch(/^- word word[^\n]* #10$/m);
     expect(out, "the decision is quoted").toContain("We keep it instead of rotating because word");
     expect(out, "the error line is quoted").toContain("error: word word");
     expect(out, "the command is quoted").toContain("`word word");

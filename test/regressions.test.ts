@@ -79,7 +79,7 @@ describe("seed regressions", () => {
     }
     // Passes 2 and 3 update the previous checkpoint; the old handoff is not a turn in the transcript part.
     expect(requests[1]).toContain("<previous-checkpoint>\n## Active task\n- pass 1");
-    const turns = requests[1].slice(requests[1].indexOf("<turns"));
+    const turns = requests[1].slice(requests[1].indexOf("<turns"), requests[1].indexOf("</turns>"));
     expect(turns).not.toContain(HANDOFF_PREFIX);
     expect(turns).not.toContain("GOAL-1");
     expect(requests[2]).toContain("GOAL-2");

@@ -39,7 +39,8 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, ref: string) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number) {
+  const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
   m.results.forEach((r, k) => {
@@ -48,7 +49,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     const target = describeCall(call?.name, call?.arguments, redact);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
-      outputs.set(k, cited(duplicateLine(target, later), ref));
+      outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
       duplicate = true;
     } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
       outputs.set(k, cited(prunedOutputLine(target, r.text, r.images), ref));
@@ -87,7 +88,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, refOf(i, pass));
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";

@@ -105,8 +105,9 @@ export function prunedOutputLine(call: string, output: string, images: number): 
   return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
 }
 
-export function duplicateLine(call: string, laterIndex: number): string {
-  return `[output pruned] ${call} → identical to the output at message ${laterIndex}`;
+/** `later`: the reference of the newest copy (`#212`, `#1.45`), not a message index, which another pass would shift. */
+export function duplicateLine(call: string, later: string): string {
+  return `[output pruned] ${call} → identical to the output at ${later}`;
 }
 
 const LEAF_LIMIT = 200;

@@ -169,7 +169,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       let check: SummaryInfo["check"];
       if (!lastResort) {
-        const checked = checkSummary(text, x.material, x.maxOutputTokens, x.redactor);
+        const checked = checkSummary(text, x.material, x.redactor);
         if (checked.check.ledgersAppended) {
           // The stream already showed the summary with its trailing whitespace: show only what follows.
           const appended = checked.text.slice(text.length);

@@ -1,29 +1,36 @@
-// The check of a model's checkpoint: the latest request and every unresolved error line must survive
-// it, or the deterministic ledgers are appended. (Imported statically: a dynamic chunk importing the
-// deterministic summarizer made bundlers share it with, and load it for, `import { plan }`.)
+// The check of a model's checkpoint: what the transcript no longer carries verbatim must survive it
+// (the latest request when it lies in the middle, every unresolved error line), or the missing items
+// are appended, in the deterministic checkpoint's words. (Imported statically: a dynamic chunk made
+// bundlers share the deterministic summarizer with, and load it for, `import { plan }`.)
+import { refOf } from "../archive/ref.js";
 import { clip } from "../prune/one-liner.js";
 import type { Redactor } from "../redact/index.js";
-import { deterministicCheckpoint } from "../summarizers/deterministic.js";
 import type { HandoffMaterial, SummaryCheck } from "../types.js";
 import { INJECTED, ledgers } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
 
-export function checkSummary(text: string, material: HandoffMaterial, maxOutputTokens: number, redactor: Redactor): { text: string; check: SummaryCheck } {
+export function checkSummary(text: string, material: HandoffMaterial, redactor: Redactor): { text: string; check: SummaryCheck } {
   const l = ledgers(material.turns);
-  const latest = material.latestAsk && !INJECTED.test(material.latestAsk) ? material.latestAsk : l.requests.at(-1)?.[0];
-  const errors = [...l.errors.values()].filter((e) => e.resolvedAt === undefined).map((e) => e.lines[0]);
-  const [ask, ...lines] = redactor.redactMany([latest ?? "", ...errors]);
+  // The latest real request is kept verbatim (tail or pinned) unless it is an agent notice: then the latest real one lies in the middle.
+  const latest = material.latestAsk && !INJECTED.test(material.latestAsk) ? undefined : l.requests.at(-1)?.[0];
+  const errors = [...l.errors.values()].filter((e) => e.resolvedAt === undefined);
+  const [ask, ...quoted] = redactor.redactMany([latest ?? "", ...errors.flatMap((e) => [e.lines[0], e.what])]);
   const folded = clip(text, text.length * 4);
+  const missed = errors.map((e, i) => [quoted[2 * i], quoted[2 * i + 1], e.at] as const).filter(([line]) => !folded.includes(key(line)));
   const check: SummaryCheck = {
     latestRequest: !latest || folded.includes(key(ask)),
     unresolvedErrors: errors.length,
-    errorsKept: lines.filter((x) => folded.includes(key(x))).length,
+    errorsKept: errors.length - missed.length,
     ledgersAppended: false,
   };
-  if (check.latestRequest && check.errorsKept === check.unresolvedErrors) return { text, check };
+  if (check.latestRequest && !missed.length) return { text, check };
   check.ledgersAppended = true;
-  const appendix = `\n\n---\nLedgers computed from the same turns (the summary above missed ${check.latestRequest ? "" : "the latest request, "}${check.unresolvedErrors - check.errorsKept} unresolved error line(s)):\n\n${deterministicCheckpoint(material, redactor, maxOutputTokens)}`;
-  return { text: text + appendix, check };
+  const appendix = [
+    "\n\n---\nWhat the summary above missed, from the ledgers of the same turns:",
+    ...(check.latestRequest ? [] : [`## Active task\n> ${clip(ask, 600)}`]),
+    ...(missed.length ? [`## Blocked\n${missed.map(([line, what, at]) => `- ${clip(what, 120)}: "${clip(line, 160)}" ${refOf(at, material.pass)}`).join("\n")}`] : []),
+  ];
+  return { text: text + appendix.join("\n\n"), check };
 }

@@ -117,8 +117,12 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   const settle = (keys: string[], failed: boolean, what: string, lines: string[], at: number) => {
     for (const key of keys) {
       const e = l.errors.get(key);
-      if (failed) l.errors.set(key, { what, lines: lines.length ? lines : ["failed"], at });
-      else if (e && e.resolvedAt === undefined) e.resolvedAt = at;
+      if (failed) {
+        // A settled error stays in the ledger when the same step fails again later; the ledger stays in the order of failure.
+        if (e?.resolvedAt !== undefined) l.errors.set(`${key}\u0000${e.at}`, e);
+        l.errors.delete(key);
+        l.errors.set(key, { what, lines: lines.length ? lines : ["failed"], at });
+      } else if (e && e.resolvedAt === undefined) e.resolvedAt = at;
     }
   };
   for (const t of turns) {
@@ -166,15 +170,16 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   // The working directory: where the agent changed files (else read them).
   const changed = touched.filter(([p, op]) => p.startsWith("/") && op !== "mentioned" && op !== "read");
   l.root = commonDir((changed.length ? changed : touched.filter(([p, op]) => p.startsWith("/") && op === "read")).map(([p]) => p));
-  // A relative path that ends an absolute one is that file, and says where the agent works from.
-  const byName = new Map<string, string>();
-  for (const [p, op] of touched) if (p.startsWith("/") && op !== "mentioned") byName.set(p.slice(p.lastIndexOf("/")), p);
+  // A relative path that ends an absolute one is that file (one a tool touched before one only
+  // named), and says where the agent works from.
+  const used = new Set(touched.filter(([p, op]) => p.startsWith("/") && op !== "mentioned").map(([p]) => p));
+  const absolute = [...new Set([...used, ...touched.filter(([p]) => p.startsWith("/")).map(([p]) => p)])];
   const resolved = touched.map(([p, op, at]): [string, string, number] => {
     const rel = p.replace(/^\.\//, "");
-    const abs = rel.startsWith("/") ? rel : byName.get(rel.slice(rel.lastIndexOf("/")));
-    if (!abs?.endsWith(`/${rel}`)) return [rel, op, at];
+    const abs = rel.startsWith("/") ? rel : absolute.find((a) => a.endsWith(`/${rel}`));
+    if (!abs) return [rel, op, at];
     const cwd = abs.slice(0, abs.length - rel.length - 1);
-    if (`${l.root}/`.startsWith(`${cwd}/`)) l.root = cwd;
+    if (used.has(abs) && `${l.root}/`.startsWith(`${cwd}/`)) l.root = cwd;
     return [abs, op, at];
   });
   for (const [p, op, at] of resolved) {

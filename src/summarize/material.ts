@@ -112,10 +112,8 @@ function boundTurns(turns: HandoffTurn[], limit: number): HandoffTurn[] {
   return [...head, gap, ...tail];
 }
 
-function firstAsk(views: MessageView[]): string | undefined {
-  for (const m of views) if (isRealUser(m)) return userText(m);
-  return undefined;
-}
+/** The index of the first real user request. */
+const firstAsk = (views: MessageView[]) => views.findIndex(isRealUser);
 
 function userText(m: MessageView): string {
   return findHandoff(m.text)?.rest ?? m.text;
@@ -186,6 +184,7 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   if (x.focus) bounded(material, "focus", x.focus, ASK_LIMIT);
   if (x.latestUserIndex >= 0) bounded(material, "latestAsk", userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7);
   const goal = firstAsk(views);
-  if (goal !== undefined) bounded(material, "firstAsk", goal, ASK_LIMIT, 0.7);
+  if (goal >= 0) bounded(material, "firstAsk", userText(views[goal]), ASK_LIMIT, 0.7);
+  if (goal >= 0 && goal < middle.start) material.firstAskInHead = true;
   return material;
 }

@@ -1,9 +1,10 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
 import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
+import { heuristicTokens } from "../estimate/index.js";
 import type { Redactor } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/ref.js";
-import { INJECTED, PATH_KEYS, ledgers, type CommandEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { INJECTED, PATH_KEYS, ledgers, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -24,6 +25,8 @@ const WEIGHTS: [section: string, weight: number][] = [
   ["Relevant files", 4],
   ["Critical values", 1],
 ];
+/** Sections whose long lines are written shorter (this many characters and the reference) when not all fit whole. */
+const SHORT: Record<string, number> = { "User requests": 100, "Active state": 120, Blocked: 200 };
 /** Sections an update carries over from the previous checkpoint (older lines first). */
 const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
 /** Commands that only look (list, read, search, show status): the first to leave a full checkpoint. */
@@ -38,65 +41,63 @@ const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
 
 const RANK: Record<string, number> = { mentioned: 0, read: 1 };
 /**
- * One item a file, the ones that matter most last: changed, then read, then only named. A file
- * the agent worked on: `dir/\tname ops #last`; one only named by the user or the agent: `dir/\tname\t#last`.
+ * One item a file, `dir/\tname what-was-done #last`, the ones that matter most last: changed, then
+ * read, then only named. A change says the file was read: only the changes are written, without counts.
  */
 function fileItems(l: Ledgers, pass?: number): string[] {
-  const rank = (f: FileEntry) => Math.max(...[...f.ops.keys()].map((op) => RANK[op] ?? 2)) * 1e9 + f.at[f.at.length - 1];
+  const rank = (f: FileEntry) => Math.max(...[...f.ops.keys()].map((op) => RANK[op] ?? 2));
   return [...l.files.values()]
-    .sort((a, b) => rank(a) - rank(b))
+    .sort((a, b) => rank(a) - rank(b) || a.at[a.at.length - 1] - b.at[b.at.length - 1])
     .map((f) => {
       const slash = f.path.lastIndexOf("/") + 1;
-      const dir = f.path.slice(0, slash) || "./";
-      const ref = refOf(f.at[f.at.length - 1], pass);
-      if (f.ops.has("mentioned")) return `${dir}\t${f.path.slice(slash)}\t${ref}`;
-      return `${dir}\t${f.path.slice(slash)} ${[...f.ops].map(([op, n]) => (n > 1 ? `${op}×${n}` : op)).join(" ")} ${ref}`;
+      const ops = [...f.ops.keys()].filter((op) => rank(f) < 2 || !(op in RANK));
+      return `${f.path.slice(0, slash) || "./"}\t${f.path.slice(slash)} ${ops.join(" ").replace("mentioned", "named")} ${refOf(f.at[f.at.length - 1], pass)}`;
     });
 }
 
-/**
- * File items grouped by directory, one line each: `lib/a/: x.ts edited×2 #12; y.ts read #3`, and
- * the files only named, densely: `lib/a/ named: z.ts, w.ts (#8…#40)`.
- */
+/** File items one line a directory, in the order given: `lib/a/: x.ts edited #12, y.ts read #3`; a line without a file whole. */
 function grouped(items: string[]): string[] {
-  const groups = new Map<string, { files: string[]; refs: string[] }>();
-  for (const item of items) {
-    const [dir, file, ref] = item.split("\t");
-    const key = ref ? `${dir} named` : dir;
-    const g = groups.get(key) ?? { files: [], refs: [] };
-    if (file) g.files.push(file);
-    if (ref) g.refs.push(ref);
-    groups.set(key, g);
+  const dirs = new Map<string, string[]>();
+  for (const text of items) {
+    const [dir, file] = text.split("\t");
+    if (!dirs.has(dir)) dirs.set(dir, []);
+    if (file) dirs.get(dir)!.push(file);
   }
-  return [...groups].map(([key, { files, refs }]) => {
-    if (!files.length) return key; // a line carried over from an earlier checkpoint
-    // Named files come oldest first (fileItems' order): their first and latest sources.
-    const cited = !refs.length ? "" : ` (${refs[0]}${refs.length > 1 ? `…${refs[refs.length - 1]}` : ""})`;
-    return `${key}: ${files.join(refs.length ? ", " : "; ")}${cited}`;
-  });
+  return [...dirs].map(([dir, files]) => (files.length ? `${dir}: ${files.join(", ")}` : dir));
 }
 
 /** The checkpoint's sections, from redacted material. */
-function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: string][]): Checkpoint {
+function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: string][], limit: number): Checkpoint {
   const pass = m.pass;
   const at = (i: number) => refOf(i, pass);
   const cp: Checkpoint = new Map();
   const latest = m.latestAsk?.trim();
   // An agent notice (task notification, reminder) is not the task: the latest real request is.
   const task = latest && !INJECTED.test(latest) ? latest : l.requests.at(-1)?.[0] ?? m.firstAsk;
-  cp.set("Active task", task ? clip(task, 1200).split("\n").map((x) => `> ${x}`) : []);
-  cp.set("Goal", m.firstAsk && m.firstAsk.trim() !== task?.trim() ? [clip(m.firstAsk, 400)] : []);
-  cp.set("User requests", l.requests.map(([t, i]) => `${at(i)} ${clip(t, 300)}`));
+  // The latest request is kept verbatim: a long one must not take the ledgers' room. The first is
+  // written only when the head does not keep it.
+  cp.set("Active task", task ? clip(task, Math.min(1200, limit / 4)).split("\n").map((x) => `> ${x}`) : []);
+  cp.set("Goal", m.firstAsk && !m.firstAskInHead && m.firstAsk.trim() !== task?.trim() ? [clip(m.firstAsk, Math.min(400, limit / 8))] : []);
+  cp.set("User requests", l.requests.map(([t, i]) => `${clip(t, 300)} ${at(i)}`));
   cp.set("Constraints and preferences", l.constraints.map(([s, i]) => `${clip(s, 200)} ${at(i)}`));
   const errors = [...l.errors.values()];
   const last = (c: { at: number[] }) => c.at[c.at.length - 1];
-  // Looking around goes first when room is short; what changed something stays.
-  const weight = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : 1e9) + last(c);
-  // Most important last (what is kept when the room is short): commands, finished plan items, resolved errors.
+  // A settled error is told on the line of the command that failed (once, however many steps it
+  // had, its reference said once), else on a line of its own.
+  const settled = new Map(errors.filter((e) => e.resolvedAt !== undefined).map((e) => [e.what, e]));
+  const quote = (e: ErrorEntry) => `("${clip(e.lines[0], 80)}"), then passed ${at(e.resolvedAt!)}`;
+  const line = (c: CommandEntry) => {
+    const e = settled.get(`\`${c.command}\``);
+    settled.delete(`\`${c.command}\``);
+    return `\`${clip(c.command, 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}${!e ? "" : `${e.at === last(c) ? "" : `; failed ${at(e.at)}`} ${quote(e)}`}`;
+  };
+  // Most important last (what is kept when the room is short): commands that only look, the others,
+  // those that failed then passed, finished plan items, errors settled.
+  const rank = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1);
   cp.set("Completed actions", [
-    ...[...l.commands.values()].sort((a, b) => weight(a) - weight(b)).map((c) => `\`${clip(c.command, 90)}\`${c.runs > 1 ? ` ×${c.runs}` : ""}${c.status === "ok" ? "" : ` → ${c.status}`} ${at(last(c))}`),
+    ...[...l.commands.values()].sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
-    ...errors.filter((e) => e.resolvedAt !== undefined).map((e) => `resolved: ${clip(e.what, 90)} failed ("${clip(e.lines[0], 80)}") ${at(e.at)}, then passed ${at(e.resolvedAt!)}`),
+    ...[...settled.values()].map((e) => `resolved: ${clip(e.what, 90)} failed ${at(e.at)} ${quote(e)}`),
   ]);
   let lastAssistant: HandoffTurn | undefined;
   for (const t of m.turns) if (t.role === "assistant" && t.text.trim()) lastAssistant = t;
@@ -109,7 +110,7 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(e.what, 120)}: ${e.lines.map((x) => `"${clip(x, 160)}"`).join(" / ")} ${at(e.at)}`));
   cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(s, 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(m.focus, 300)}`] : [])]);
   cp.set("Relevant files", fileItems(l, pass));
-  if (l.root) cp.set(ROOT, [l.root]);
+  if (l.root) cp.set(ROOT, [`(paths under ${l.root}/)`]);
   const urls = new Map<string, number>();
   for (const t of m.turns) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index);
   cp.set("Critical values", [...urls].map(([u, i]) => `${clip(u, 200)} ${at(i)}`));
@@ -133,7 +134,8 @@ export function parseCheckpoint(text: string): Checkpoint {
   for (const line of text.split("\n")) {
     const heading = /^##\s+(.+?)\s*$/.exec(line);
     if (heading) cp.set(heading[1], (current = []));
-    else if (current && line.trim() && line.trim() !== "- none" && !line.startsWith("- …")) current.push(line.replace(/^- /, ""));
+    else if (line.trim() === "---") current = undefined; // ledgers appended to a model's checkpoint follow: not a line of its section
+    else if (current && line.trim() && line.trim() !== "- none" && !line.startsWith("- …") && !line.startsWith("- (paths under ")) current.push(line.replace(/^- /, ""));
   }
   return cp;
 }
@@ -149,7 +151,7 @@ function merge(previous: Checkpoint, next: Checkpoint): Checkpoint {
   return out;
 }
 
-/** What a section's items take written out (files grouped by directory). */
+/** What a section's items take written out (files one line a directory). */
 const cost = (s: string, items: string[]) => (s === "Relevant files" ? grouped(items) : items).reduce((n, i) => n + i.length + 3, 0);
 
 /**
@@ -161,7 +163,7 @@ function allot(cp: Checkpoint, limit: number): Map<string, number> {
   const need = (s: string) => cost(s, cp.get(s) ?? []) - (out.get(s) ?? 0);
   let left = limit - cost("", cp.get(ROOT) ?? []);
   for (const [s, w] of WEIGHTS) {
-    left -= s.length + 6;
+    if (cp.get(s)?.length || s === "Active task") left -= s.length + 6; // the heading of a section written
     if (!w) left -= out.set(s, need(s)).get(s)!;
   }
   let open = WEIGHTS.filter(([s, w]) => w && cp.get(s)?.length);
@@ -180,28 +182,36 @@ function allot(cp: Checkpoint, limit: number): Map<string, number> {
 
 /**
  * The items of a section that fit its room, whole, most important first (the last ones, or the
- * first for Blocked), shown in their order; how many were left out is said.
+ * first for Blocked, which lists the latest first): as many as fit in their short form, then written
+ * whole where room is left. Shown in their order (files the most important first); how many were
+ * left out is said, in room kept for it.
  */
 function fit(s: string, items: string[], room: number): string[] {
-  if (cost(s, items) <= room) return s === "Relevant files" ? grouped(items).reverse() : items;
+  const files = s === "Relevant files";
+  const show = (kept: string[]) => (files ? grouped(kept.reverse()) : kept);
+  // The short form of a line: its first characters, and its reference.
+  const short = (x: string, ref = / #[\d.]+$/.exec(x)?.[0] ?? "") => (SHORT[s] ? clip(x.slice(0, x.length - ref.length), SHORT[s]) + ref : x);
+  if (cost(s, items) <= room) return show([...items]);
   const order = items.map((_, i) => i);
   if (s !== "Blocked") order.reverse();
-  const kept = new Set<number>();
+  const kept = new Map<number, string>();
   const dirs = new Set<string>();
-  let used = 0;
+  let used = 25;
   for (const i of order) {
-    const [dir, file, ref] = s === "Relevant files" ? items[i].split("\t") : [];
-    const key = ref ? `${dir} named` : dir;
-    const add = file === undefined ? items[i].length + 3 : dirs.has(key) ? file.length + 2 : key.length + file.length + (ref ? 2 * ref.length + 10 : 5);
-    if (used + add > room - 50) continue; // room for the note
+    const text = short(items[i]);
+    const [dir, file] = text.split("\t");
+    const add = !files || file === undefined ? text.length + 3 : dirs.has(dir) ? file.length + 2 : dir.length + file.length + 5;
+    if (used + add > room) continue;
     used += add;
-    kept.add(i);
-    dirs.add(key);
+    kept.set(i, text);
+    dirs.add(dir);
   }
-  const out = (s === "Relevant files" ? grouped : (x: string[]) => x)(items.filter((_, i) => kept.has(i)));
-  if (s === "Relevant files") out.reverse(); // the files worked on first
+  for (const [i, text] of kept) {
+    const more = items[i].length - text.length;
+    if (more && used + more <= room) kept.set(i, items[i]), (used += more);
+  }
   const left = items.length - kept.size;
-  return left ? [...out, `… ${left} more not shown`] : out;
+  return [...show(items.flatMap((_, i) => kept.get(i) ?? [])), ...(left ? [`… ${left} more not shown`] : [])];
 }
 
 function render(cp: Checkpoint, limit: number): string {
@@ -209,8 +219,8 @@ function render(cp: Checkpoint, limit: number): string {
   return WEIGHTS.map(([s, w]) => {
     const all = cp.get(s) ?? [];
     if (!all.length && s !== "Active task") return ""; // no "- none": it could be untrue
-    const items = [...(s === "Relevant files" ? (cp.get(ROOT) ?? []).map((r) => `(paths under ${r}/)`) : []), ...(w ? fit(s, all, room.get(s) ?? 0) : all)];
-    const body = items.length ? items.map((i) => (s === "Active task" ? i : `- ${i}`)).join("\n") : "- none";
+    const lines = [...(s === "Relevant files" ? cp.get(ROOT) ?? [] : []), ...(w ? fit(s, all, room.get(s) ?? 0) : all)];
+    const body = lines.length ? lines.map((i) => (s === "Active task" ? i : `- ${i}`)).join("\n") : "- none";
     return `## ${s}\n${body}`;
   })
     .filter(Boolean)
@@ -224,9 +234,14 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
   const { redact } = redactor;
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, redact(c.arguments), redact)]);
-  let cp = sections(clean, ledgers(clean.turns), open);
+  const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
+  let limit = chars(maxOutputTokens * 3.5);
+  let cp = sections(clean, ledgers(clean.turns), open, limit);
   if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
-  return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
+  // Paths and references count denser than 3.5 characters a token: held to the budget as the built-in estimate counts it.
+  let text = render(cp, limit);
+  for (let n = heuristicTokens(text); n > maxOutputTokens && limit > 1200; n = heuristicTokens(text)) text = render(cp, (limit = chars((limit * maxOutputTokens) / n - 10)));
+  return text;
 }
 
 /**
