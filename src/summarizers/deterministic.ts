@@ -223,7 +223,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
   const { redact } = redactor;
-  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, redact(c.arguments), redact)]);
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, redact)]);
   let cp = sections(clean, ledgers(clean.turns), open);
   if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   return render(cp, Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(maxOutputTokens * 3.5))));
