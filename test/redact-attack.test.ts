@@ -141,6 +141,26 @@ describe("calls are described and shrunk from their whole arguments redacted", (
   });
 });
 
+describe("streamed summary deltas never show what the final summary redacts", () => {
+  // A command continued over lines: the program that makes `-p…` a password stands ~270 characters
+  // before the line that carries it.
+  const arg = (n: number) => `--opt${n}=${"v".repeat(54)}`;
+  const command = `mysql \\\n  ${arg(1)} ${arg(2)} \\\n  ${arg(3)} ${arg(4)} \\\n  -p${MYSQL_PASSWORD} -e "select 1"`;
+  const reply = `## Active task\n- check the replica\n\n## Critical values\n\`\`\`\n${command}\n\`\`\`\n- replica at db-2\n`;
+
+  it.each([1, 3, 4, 7])("a shape whose left context is on an earlier line, in deltas of %i characters", async (size) => {
+    expectContextual(reply, `  -p${MYSQL_PASSWORD} -e "select 1"`, MYSQL_PASSWORD);
+    const deltas: string[] = [];
+    const input = summarized([{ role: "user", content: "Check the replica." }]);
+    const r = await compact(input, { contextWindow: 8_000, summarizer: model(reply, size), onEvent: (e) => e.type === "summary-delta" && deltas.push(e.text) });
+    expect(r.report.mode).toBe("summary");
+    expect(r.state.previousSummary, "the final summary redacts it").not.toContain(MYSQL_PASSWORD);
+    expect(deltas.join("")).toContain("mysql \\");
+    expect(pieces(deltas.join(""), MYSQL_PASSWORD)).toEqual([]);
+    expect(r.state.previousSummary!.startsWith(deltas.join("").trimEnd())).toBe(true);
+  });
+});
+
 describe("summarizer failures are redacted before any cut", () => {
   const AWS_SECRET = "q8Vd2LmXz4Rt7Yu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9";
   /** A provider's message with the name and first 15 characters of a secret before `cut`, the rest after it. */
