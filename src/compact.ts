@@ -117,6 +117,9 @@ function withSystem<M>(r: CompactResult<M>, p: Prepared<M>, changed: boolean): C
   return r;
 }
 
+/** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
+const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
+
 /**
  * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
  * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
@@ -126,7 +129,7 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
   try {
     stage = await import("./summarize/stage.js");
   } catch (error) {
-    const why = `the summary code could not be loaded (${error instanceof Error ? error.message : String(error)})`;
+    const why = `the summary code could not be loaded (${loadError(error)})`;
     const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
     return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
   }
@@ -171,7 +174,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   try {
     result = await import("./result.js");
   } catch (error) {
-    return unchanged(p, "noop", started, `the compaction code could not be loaded (${error instanceof Error ? error.message : String(error)}): kept as it was`);
+    return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
   const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
   const out = result.written(p, decided, (m) => baseReport(p as Prepared<unknown>, m, started), redactor.redact, options.archiveLimit);

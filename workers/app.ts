@@ -11,6 +11,7 @@ import { coreOptions, type HttpOptions } from "./options.js";
 import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
 import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { redactMessage } from "../src/redact/index.js";
 
 export type App = { Bindings: Env };
 
@@ -20,7 +21,8 @@ export const app = new OpenAPIHono<App>({
   // Validation failures name every offending field.
   defaultHook: (result, c) => {
     if (!result.success) {
-      const issues = result.error.issues.map((i) => ({ path: i.path.join(".") || "(body)", message: i.message }));
+      // zod quotes unknown field names: the input's own text, redacted like any that leaves.
+      const issues = result.error.issues.map((i) => ({ path: redactMessage(i.path.join(".")) || "(body)", message: redactMessage(i.message) }));
       return fail(c, 400, "invalid_request", `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
     }
   },

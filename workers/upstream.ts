@@ -88,7 +88,8 @@ export async function upstreamFailure(res: Response): Promise<UpstreamFailure> {
   }
   const headers = new Headers();
   res.headers.forEach((v, k) => PASSED_ON.test(k) && headers.set(k, v));
-  const word = (v: unknown) => (typeof v === "string" && /^[\w.-]{1,64}$/.test(v) ? v : undefined); // an identifier, never free text
+  // An identifier, never free text, nor a key a provider echoes where its type or code goes.
+  const word = (v: unknown) => (typeof v === "string" && /^[\w.-]{1,64}$/.test(v) && redactMessage(v) === v ? v : undefined);
   return {
     status: res.status >= 400 ? res.status : 502,
     message: upstreamMessage(text, `upstream answered ${res.status}: `),

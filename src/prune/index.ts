@@ -39,7 +39,7 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number, redact: (text: string) => string) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -58,11 +58,11 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
   return { outputs, duplicate };
 }
 
-function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean): Map<number, string> {
+function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, redact: (text: string) => string): Map<number, string> {
   const shrunk = new Map<number, string>();
   m.toolCalls.forEach((c, k) => {
     if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
-    const smaller = shrinkArguments(c.arguments);
+    const smaller = shrinkArguments(c.arguments, redact);
     if (smaller !== undefined) shrunk.set(k, smaller);
   });
   return shrunk;
@@ -82,18 +82,21 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const calls = callsOfResults(views);
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
+  // A call's arguments are redacted whole to shrink them and again to describe the call: once a pass.
+  const redacted = new Map<string, string>();
+  const redactOnce = (text: string) => redacted.get(text) ?? redacted.set(text, redact(text)).get(text)!;
 
   const pruneAt = (i: number) => {
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, redactOnce);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
     }
-    const shrunk = shrunkCalls(m, isProtected);
+    const shrunk = shrunkCalls(m, isProtected, redactOnce);
     if (shrunk.size) {
       next = dialect.withArguments(next, shrunk);
       kind ??= "arguments";

@@ -1,5 +1,7 @@
-// Informative one-line stand-ins for pruned tool outputs and shrunk arguments. What they quote is
-// redacted whole before it is clipped: a clipped piece of a secret no longer has a shape to recognise.
+// Informative one-line stand-ins for pruned tool outputs and shrunk arguments. What they quote comes
+// from the whole output or arguments redacted, before any line, value or clip is taken from them: a
+// piece of a secret, or a line without the text around it (the END after a key's body, a Secret's
+// kind, a name on the line before), no longer has a shape to recognise.
 import { redact } from "../redact/index.js";
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
@@ -42,9 +44,12 @@ export function clip(s: string, max: number): string {
   return `${flat.slice(0, space > max - 41 ? space : max - 2)} …`;
 }
 
-/** `Bash command="npm test"`: the tool and what it was pointed at. */
+/**
+ * `Bash command="npm test"`: the tool and what it was pointed at. The values come from the whole
+ * arguments redacted (a sibling argument may say what a value is), then each decoded value again.
+ */
 export function describeCall(name: string | undefined, args: string | undefined, redact: (text: string) => string): string {
-  const parsed = args ? parseArguments(args) : undefined;
+  const parsed = args ? parseArguments(redact(args)) : undefined;
   const targets: string[] = [];
   if (parsed) {
     for (const key of TARGET_KEYS) {
@@ -65,8 +70,8 @@ export function exitCode(output: string): number | undefined {
 
 const ERROR_WORD = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
 
-/** The first line that looks like an error (in the first 20,000 characters), else the first non-empty line. */
-export function salientLine(output: string): string | undefined {
+/** The first line of a redacted output that looks like an error (in the first 20,000 characters), else the first non-empty line. */
+function salientLine(output: string): string | undefined {
   const head = output.length > 20_000 ? output.slice(0, 20_000) : output;
   // Find the word, then widen to its line: one scan, no backtracking over long lines.
   const word = ERROR_WORD.exec(head);
@@ -79,10 +84,10 @@ export function salientLine(output: string): string | undefined {
   return first ? quote(output, first.index, 100) : undefined;
 }
 
-/** The line of `output` that starts at `start`, whole (even past the scanned head), redacted, then clipped. */
+/** The line of `output` that starts at `start`, whole (even past the scanned head), then clipped. */
 function quote(output: string, start: number, max: number): string {
   const end = output.indexOf("\n", start);
-  return clip(redact(output.slice(start, end < 0 ? output.length : end)).trim(), max);
+  return clip(output.slice(start, end < 0 ? output.length : end).trim(), max);
 }
 
 /** 12345 → "12,345", without Intl (slow, and not needed for a count). */
@@ -101,7 +106,7 @@ export function prunedOutputLine(call: string, output: string, images: number): 
   const code = exitCode(output);
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
-  const line = salientLine(output);
+  const line = salientLine(redact(output));
   return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
 }
 
@@ -125,25 +130,28 @@ function leafCut(v: string): number {
   return c >= 0xd800 && c <= 0xdbff ? LEAF_LIMIT - 1 : LEAF_LIMIT;
 }
 
-function shrinkValue(v: unknown): unknown {
+function shrinkValue(v: unknown, redacted: (text: string) => string): unknown {
   if (typeof v === "string") {
     if (v.length <= LEAF_LIMIT) return v;
-    const clean = redact(v);
+    const clean = redacted(v); // decoded from JSON: redacted again, whole, before the cut
     if (clean.length <= LEAF_LIMIT) return clean;
     const cut = leafCut(clean);
     return `${clean.slice(0, cut)} ...[truncated ${clean.length - cut} chars]`; // spaced: glued, it would end a shape
   }
-  if (Array.isArray(v)) return v.map(shrinkValue);
+  if (Array.isArray(v)) return v.map((x) => shrinkValue(x, redacted));
   // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shrinkValue(x)]));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shrinkValue(x, redacted)]));
   return v;
 }
 
-/** Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller. */
-export function shrinkArguments(args: string): string | undefined {
+/**
+ * Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller.
+ * The arguments are redacted whole first: a leaf alone may not say what it holds.
+ */
+export function shrinkArguments(args: string, redacted: (text: string) => string = redact): string | undefined {
   let shrunk: string;
   try {
-    shrunk = JSON.stringify(shrinkValue(JSON.parse(args)));
+    shrunk = JSON.stringify(shrinkValue(JSON.parse(redacted(args)), redacted));
   } catch {
     return undefined; // not JSON, or nested deeper than the stack: left as it is
   }

@@ -7,8 +7,12 @@ const BEGIN_KEY = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY/g;
 const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
 /** A YAML block scalar opens: its value comes on the next lines. */
 const BLOCK_SCALAR = /:\s{0,4}[|>][-+]?\s*$/;
-/** Released text a window is redacted after: a shape's left context (a name, `=`, a few spaces). */
-const CONTEXT = 256;
+/**
+ * Released text a window is redacted after: as far back as a shape's match can start before the line
+ * that ends it. The farthest is a password flag up to eight arguments after its program, over line
+ * breaks (`smbclient … \⏎ … -U user%pw`): ~620 characters.
+ */
+const CONTEXT = 1024;
 
 /** A key block opens on this line and does not close on it. */
 function opensKey(line: string): boolean {

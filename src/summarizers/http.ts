@@ -31,7 +31,8 @@ async function errorMessage(res: Response): Promise<string> {
   } catch {
     // not JSON: the text itself
   }
-  return `HTTP ${res.status}${message ? `: ${String(message).slice(0, 300)}` : ""}`;
+  // Whole: the chain redacts it whole, then caps it (a cut first could leave a piece of an echoed key).
+  return `HTTP ${res.status}${message ? `: ${String(message)}` : ""}`;
 }
 
 /**
@@ -115,6 +116,6 @@ export function parseData(e: SSEEvent): any {
   try {
     return JSON.parse(e.data);
   } catch {
-    throw new SummarizerError("malformed", `unparsable event data: ${e.data.slice(0, 120)}`);
+    throw new SummarizerError("malformed", `unparsable event data: ${e.data}`); // whole: see errorMessage
   }
 }

@@ -21,7 +21,7 @@ export function openAIChunk(chunk: any, state: { finished: boolean }): string | 
   for (const choice of chunk?.choices ?? []) {
     if ((choice.index ?? 0) !== 0) continue;
     const delta = choice.delta ?? {};
-    if (delta.refusal) throw new SummarizerError("refusal", `the model refused: ${String(delta.refusal).slice(0, 200)}`);
+    if (delta.refusal) throw new SummarizerError("refusal", `the model refused: ${String(delta.refusal)}`); // whole: the chain redacts, then caps
     if (typeof delta.content === "string" && delta.content) text = delta.content;
     if (choice.finish_reason) {
       const failure = finishFailure(choice.finish_reason, FINISH_FAILURES);
