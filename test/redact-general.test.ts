@@ -183,6 +183,7 @@ describe("public by their vendors' documentation, ids, placeholders: left alone"
   it.each([
     ["a Supabase service-role key (a JWT of role service_role)", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InFrdnhwbHdydHoiLCJyb2xlIjoic2VydmljZV9yb2xlIiwiaWF0IjoxNzE4MDAwMDAwLCJleHAiOjIwMzM2MDAwMDB9.Zq8pW3xL9vR2mT7kYp3NmW5rT1vB6cD4eF2gH9jK0lM", "Zq8pW3xL9vR2mT7kYp3NmW5rT1vB6cD4eF2gH9jK0lM"],
     ["a JWK's private member d", '{"kty": "EC", "crv": "P-256", "x": "3S4B3xCc-9p-D9GzkOfWTzDLqujVw-wlEzsWJE0KmkN", "d": "659ZUelnNCn0n_bLBmnTiZ8OuqFQ6gqbGUp_YGhXF8z"}', "659ZUelnNCn0n_bLBmnTiZ8OuqFQ6gqbGUp_YGhXF8z"],
+    ["a token glued behind an id prefix (run_ghp_…)", "tool: run_ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE", "R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE"],
     ["a Stripe client secret (pi_…_secret_…) is no id", "clientSecret: pi_jT83QiLDnZsTpFUPxgXKjcrm_secret_29kztZaXr7fE2GmfQI4VpSkrZ", "29kztZaXr7fE2GmfQI4VpSkrZ"],
     ["a request id's name does not hide a secret name's value", '{"request_id": "E3d6BPrpDwVBgKAjWNLwFOkKGDTwxOOY", "secret_id": "Rk4mQz9Lp2XvT7wYb3Nc"}', "Rk4mQz9Lp2XvT7wYb3Nc"],
   ])("but %s is redacted", hides);

@@ -366,7 +366,8 @@ export function bareToken(value: string): boolean {
  * hashes; CSP nonces; the object ids vendors document (Stripe's `cus_`, `pi_`, `evt_`…, OpenAI's
  * `asst_`, `thread_`, `org-`…, GitHub's node ids `PR_kwDO…`); and keys vendors document as public:
  * Stripe's and Clerk's publishable `pk_live_`/`pk_test_`, Mapbox's public `pk.eyJ…`, PostHog's project
- * key `phc_`, Supabase's `sb_publishable_`. A Stripe client secret (`pi_…_secret_…`) is no id.
+ * key `phc_`, Supabase's `sb_publishable_`. Short id prefixes only before letters and digits to the
+ * end: `run_ghp_…` is a token behind a word, `pi_…_secret_…` a Stripe client secret.
  */
 export const NOT_SECRET =
-  /^(?!\w{0,60}_secret_)(?:(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub)[_-]|[A-Z]{1,4}_k[gw]D|pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_)/;
+  /^(?:(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1)[_-]|(?:nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;
