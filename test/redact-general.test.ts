@@ -105,6 +105,7 @@ describe("bare tokens where a credential stands", () => {
 describe("quoted values run to their closing quote", () => {
   it.each([
     ["a registry password flag, quoted, with brackets and >", "docker login fra.ocir.io -u 'axq7k2/oracleidentitycloudservice/ops@example.org' -p '{8fQz)Lm2<Wv9}T>k'", "{8fQz)Lm2<Wv9}T>k"],
+    ["docker login across continued lines", "docker login \\\n  -u ci \\\n  -p 'Hw8rT3kZ9qLmXc4v' \\\n  registry.example.com", "Hw8rT3kZ9qLmXc4v"],
     ["mongosh -p", "mongosh -u admin -p 'Mg7vX2pL9wR4' --authenticationDatabase admin", "Mg7vX2pL9wR4"],
     ["mysql -p glued to a quoted password", "mysql -h db.internal -u app -p'Tulip1987*' shop -e 'SELECT 1'", "Tulip1987*"],
     ["sshpass -p double-quoted, with ; and (", 'sshpass -p "Wq8;(zLm2Xv" ssh ops@10.0.0.7', "Wq8;(zLm2Xv"],

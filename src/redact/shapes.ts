@@ -116,8 +116,8 @@ const QUOTED_VALUE = `(?:'([^'\\n]{6,400})'|\\\\?"([^"\\\\\\n]{6,400})\\\\?"|\\\
  */
 const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$/i;
 
-/** The name a value is given just before it: `name=`, `"name": "`, `name: `, `--name `, `X-Name: `. */
-const NAME_BEFORE = /(?<![\w.-])(?:--([A-Za-z][\w.-]{0,59})\s{1,4}|([A-Za-z][\w.-]{0,59})\\?["']?\s{0,4}(?:[:=]|=>)\s{0,4}\\?["']?)$/; // tried only where a name starts
+/** The name a value is given just before it: `name=`, `"name": "`, `name: `, `X-Name: `. */
+const NAME_BEFORE = /(?<![\w.-])([A-Za-z][\w.-]{0,59})\\?["']?\s{0,4}(?:[:=]|=>)\s{0,4}\\?["']?$/; // tried only where a name starts
 /**
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
  * digest (`sha-256=` of RFC 9530 too), a nonce, a trace, a record's key (`cache-key`, `Idempotency-Key`).
@@ -132,8 +132,7 @@ const SECRET_WORD = new RegExp(SECRET_NAME, "i");
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
 function idNamed(before: string): boolean {
-  const found = NAME_BEFORE.exec(before);
-  const name = found ? (found[1] ?? found[2]) : "";
+  const name = NAME_BEFORE.exec(before)?.[1];
   return !!name && !SECRET_WORD.test(name) && ID_NAME.test(name.replace(/([a-z\d])(?=[A-Z])/g, "$1_").toLowerCase());
 }
 
@@ -147,8 +146,13 @@ const beforeValue = (value: string, before: string, match: string) => before + m
 const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
+/**
+ * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
+ * break, so that no match runs from one text into the next (redactMany joins them with "\n\0\n").
+ */
+const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
 /** The flag's value when it follows after spaces. */
-const SPACED = String.raw`\s{1,4}`;
+const SPACED = `${GAP}{1,4}`;
 
 /**
  * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
@@ -165,7 +169,7 @@ const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?
  */
 function passwordFlag(programs: string, flag: string, between: string): Shape {
   return {
-    pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\s${flag}])\S{0,255}){0,8}\s{1,4}-${flag}${between}${QUOTED}`, "g"),
+    pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:${GAP}{1,4}(?:[^\s-]|-[^\s${flag}])\S{0,255}){0,8}${GAP}{1,4}-${flag}${between}${QUOTED}`, "g"),
     group: [1, 2, 3],
     needs: new RegExp(programs),
     valid: (v) => !standsFor(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
@@ -223,19 +227,19 @@ export const SHAPES: Shape[] = [
   passwordFlag("mysql|mariadb", "p", ""), // glued: a bare -p asks for it
   passwordFlag("mongo(?:sh)?|rabbitmqadmin", "p", SPACED),
   passwordFlag("(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az) login", "p", SPACED),
-  passwordFlag("sshpass", "p", String.raw`\s{0,4}`),
+  passwordFlag("sshpass", "p", "[ \\t]{0,4}"),
   passwordFlag("redis-cli", "a", SPACED),
   passwordFlag("ssh-keygen", "N", SPACED), // the new passphrase
   passwordFlag("ssh-keygen", "P", SPACED), // the old one
   passwordFlag("openssl", "k", SPACED),
   passwordFlag("ldap(?:search|add|modify|delete|whoami|passwd|compare)", "w", SPACED),
   passwordFlag("sqlcmd|bcp|mosquitto_(?:pub|sub)|zip|unzip", "P", SPACED),
-  passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`\s{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
+  passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`[ \t]{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
   {
     // A credential encoded for a Basic Authorization header on the command line: what `echo` or
     // `printf` pipes into `base64` (`echo -n 'id:secret' | base64`, Azure DevOps' `printf ':%s' '<PAT>'`),
     // after the user's colon if there is one
-    pattern: /\b(?:echo|printf)\s[^|\n]{0,64}?(["']?)(?:[^\s"':|]{0,128}:)?([^\s"'|]{6,256})\1\s{0,4}\|\s{0,4}base64\b/g,
+    pattern: /\b(?:echo|printf)[ \t][^|\n]{0,64}?(["']?)(?:[^\s"':|]{0,128}:)?([^\s"'|]{6,256})\1\s{0,4}\|\s{0,4}base64\b/g,
     group: [2],
     needs: /base64/,
     valid: (v) => !standsFor(v), // echo -n ":$PAT" | base64 names it
