@@ -83,6 +83,8 @@ const redactModule = new URL("redact.ts", import.meta.url);
 if (existsSync(redactModule)) {
   const { redactBench } = (await import(redactModule.href)) as { redactBench: () => Promise<string> };
   SECTIONS.redact = { title: "Secret redaction", run: redactBench };
+  const { holdoutBench } = await import("./holdout.js");
+  SECTIONS.holdout = { title: "Secret redaction on the blind holdout corpus", run: holdoutBench };
 }
 
 const wanted = process.argv.slice(2).filter((a) => a in SECTIONS);

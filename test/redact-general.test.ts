@@ -102,6 +102,94 @@ describe("bare tokens where a credential stands", () => {
   ])("%s", hides);
 });
 
+describe("quoted values run to their closing quote", () => {
+  it.each([
+    ["a registry password flag, quoted, with brackets and >", "docker login fra.ocir.io -u 'axq7k2/oracleidentitycloudservice/ops@example.org' -p '{8fQz)Lm2<Wv9}T>k'", "{8fQz)Lm2<Wv9}T>k"],
+    ["docker login across continued lines", "docker login \\\n  -u ci \\\n  -p 'Hw8rT3kZ9qLmXc4v' \\\n  registry.example.com", "Hw8rT3kZ9qLmXc4v"],
+    ["mongosh -p", "mongosh -u admin -p 'Mg7vX2pL9wR4' --authenticationDatabase admin", "Mg7vX2pL9wR4"],
+    ["mysql -p glued to a quoted password", "mysql -h db.internal -u app -p'Tulip1987*' shop -e 'SELECT 1'", "Tulip1987*"],
+    ["sshpass -p double-quoted, with ; and (", 'sshpass -p "Wq8;(zLm2Xv" ssh ops@10.0.0.7', "Wq8;(zLm2Xv"],
+    ["a secret name assigned a single-quoted value with ; and (", "VAULT_UNSEAL_PASSWORD='Rk4+mQ;(Zx9-Lp2'", "Rk4+mQ;(Zx9-Lp2"],
+    ["a JSON secret field whose value holds a comma", '{"client_secret": "Hz7,Qm2vX9;pL4wR", "region": "eu"}', "Hz7,Qm2vX9;pL4wR"],
+    // AUTH as one word of a longer name is not npm's own `_authToken` key
+    ["an AUTH_TOKEN name with a hex value", "PAGER_AUTH_TOKEN=9588d0f73a59d5efc4bd2db32962ae5a", "9588d0f73a59d5efc4bd2db32962ae5a"],
+    ["a URL-encoded password (%40 is @, no placeholder)", 'create_engine("postgresql://etl:%40Rk4mQz9Lp2X@db.internal:5432/dw")', "%40Rk4mQz9Lp2X"],
+  ])("%s", hides);
+});
+
+describe("credentials passed by position in code", () => {
+  it.each([
+    // Twilio documents Client(apiKeySid, apiKeySecret, accountSid) and Client(accountSid, authToken)
+    ["a Twilio API key secret after its SK SID", 'client = Client("SKc01b314d5669037ee9b45290acf5c015", "1jg6lVuzes8dvnUm9bbT3dNcjgR6dS8g", "AC35a7b6fac3a4c250a5ef0da1b321d9d9")', "1jg6lVuzes8dvnUm9bbT3dNcjgR6dS8g"],
+    ["a Twilio auth token after its account SID", "const client = require('twilio')('AC35a7b6fac3a4c250a5ef0da1b321d9d9', '9588d0f73a59d5efc4bd2db32962ae5a');", "9588d0f73a59d5efc4bd2db32962ae5a"],
+    // Razorpay: Basic auth of key_id (rzp_live_/rzp_test_ and 14 characters) and key_secret
+    ["a Razorpay key secret in an auth pair", 'rp = razorpay.Client(auth=("rzp_live_YOBO3lwmy6QXaS", "MzUGejmGYp4DWyPrWpYBuZIf"))', "MzUGejmGYp4DWyPrWpYBuZIf"],
+    ["requests' auth pair", "r = requests.get(url, auth=('deploy', 'Qk7vX2pL9wR4tZ'))", "Qk7vX2pL9wR4tZ"],
+    ["HTTPBasicAuth", 'session.auth = HTTPBasicAuth("svc-report", "Zx81fQ2mN7pLk3vT")', "Zx81fQ2mN7pLk3vT"],
+    // smtplib and ftplib document login(user, password); mongosh db.auth(user, password)
+    ["smtplib's login", "server.login('alerts@example.org', 'Sm7tP!pa55w0rd')", "Sm7tP!pa55w0rd"],
+    ["mongosh's db.auth", 'db.auth("admin", "Mg7vX2pL9wR4")', "Mg7vX2pL9wR4"],
+  ])("%s", hides);
+});
+
+describe("credentials encoded for a Basic header on the command line", () => {
+  it.each([
+    // Azure DevOps documents a PAT (52 characters of base32) sent as Basic auth with an empty user
+    ["printf ':%s' PAT | base64", `git -c http.extraheader="AUTHORIZATION: Basic $(printf ':%s' 'mqvprg2ciogoxdi6dourutdcr22a3hyw6hbeh7cumqxzqrqses5g' | base64)" fetch`, "mqvprg2ciogoxdi6dourutdcr22a3hyw6hbeh7cumqxzqrqses5g"],
+    ["echo -n id:secret | base64", `curl -H "Authorization: Basic $(echo -n '3jBkKaq62BbaR43DRgWNII:dxycN7y8lqFyvR0CdWNoxv4DUMUkw2eB' | base64)" https://auth.example.test/token`, "dxycN7y8lqFyvR0CdWNoxv4DUMUkw2eB"],
+  ])("%s", hides);
+
+  it("leaves a variable piped into base64 alone", () => {
+    const text = 'B64=$(printf ":%s" "$AZURE_DEVOPS_PAT" | base64)';
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("vendor prefixes with a base64url body", () => {
+  // `-` and `_` cut every run of the body short of 16; the body as a whole passes the bare-token gate
+  it.each([["a prefix and a 22-character base64url body", 'mailer = Transactional.Client("md-k3Fq_Zw8-Lp2xVn_7RtY4c")', "k3Fq_Zw8-Lp2xVn_7RtY4c"]])("%s", hides);
+});
+
+describe("public by their vendors' documentation, ids, placeholders: left alone", () => {
+  const MAPBOX_PUBLIC = "pk.eyJ1IjoidGlkZS1jaGFydHMiLCJhIjoiY3E3d3ozazFtMHgydjlwOG40YjZ0NXIyIn0.Hk3vQ9zL2mX7pW4tR8yN1c";
+  const SUPABASE_ANON = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InFrdnhwbHdydHoiLCJyb2xlIjoiYW5vbiIsImlhdCI6MTcxODAwMDAwMCwiZXhwIjoyMDMzNjAwMDAwfQ.Zq8pW3xL9vR2mT7kYp3NmW5rT1vB6cD4eF2gH9jK0lM";
+  it.each([
+    ["a Mapbox public token (pk.)", `mapboxgl.accessToken = '${MAPBOX_PUBLIC}';`],
+    ["a Stripe publishable key under a key name", "STRIPE_PUBLISHABLE_KEY=pk_live_ZR0dbDAPA0Yps18jiyp1hb77Spv4XhcgYmKmmdf1Sj7oA2sE1UeCGmV0kbUEwmGgjVA8NXp7jEoGXmoaxLd4zeu8P6Ip2xSOWNf"],
+    ["a PostHog project key (phc_)", "posthog.init('phc_2ncLvkbadbWSCbaOMOTH5U22bSUVmvvKwi1o4r3tkU7', { api_host: 'https://eu.i.posthog.com' })"],
+    ["a Supabase publishable key", "SUPABASE_KEY=sb_publishable_D7tDw149j7k17sEM-25OOD6k7SX11X1"],
+    ["a Supabase anon key (a JWT of role anon)", `const supabase = createClient(url, "${SUPABASE_ANON}")`],
+    ["a JWK's public members", '{"kty": "EC", "crv": "P-256", "x": "3S4B3xCc-9p-D9GzkOfWTzDLqujVw-wlEzsWJE0KmkN", "y": "dSZ5dPdt2XSnw1lZuObeVhahoBIX0irnfCrnb5Xll5z", "kid": "O432naGz0WgPznTqcuBNZohKkq1ANmtk"}'],
+    ["Stripe object ids in a log", "evt_PmNzXFNG3iipzICg8Agqz9cR payment_intent.succeeded pi_jT83QiLDnZsTpFUPxgXKjcrm cus_smC2mGFflLXMZA -> 200"],
+    ["an OpenAI organization header and assistant id", "OpenAI-Organization: org-mP29Gx2IQRVZfU3tT4dVDjZj\nassistant_id = asst_OmVlaxpDphhkALa8GWz8OuwE"],
+    ["a GitHub node id", '{"id": "PR_kwDOmaCFEoOmlHLDPfZcXy", "node_id": "MDEwOlJlcG9zaXRvcnk0ODIxMzk1Nw=="}'],
+    ["a CSP nonce", "Content-Security-Policy: script-src 'self' 'nonce-h8CfkGI4kqaNveptzDFCLz=='\n<script nonce=\"h8CfkGI4kqaNveptzDFCLz==\">"],
+    ["trace, request and correlation ids", '{"traceId": "O432naGz0WgPznTqcuBNZohKkq1ANmtk", "request_id": "E3d6BPrpDwVBgKAjWNLwFOkKGDTwxOOY"}'],
+    ["an idempotency key and a cache key", "Idempotency-Key: E3d6BPrpDwVBgKAjWNLwFOkKGDTwxOOY\ncache-key: node-modules-Linux-4f8a9b2c7d1e3f6a"],
+    ["placeholder credentials in a URL", "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/DBNAME"],
+    ["variable references in URLs", "amqp://app:${RABBITMQ_PASS}@mq:5672/ and redis://:$REDIS_PASSWORD@cache:6379 and mongodb://svc:%MONGO_PW%@db"],
+    ["a password flag reading a capitalised placeholder", "docker login -u ci -p PASSWORD registry.example.com"],
+    ["mongosh -p asking for the password", "mongosh -u admin -p --authenticationDatabase admin"],
+    // quoted values of secret names that are expressions or references, not passwords
+    ["an ARM template expression", `"adminPassword": "[parameters('adminPassword')]"`],
+    ["a Key Vault reference", '"password": "@Microsoft.KeyVault(SecretUri=https://kv1.vault.azure.net/secrets/db/)"'],
+    ["a GitHub Actions secret reference, quoted", 'token: "${{ secrets.NPM_TOKEN }}"'],
+    ["an RFC 9530 digest and a Content-MD5 header", "Digest: sha-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=\nContent-MD5: Q2hlY2sgSW50ZWdyaXR5IQ=="],
+    ["an SSH public key in authorized_keys", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk3vQ9zL2mX7pW4tR8yN1cZq8pW3xL9vR2mT7kYp3Nm deploy@ci"],
+    ["a PEM public key in a JSON field", '{"public_key": "-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEHk3vQ9zL2mX7pW4tR8yN1cZq8pW3\\nxL9vR2mT7kYp3NmW5rT1vB6cD4eF2gH9jK0lMQk7vX2pL9wR4tZ8kYp3NmW5rT1v==\\n-----END PUBLIC KEY-----\\n"}'],
+  ])("%s", (_, text) => {
+    expect(redact(text)).toBe(text);
+  });
+
+  it.each([
+    ["a Supabase service-role key (a JWT of role service_role)", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InFrdnhwbHdydHoiLCJyb2xlIjoic2VydmljZV9yb2xlIiwiaWF0IjoxNzE4MDAwMDAwLCJleHAiOjIwMzM2MDAwMDB9.Zq8pW3xL9vR2mT7kYp3NmW5rT1vB6cD4eF2gH9jK0lM", "Zq8pW3xL9vR2mT7kYp3NmW5rT1vB6cD4eF2gH9jK0lM"],
+    ["a JWK's private member d", '{"kty": "EC", "crv": "P-256", "x": "3S4B3xCc-9p-D9GzkOfWTzDLqujVw-wlEzsWJE0KmkN", "d": "659ZUelnNCn0n_bLBmnTiZ8OuqFQ6gqbGUp_YGhXF8z"}', "659ZUelnNCn0n_bLBmnTiZ8OuqFQ6gqbGUp_YGhXF8z"],
+    ["a token glued behind an id prefix (run_ghp_…)", "tool: run_ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE", "R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE"],
+    ["a Stripe client secret (pi_…_secret_…) is no id", "clientSecret: pi_jT83QiLDnZsTpFUPxgXKjcrm_secret_29kztZaXr7fE2GmfQI4VpSkrZ", "29kztZaXr7fE2GmfQI4VpSkrZ"],
+    ["a request id's name does not hide a secret name's value", '{"request_id": "E3d6BPrpDwVBgKAjWNLwFOkKGDTwxOOY", "secret_id": "Rk4mQz9Lp2XvT7wYb3Nc"}', "Rk4mQz9Lp2XvT7wYb3Nc"],
+  ])("but %s is redacted", hides);
+});
+
 describe("encoded forms, decoded before matching", () => {
   it.each([
     ["a JSON \\u escape inside a token", '{"command": "gh auth login --with-token ghp_R2d9Xk3mQ7v\\u0042nZ8wL4tY6uH0cJ5fG2aP9sE"}', "nZ8wL4tY6uH0cJ5fG2aP9sE"],

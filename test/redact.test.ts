@@ -170,6 +170,12 @@ describe("shapes", () => {
     expect(redact(cert)).toBe(cert);
   });
 
+  it("ends a command line with its text: a password flag in the next text of a batch is not its", () => {
+    const texts = ["docker login -u 'ns/oracleidentitycloudservice/a@b.c'", "-p '{8fQz)Lm2<Wv9}T' next", "mysql -h db -u root", "-pS3cretPassw0rd9", "sshpass", "-p Tr0ub4dor9xQ ssh"];
+    expect(redactMany(texts)).toEqual(texts.map(redact));
+    expect(redactMany(texts)).toEqual(texts);
+  });
+
   it("redacts many texts in one batch exactly as one by one", () => {
     const texts = ["password: Hunter2Pass9", "plain text", "token ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE", "apiVersion: v1\nkind: Secret\ndata:\n  a: YWRtaW4xMjM=", "  b: YWRtaW4xMjM=", "password:"];
     expect(redactMany(texts)).toEqual(texts.map(redact));

@@ -47,13 +47,23 @@ const VENDOR = [
   .map((r) => r.source)
   .join("|");
 
-/** A JWT's header is base64url of a whole JSON object: `{…}` (atob accepts it unpadded). */
-function jwtHeader(token: string): boolean {
+/** A base64url segment decoded (atob accepts it unpadded), or "" when it is not base64. */
+function base64url(segment: string): string {
   try {
-    return /^\{[^]*\}\s*$/.test(atob(token.slice(0, token.indexOf(".")).replace(/-/g, "+").replace(/_/g, "/")));
+    return atob(segment.replace(/-/g, "+").replace(/_/g, "/"));
   } catch {
-    return false;
+    return "";
   }
+}
+
+/**
+ * A JWT's header is base64url of a whole JSON object: `{…}`. A token whose claims give it the role
+ * `anon` is a Supabase anon key, which Supabase documents as public (it reaches only what row-level
+ * security allows), like its successor `sb_publishable_`.
+ */
+function jwtSecret(token: string): boolean {
+  const [header, claims] = token.split(".", 2);
+  return /^\{[^]*\}\s*$/.test(base64url(header)) && !/"role"\s*:\s*"anon"/.test(base64url(claims));
 }
 
 /** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
@@ -73,10 +83,15 @@ const VENDOR_PREFIX = /^(?!(?:foo|test|pk_(?:live|test)|sk-(?:proj|svcacct|admin
 const TOKEN = new RegExp(`^(?:${VENDOR})`);
 const MIXED_HEX_40 = /^(?=[\da-f]{0,39}[A-F])(?=[\dA-F]{0,39}[a-f])[\da-fA-F]{40}$/;
 
+/**
+ * After the prefix, a run of 16 letters and digits mixed, or a base64url body of 20+ characters whose
+ * `-` and `_` cut every run short (Mailchimp Transactional's `md-`) that passes the bare-token gate.
+ */
 function prefixedToken(value: string): boolean {
   const prefix = VENDOR_PREFIX.exec(value);
-  // 40 hex digits in both cases are a token too; a git SHA is lower case
-  return prefix ? mixedRun(value.slice(prefix[0].length), 16) : MIXED_HEX_40.test(value);
+  if (!prefix) return MIXED_HEX_40.test(value); // 40 hex digits in both cases are a token too; a git SHA is lower case
+  const body = value.slice(prefix[0].length);
+  return mixedRun(body, 16) || (body.length >= 20 && bareToken(body));
 }
 
 /** Base64 or a token (digits, padding, a case change inside), not a word: "required", "default", "YOUR_TOKEN". */
@@ -85,34 +100,109 @@ const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 /** Names that mark the value beside them as a secret (the last word of the name). */
 const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|api[_-]?key|credentials?|auth|login|cookie)";
 /** `=`, `:`, `:=`, `?=`, `::=`, `=>`, an XML tag's `>` or an XML `value=` attribute, with quotes (escaped too) and spaces. */
-const ASSIGN = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\s{0,4}(?:[:?+!]{0,3}=|=>|:|>|\\s{1,4}value\\s{0,2}=)\\s{0,4}\\\\?["'\`]?\\s{0,2}`;
+const ASSIGN_OP = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\s{0,4}(?:[:?+!]{0,3}=|=>|:|>|\\s{1,4}value\\s{0,2}=)\\s{0,4}`;
+/** The operator, then the value's opening quote if any. */
+const ASSIGN = `${ASSIGN_OP}\\\\?["'\`]?\\s{0,2}`;
 /** A value stops at whitespace, quotes, separators and brackets. */
 const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
-/** Public keys and tokens are not secrets, nor CSRF tokens; `_authToken` is the npm shape's. */
-const NOT_AFTER = /(?:public|csrf|xsrf|_auth)[_-]?$/i;
+/**
+ * A value in quotes runs to its closing quote on its line, separators and brackets included
+ * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
+ */
+const QUOTED_VALUE = `(?:'([^'\\n]{6,400})'|\\\\?"([^"\\\\\\n]{6,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${VALUE}{6,400}))`;
+/**
+ * Public keys and tokens are not secrets, nor CSRF tokens; npm's own `_authToken` key has its shape
+ * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
+ */
+const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$/i;
 
-/** The flag's value when it follows after spaces, perhaps quoted. */
-const SPACED = String.raw`\s{1,4}["']?`;
+/** The name a value is given just before it: `name=`, `"name": "`, `name: `, `X-Name: `. */
+const NAME_BEFORE = /(?<![\w.-])([A-Za-z][\w.-]{0,59})\\?["']?\s{0,4}(?:[:=]|=>)\s{0,4}\\?["']?$/; // tried only where a name starts
+/**
+ * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
+ * digest (`sha-256=` of RFC 9530 too), a nonce, a trace, a record's key (`cache-key`, `Idempotency-Key`).
+ */
+const ID_NAME = /(?:^|[_.-])(?:ids?|kid|[nexy]|x5[tc]|hash|digest|checksum|etag|nonce|sha[_.-]?\d*|md5|trace|span|(?:cache|idempotency)[_.-]key)$/;
+/** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
+const SECRET_WORD = new RegExp(SECRET_NAME, "i");
 
 /**
- * The value after `-flag` (then `between`) on a command line of one of `programs`; the arguments
- * before it may not start with the flag, so that each is tried once (linear).
+ * The value after `before` is named as no credential: an id (`trace_id`, `requestId`, `X-Request-Id`,
+ * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
+ * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
+ */
+function idNamed(before: string): boolean {
+  const name = NAME_BEFORE.exec(before)?.[1];
+  return !!name && !SECRET_WORD.test(name) && ID_NAME.test(name.replace(/([a-z\d])(?=[A-Z])/g, "$1_").toLowerCase());
+}
+
+/** The text before the value: what precedes the match, and the match up to the value. */
+const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
+
+/**
+ * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
+ * call, reference or path (`[parameters('adminPassword')]`, `@Microsoft.KeyVault(SecretUri=…)`, `#{Pw}`).
+ */
+const passwordLike = (value: string) =>
+  value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
+
+/**
+ * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
+ * break, so that no match runs from one text into the next (redactMany joins them with "\n\0\n").
+ */
+const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
+/** The flag's value when it follows after spaces. */
+const SPACED = `${GAP}{1,4}`;
+
+/**
+ * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
+ * (or whose quote does not close on its line) stops at a space or a quote, and is no next flag
+ * (`mongosh -u admin -p --authenticationDatabase admin` asks for it). Groups: single-quoted,
+ * double-quoted (escaped quotes too), bare.
+ */
+const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`-][^\s"'\`]{3,127}))`;
+
+/**
+ * The value after `-flag` (then `between`) on a command line of one of `programs`, within its first
+ * eight arguments of up to 256 characters (an OCI registry user is `namespace/domain/e-mail`); the
+ * arguments before it may not start with the flag, so that each is tried once (linear).
  */
 function passwordFlag(programs: string, flag: string, between: string): Shape {
   return {
-    pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\s${flag}])\S{0,60}){0,8}\s{1,4}-${flag}${between}([^\s"'\`]{4,128})`, "g"),
-    group: [1],
+    pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:${GAP}{1,4}(?:[^\s-]|-[^\s${flag}])\S{0,255}){0,8}${GAP}{1,4}-${flag}${between}${QUOTED}`, "g"),
+    group: [1, 2, 3],
     needs: new RegExp(programs),
-    valid: (v) => !PLACEHOLDER.test(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
+    valid: (v) => !standsFor(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
   };
 }
 
+/**
+ * Key ids that name the credential passed beside them: Twilio API key and account SIDs, Razorpay key
+ * ids (each in its vendor's documented format).
+ */
+const KEY_ID = String.raw`(?:SK|AC)[\da-f]{32}|rzp_(?:live|test)_[A-Za-z\d]{14}`;
+
 export const SHAPES: Shape[] = [
+  {
+    // Credentials passed to a client by position: the string after a key id in an argument list
+    // (Twilio's Client("SK…", "<secret>", "AC…"), razorpay.Client(auth=("rzp_test_…", "<secret>"))), and
+    // the second string of an auth pair (requests' auth=("user", "<password>"), HTTPBasicAuth(…)) or of
+    // a login call (smtplib's and ftplib's .login(user, password), mongosh's db.auth(user, password)).
+    // Before the vendor tokens, which mask the key id it goes by.
+    pattern: new RegExp(
+      String.raw`(?:(?:\bauth\s{0,4}=\s{0,4}[([]|(?:Basic|Digest)Auth\s{0,4}\(|\.(?:auth(?:enticate)?|login)\s{0,4}\()\s{0,4}(["'])[^"'\n]{1,128}\1|(["'])(?:${KEY_ID})\2)\s{0,4},\s{0,4}(["'])([^"'\s\\]{8,256})\3`,
+      "g",
+    ),
+    group: [4],
+    valid: (v) => looksRandom(v) || passwordLike(v),
+  },
   // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
   // every eyJ and rescan the run to its end (quadratic).
-  { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
+  { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtSecret },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
-  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24}[\\w-]*)`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
+  // A vendor's own format is a token wherever it stands; the generic shape not under a name that
+  // says it is an id, a hash, a nonce or a record's key (`request_id=`, a JWK's `"x": "…"`).
+  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24}[\\w-]*)`, "g"), valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !idNamed(before)) },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
   { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
@@ -135,15 +225,25 @@ export const SHAPES: Shape[] = [
   },
   // Programs that take a password after a short flag, as each documents it, within their first arguments
   passwordFlag("mysql|mariadb", "p", ""), // glued: a bare -p asks for it
+  passwordFlag("mongo(?:sh)?|rabbitmqadmin", "p", SPACED),
   passwordFlag("(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az) login", "p", SPACED),
-  passwordFlag("sshpass", "p", String.raw`\s{0,4}["']?`),
+  passwordFlag("sshpass", "p", "[ \\t]{0,4}"),
   passwordFlag("redis-cli", "a", SPACED),
   passwordFlag("ssh-keygen", "N", SPACED), // the new passphrase
   passwordFlag("ssh-keygen", "P", SPACED), // the old one
   passwordFlag("openssl", "k", SPACED),
   passwordFlag("ldap(?:search|add|modify|delete|whoami|passwd|compare)", "w", SPACED),
   passwordFlag("sqlcmd|bcp|mosquitto_(?:pub|sub)|zip|unzip", "P", SPACED),
-  passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`\s{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
+  passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`[ \t]{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
+  {
+    // A credential encoded for a Basic Authorization header on the command line: what `echo` or
+    // `printf` pipes into `base64` (`echo -n 'id:secret' | base64`, Azure DevOps' `printf ':%s' '<PAT>'`),
+    // after the user's colon if there is one
+    pattern: /\b(?:echo|printf)[ \t][^|\n]{0,64}?(["']?)(?:[^\s"':|]{0,128}:)?([^\s"'|]{6,256})\1\s{0,4}\|\s{0,4}base64\b/g,
+    group: [2],
+    needs: /base64/,
+    valid: (v) => !standsFor(v), // echo -n ":$PAT" | base64 names it
+  },
   {
     // curl -u user:password (not docker's -u 1000:1000)
     pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,
@@ -158,6 +258,7 @@ export const SHAPES: Shape[] = [
       /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2}[a-z]*(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8}[\w+/=-]*))/gi,
     group: [1, 2, 3],
     random: [2],
+    valid: (v) => !standsFor(v), // postgres://USER:PASSWORD@HOST, ${DB_PASSWORD}, %PGPASS%: documentation, not a password
   },
   {
     // Oracle connect strings: user/password@host or @//host (sqlplus, jdbc:oracle:thin:)
@@ -178,14 +279,20 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      `${SECRET_NAME}(?:${ASSIGN}(${VALUE}{6,400})|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
+      `${SECRET_NAME}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
-    group: [1, 2, 3],
-    random: [1, 2, 3],
-    // not a call (getTokenizer(model)), not after "public" or "csrf"
-    valid: (_, before, after) => after !== "(" && !NOT_AFTER.test(before),
+    group: [1, 2, 3, 4, 5],
+    random: [3, 4, 5],
+    // a quoted value is exactly the secret: random, or a password as policies ask for one (not for a
+    // login, an auth scheme or a cookie, which name other things too); not a call (getTokenizer(model)),
+    // not after "public" or "csrf", not a record's key (cache-key)
+    valid: (v, before, after, match) =>
+      (/["']$/.test(match) ? looksRandom(v) || (!/^(?:login|auth|cookie)/i.test(match) && passwordLike(v)) : true) &&
+      after !== "(" &&
+      !NOT_AFTER.test(before) &&
+      !idNamed(beforeValue(v, before, match)),
   },
   {
     // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
@@ -193,7 +300,7 @@ export const SHAPES: Shape[] = [
     // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [1],
-    valid: (v, _, __, match) => bareToken(v) && !/public/i.test(match),
+    valid: (v, before, _, match) => bareToken(v) && !/public/i.test(match) && !idNamed(beforeValue(v, before, match)),
   },
   {
     // A PuTTY key file's private part: `Private-Lines: N`, then N lines of base64 (PuTTY's documented
@@ -212,8 +319,19 @@ export const KUBERNETES_DATA: Shape = {
   valid: encoded,
 };
 
-/** Placeholders and examples, not secrets: `${TOKEN}`, `%s`, `<key>`, `xxxx`, `EXAMPLE`, `your-key`. */
-const PLACEHOLDER = /^[$%<{]|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|\*{3}/i;
+/**
+ * Placeholders and examples, not secrets: `${TOKEN}`, `$TOKEN`, `$(cmd)`, `%TOKEN%`, `%s`, `%(name)s`,
+ * `<key>`, `{{ token }}`, `{token}`, `xxxx`, `EXAMPLE`, `your-key`. Not any value that starts with `%`
+ * or `{`: `%40…` is a URL-encoded password, `{5j…}O>C` a generated one.
+ */
+const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|\*{3}/i;
+
+/**
+ * A value that stands for a secret where any value is a credential (a password in a URL or after a
+ * flag): a placeholder or a reference (`${VAR}`, `$VAR`, `%VAR%`, `{{ var }}`, `<password>`), or a
+ * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`).
+ */
+const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value);
 const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
@@ -247,6 +365,13 @@ export function bareToken(value: string): boolean {
   return /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d\D{1,40}\d/.test(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
 }
 
-/** Ids and hashes that look random but are not secrets: tool calls, messages, requests, lockfiles. */
+/**
+ * Values that look random but are not secrets: ids of tool calls, messages, requests and lockfile
+ * hashes; CSP nonces; the object ids vendors document (Stripe's `cus_`, `pi_`, `evt_`…, OpenAI's
+ * `asst_`, `thread_`, `org-`…, GitHub's node ids `PR_kwDO…`); and keys vendors document as public:
+ * Stripe's and Clerk's publishable `pk_live_`/`pk_test_`, Mapbox's public `pk.eyJ…`, PostHog's project
+ * key `phc_`, Supabase's `sb_publishable_`. Short id prefixes only before letters and digits to the
+ * end: `run_ghp_…` is a token behind a word, `pi_…_secret_…` a Stripe client secret.
+ */
 export const NOT_SECRET =
-  /^(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1)[_-]/;
+  /^(?:(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1)[_-]|(?:nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;

@@ -50,6 +50,21 @@ export const SHAPE_EXAMPLES = [
   "the password is Hunter2Pass9",
   "A3-ABCDEF-GHIJKLMNOPQ-RSTUV-WXYZ0-12345",
   "1234567890123456|Zx81fQ2mN7pLk3vT9wRy",
+  'Client("SKc01b314d5669037ee9b45290acf5c015", "1jg6lVuzes8dvnUm9bbT3dNcjgR6dS8g")',
+  'auth=("rzp_live_YOBO3lwmy6QXaS", "MzUGejmGYp4DWyPrWpYBuZIf")',
+  'HTTPBasicAuth("svc", "Zx81fQ2mN7pLk3vT")',
+  "echo -n 'id:Zx81fQ2mN7pLk3vT' | base64",
+  "printf ':%s' 'Zx81fQ2mN7pLk3vT' | base64",
+  "docker login -u 'ns/oracleidentitycloudservice/a@b.c' -p '{8fQz)Lm2<Wv9}T>k'",
+  "mysql -p'Tulip1987*'",
+  "DB_PASSWORD='Rk4+mQ;(Zx9-Lp2'",
+  '{"client_secret": "Hz7,Qm2vX9;pL4wR"}',
+  "md-k3Fq_Zw8-Lp2xVn_7RtY4c",
+  '"trace_id": "O432naGz0WgPznTqcuBNZohKkq1ANmtk"',
+  '{"kty":"EC","x":"3S4B3xCc-9p-D9GzkOfWTzDLqujVw-wlEzsWJE0KmkN"}',
+  "postgres://USER:PASSWORD@HOST:5432/DB",
+  "server.login('a@b.org', 'Sm7tP!pa55w0rd')",
+  "mongosh -u admin -p 'Mg7vX2pL9wR4'",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
