@@ -6,8 +6,7 @@ import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { resolveSettings, type Settings } from "./options.js";
 import { keptTokens, planViews, removedSpan } from "./plan/index.js";
-import { prune } from "./prune/index.js";
-import { redactor } from "./redact/index.js";
+import { redactor, type Redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
 import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
@@ -48,7 +47,7 @@ function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
     : [];
 }
 
-function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
+export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
   const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
   const { state, warnings } = normalizeState(options?.state);
@@ -65,22 +64,6 @@ export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOp
   return prepare(messages, options).plan;
 }
 
-export interface PrunePreview {
-  /** The plan the preview was made on (what `plan` returns). */
-  plan: Plan;
-  /** The total after deterministic pruning of the middle alone. */
-  tokensAfter: number;
-  /** Whether that alone would be accepted (at or below threshold − runway). */
-  accepted: boolean;
-  items: PrunedItem[];
-}
-
-/** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
-export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
-  const p = prepare(messages, options);
-  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, keptTokens(p.plan) > p.plan.tokens.threshold);
-  return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
-}
 
 function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): CompactReport {
   const { plan: pl, input } = p;
@@ -124,7 +107,7 @@ const loadError = (error: unknown) => redactor.redactMessage(error instanceof Er
  * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
  * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
  */
-async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>): Promise<StageOutcome | "aborted"> {
+async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>, redactor: Redactor): Promise<StageOutcome | "aborted"> {
   let stage: typeof import("./summarize/stage.js");
   try {
     stage = await import("./summarize/stage.js");
@@ -150,9 +133,16 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
+  // Pruning, redaction and writing the result load with the first pass that rewrites.
+  let rewrite: typeof import("./rewrite.js");
+  try {
+    rewrite = await import("./rewrite.js");
+  } catch (error) {
+    return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
+  }
   const { plan: pl, settings, dialect } = p;
   const pass = p.state.compactions;
-  const pruned = prune(p.input, p.views, pl, settings, dialect, tailOver, pass);
+  const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor.redact, tailOver, pass);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
@@ -164,20 +154,13 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let cooldowns = p.state.cooldowns;
 
   if (!pruneAccepted && !middleEmpty) {
-    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options);
+    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }
 
-  // Writing the result (assembly, its measure, report, state, archive) loads with the first pass that rewrites.
-  let result: typeof import("./result.js");
-  try {
-    result = await import("./result.js");
-  } catch (error) {
-    return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
-  }
   const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
-  const out = result.written(p, decided, (m) => baseReport(p as Prepared<unknown>, m, started), redactor.redact, options.archiveLimit);
+  const out = rewrite.written(p, decided, (m) => baseReport(p as Prepared<unknown>, m, started), redactor.redact, options.archiveLimit);
   out.report.durationMs = Date.now() - started;
   emit({ type: "done", report: out.report });
   return withSystem(out, p, out.messages !== p.input && handoff !== undefined);

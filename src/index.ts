@@ -1,5 +1,6 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
-export { compact, estimateTokens, plan, previewPrune, type PrunePreview } from "./compact.js";
+export { compact, estimateTokens, plan } from "./compact.js";
+export { previewPrune, type PrunePreview } from "./preview.js";
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError, SummarizerError } from "./errors.js";
 export { redact } from "./redact/index.js";

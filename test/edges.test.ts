@@ -2,7 +2,7 @@
 // a tail that alone is over the window, orphan-heavy plans, keys named __proto__.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompactionInputError, compact, estimateTokens, plan, workersAI, type ChatMessage, type CompactorState } from "../src/index.js";
+import { CompactionInputError, compact, estimateTokens, plan, redact, workersAI, type ChatMessage, type CompactorState } from "../src/index.js";
 import { convert } from "../src/convert.js";
 import { openAIChunk } from "../src/summarizers/openai.js";
 import { openAIChat } from "../src/dialects/openai.js";
@@ -189,7 +189,7 @@ describe("plan is linear in orphan tool results after the head", () => {
 describe("shrinking tool arguments keeps every key", () => {
   it("a __proto__ key stays an own property", () => {
     const args = `{"__proto__":{"polluted":"${"y".repeat(600)}"},"path":"a"}`;
-    const shrunk = JSON.parse(shrinkArguments(args)!);
+    const shrunk = JSON.parse(shrinkArguments(args, redact)!);
     expect(Object.keys(shrunk)).toEqual(["__proto__", "path"]);
     expect(Object.getPrototypeOf(shrunk)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -22,7 +22,7 @@ describe("one-liners of pruned output", () => {
   it("quote no piece of a secret, wherever the clip falls in it", () => {
     for (let pad = 60; pad <= 200; pad += 3) {
       const output = `Error: ${"x".repeat(pad)} {"SecretAccessKey":"${AWS_SECRET}","Region":"eu-west-1"}\nmore`;
-      const line = prunedOutputLine("Bash", output, 0);
+      const line = prunedOutputLine("Bash", output, 0, redact);
       expect(pieces(line, AWS_SECRET), line).toEqual([]);
     }
   });
@@ -38,14 +38,14 @@ describe("one-liners of pruned output", () => {
 
 describe("shrunk arguments", () => {
   it("redact a long leaf whole before cutting it: context after the cut still counts", () => {
-    const shrunk = shrinkArguments(JSON.stringify({ content: K8S }));
+    const shrunk = shrinkArguments(JSON.stringify({ content: K8S }), redact);
     expect(shrunk).toBeDefined();
     expect(shrunk).not.toContain("cGFzc3dvcmQxMjM0NTY3OA");
   });
 
   it("never keep a piece of a secret the cut falls in", () => {
     for (let pad = 150; pad <= 210; pad += 2) {
-      const shrunk = shrinkArguments(JSON.stringify({ content: `${"z ".repeat(pad >> 1)}token: "${AWS_SECRET}" ${"w ".repeat(200)}` }))!;
+      const shrunk = shrinkArguments(JSON.stringify({ content: `${"z ".repeat(pad >> 1)}token: "${AWS_SECRET}" ${"w ".repeat(200)}` }), redact)!;
       expect(pieces(shrunk, AWS_SECRET), shrunk).toEqual([]);
     }
   });

@@ -15,8 +15,11 @@ const MARKERS = {
   "the recall tool": "Read back content removed from this conversation",
 };
 
-// Code of the summary stage, loaded by a pass's first summary: a no-op or prune-only pass never needs it.
+// Code loaded on first use: pruning and writing the result by a pass's first rewrite, the summary stage
+// by its first summary. A no-op pass, most of them, never needs it.
 const LAZY = {
+  "pruning": "identical to the output at",
+  "the result writer": "compaction would not shrink the transcript",
   "the summarizer chain": "the summarizer returned an empty summary",
   "the checkpoint writer": "more not shown",
 };

@@ -6,7 +6,6 @@ import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf } from "../archive/ref.js";
-import { redact } from "../redact/index.js";
 import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
 
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
@@ -52,7 +51,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
       outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
       duplicate = true;
     } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
-      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images), ref));
+      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, redact), ref));
     }
   });
   return { outputs, duplicate };
@@ -72,9 +71,9 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, re
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
  * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
- * cite unique across passes.
+ * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, tail = false, pass = 0): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redact: (text: string) => string, tail = false, pass = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();

@@ -2,7 +2,6 @@
 // from the whole output or arguments redacted, before any line, value or clip is taken from them: a
 // piece of a secret, or a line without the text around it (the END after a key's body, a Secret's
 // kind, a name on the line before), no longer has a shape to recognise.
-import { redact } from "../redact/index.js";
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
@@ -101,7 +100,7 @@ function countLines(s: string): number {
   return n;
 }
 
-export function prunedOutputLine(call: string, output: string, images: number): string {
+export function prunedOutputLine(call: string, output: string, images: number, redact: (text: string) => string): string {
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
   const code = exitCode(output);
   if (code !== undefined) facts.push(`exit ${code}`);
@@ -148,7 +147,7 @@ function shrinkValue(v: unknown, redacted: (text: string) => string): unknown {
  * Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller.
  * The arguments are redacted whole first: a leaf alone may not say what it holds.
  */
-export function shrinkArguments(args: string, redacted: (text: string) => string = redact): string | undefined {
+export function shrinkArguments(args: string, redacted: (text: string) => string): string | undefined {
   let shrunk: string;
   try {
     shrunk = JSON.stringify(shrinkValue(JSON.parse(redacted(args)), redacted));

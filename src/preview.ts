@@ -1,0 +1,24 @@
+// previewPrune: what pruning alone would do, synchronously. A file of its own, so that `compact`,
+// which loads pruning lazily (src/rewrite.ts), does not carry it at import.
+import type { CompactOptions, ChatMessage, Plan, PrunedItem } from "./types.js";
+import { prepare } from "./compact.js";
+import { keptTokens } from "./plan/index.js";
+import { prune } from "./prune/index.js";
+import { redactor } from "./redact/index.js";
+
+export interface PrunePreview {
+  /** The plan the preview was made on (what `plan` returns). */
+  plan: Plan;
+  /** The total after deterministic pruning of the middle alone. */
+  tokensAfter: number;
+  /** Whether that alone would be accepted (at or below threshold − runway). */
+  accepted: boolean;
+  items: PrunedItem[];
+}
+
+/** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
+export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
+  const p = prepare(messages, options);
+  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, redactor.redact, keptTokens(p.plan) > p.plan.tokens.threshold);
+  return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
+}
