@@ -1,5 +1,5 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
-import { SYSTEM_NOTE, markerOutcome } from "./assemble/handoff.js";
+import { SYSTEM_NOTE, findHandoff, markerOutcome } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
@@ -57,6 +57,27 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied));
   const system = dialect.appendSystemNote ? options.system : undefined;
   return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
+}
+
+/** A reference our handoffs and one-liners cite: `#2.14` (the third pass) or `#14` (the first). */
+const CITED = /#(?:(\d{1,6})\.)?\d{1,9}\b/g;
+
+/** The passes a text of ours says came before this one (`#2.14` → 3, `#14` → 1). */
+function passesCited(text: string): number {
+  let passes = 1;
+  for (const m of text.matchAll(CITED)) if (m[1]) passes = Math.max(passes, Number(m[1]) + 1);
+  return passes;
+}
+
+/**
+ * The passes the transcript says came before this one, by what they left: the latest handoff of ours,
+ * and the one-liners of pruned outputs (a prune-only pass writes no handoff). A caller that keeps only
+ * the messages, not the state, still gets references no earlier pass used.
+ */
+function passesBehind(views: MessageView[], handoffAt: number): number {
+  let passes = handoffAt >= 0 && findHandoff(views[handoffAt].text)?.ours ? passesCited(views[handoffAt].text) : 0;
+  for (const v of views) for (const r of v.results) if (r.text.startsWith("[output pruned #")) passes = Math.max(passes, passesCited(r.text.slice(15, r.text.indexOf("]"))));
+  return passes;
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -140,8 +161,9 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
+  const pass = Math.max(p.state.compactions, passesBehind(p.views, p.plan.previousHandoffIndex));
+  p.state = { ...p.state, compactions: pass };
   const { plan: pl, settings, dialect } = p;
-  const pass = p.state.compactions;
   const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor.redact, tailOver, pass);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });

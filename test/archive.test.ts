@@ -3,16 +3,21 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compact, openAIChat, plan, recall, recallTool, redact, type ChatMessage, type CompactResult } from "../src/index.js";
+import { refOf } from "../src/archive/ref.js";
 import { trajectory } from "./support/fixtures.js";
 import { options, transcript } from "./support/arbitraries.js";
 
 const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""));
 const REF = "#\\d+(?:\\.\\d+)?";
 
-/** References the result cites: in one-liners, and at the end (or start) of checkpoint lines. */
-function citedRefs(r: CompactResult): string[] {
+/**
+ * References the pass cites: in one-liners, and at the end (or start) of checkpoint lines, in the
+ * messages it wrote (a kept message may quote an earlier pass's handoff, whose references resolve in
+ * that pass's archive, not in this one).
+ */
+function citedRefs(r: CompactResult, input: ChatMessage[]): string[] {
   const refs: string[] = [];
-  for (const m of r.messages) {
+  for (const m of r.messages.filter((m) => !input.includes(m))) {
     const t = text(m);
     for (const x of t.matchAll(new RegExp(`\\[output pruned (${REF})\\]`, "g"))) refs.push(x[1]);
     for (const line of t.split("\n")) {
@@ -36,15 +41,16 @@ function changed(input: ChatMessage[], opts: Parameters<typeof plan>[1], r: Comp
 }
 
 function expectRestored(input: ChatMessage[], indexes: number[], r: CompactResult) {
+  const pass = r.state.compactions - 1; // references of this pass (it may follow passes the transcript shows)
   for (const i of indexes) {
     const v = openAIChat.view(input[i]);
-    const e = r.archive?.[`#${i}`];
-    expect(e, `#${i} archived`).toBeDefined();
+    const e = r.archive?.[refOf(i, pass)];
+    expect(e, `${refOf(i, pass)} archived`).toBeDefined();
     expect(e!.text ?? "").toBe(redact(v.text));
     expect((e!.calls ?? []).map((c) => c.arguments)).toEqual(v.toolCalls.map((c) => redact(c.arguments)));
     expect((e!.calls ?? []).map((c) => c.name)).toEqual(v.toolCalls.map((c) => redact(c.name)));
     expect(e!.results ?? []).toEqual(v.results.map((x) => redact(x.text)));
-    const back = recall(r.archive!, `#${i}`, { limit: Infinity })!;
+    const back = recall(r.archive!, refOf(i, pass), { limit: Infinity })!;
     for (const s of [v.text, ...v.toolCalls.map((c) => c.arguments), ...v.results.map((x) => x.text)]) expect(back).toContain(redact(s));
   }
 }
@@ -54,7 +60,7 @@ describe("archive", () => {
     await fc.assert(
       fc.asyncProperty(transcript, options, async (input, opts) => {
         const r = await compact(input, opts);
-        for (const ref of citedRefs(r)) expect(r.archive && recall(r.archive, ref), ref).toBeTruthy();
+        for (const ref of citedRefs(r, input)) expect(r.archive && recall(r.archive, ref), ref).toBeTruthy();
         expectRestored(input, changed(input, opts, r), r);
       }),
       { numRuns: 200 },
@@ -66,7 +72,7 @@ describe("archive", () => {
     for (const contextWindow of [32_000, 200_000]) {
       const opts = { contextWindow, force: true };
       const r = await compact(messages, opts);
-      const refs = citedRefs(r);
+      const refs = citedRefs(r, messages);
       expect(refs.length).toBeGreaterThan(20);
       for (const ref of refs) expect(recall(r.archive!, ref), ref).toBeDefined();
       expectRestored(messages, changed(messages, opts, r), r);
@@ -117,6 +123,19 @@ describe("archive", () => {
     expect(keys.length).toBeGreaterThan(0);
     for (const k of keys) expect(k).toMatch(/^#1\.\d+$/);
     expect(keys.some((k) => Object.hasOwn(first.archive!, k))).toBe(false);
+  });
+
+  it("without the state, the pass count is read from the handoff in the transcript: references never collide", async () => {
+    // A web app that keeps only the messages: the second pass must not reuse the first pass's #212.
+    const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
+    const first = await compact(messages.slice(0, 200), { contextWindow: 32_000 });
+    const second = await compact([...first.messages, ...messages.slice(200)], { contextWindow: 32_000, force: true });
+    const keys = Object.keys(second.archive!);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(k).toMatch(/^#1\.\d+$/);
+    expect(second.state.compactions).toBe(2);
+    const third = await compact([...second.messages, ...messages.slice(200, 260)], { contextWindow: 32_000, force: true });
+    for (const k of Object.keys(third.archive!)) expect(k).toMatch(/^#2\.\d+$/);
   });
 });
 
