@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { apply, mask, redactEncoded, redactShapes } from "../src/redact/index.js";
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, looksRandom, mixedRun } from "../src/redact/shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
 
@@ -40,7 +40,10 @@ describe("the escape scanner", () => {
   });
 });
 
-/** `apply` as it was written with `String.replace` and a callback: the exec loop must agree. */
+/**
+ * `apply` as it was written, with `String.replace` and a callback, and without the prefilters read
+ * by hand (`gate`) or the lighter pattern (`lite`): the exec loop and those must agree with it.
+ */
 function applyByReplace(text: string, shape: Shape): string {
   if (shape.needs && !shape.needs.test(text)) return text;
   return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
@@ -90,12 +93,23 @@ describe("patterns rewritten for speed", () => {
     );
   });
 
-  it("apply's exec loop masks exactly what String.replace with a callback masked, for every shape (property)", () => {
+  it("apply (an exec loop, gates read by hand, lighter patterns) masks exactly what String.replace with a callback masked, for every shape (property)", () => {
     fc.assert(
       fc.property(text, (t) => {
-        for (const shape of [KUBERNETES_DATA, ...SHAPES]) expect(apply(t, shape, !shape.needs), shape.pattern.source).toBe(applyByReplace(t, { ...shape, needs: undefined }));
+        for (const shape of [KUBERNETES_DATA, ...SHAPES]) expect(apply(t, shape), shape.pattern.source).toBe(applyByReplace(t, shape));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it("hasRun finds a run as a regex does (property)", () => {
+    const word = Uint8Array.from({ length: 128 }, (_, c) => +/[\w-]/.test(String.fromCharCode(c)));
+    const unit = fc.constantFrom(..."a-_9 .é\u0000\ud800".split(""));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 60 }), fc.integer({ min: 1, max: 24 }), (t, min) => {
+        expect(hasRun(t, min, word)).toBe(new RegExp(`[\\w-]{${min}}`).test(t));
+      }),
+      { numRuns: 5000 },
     );
   });
 
@@ -162,6 +176,62 @@ function classChars(body: string): string[] {
   }
   return chars;
 }
+
+/** The atoms of a sequence (no top-level `|`): each with the least count its quantifier allows. */
+function atoms(seq: string): [atom: string, least: number][] {
+  const out: [string, number][] = [];
+  for (let s = seq; s; ) {
+    const end = atomEnd(s);
+    const q = /^(?:\{(\d+)(?:,\d*)?\}|[*+?])?/.exec(s.slice(end))!;
+    out.push([s.slice(0, end), q[0] === "" || q[0] === "+" ? 1 : Number(q[1] ?? 0)]);
+    s = s.slice(end + q[0].length);
+  }
+  return out.filter(([atom]) => !/^\(\?<?[=!]|^\\b$/.test(atom)); // lookarounds and \b consume nothing
+}
+const inner = (group: string) => group.slice(group.startsWith("(?:") ? 3 : 1, -1);
+const charsOf = (atom: string) => (atom.startsWith("[") ? classChars(atom.slice(1, -1)) : atom.startsWith("\\") ? classChars(atom) : [atom]);
+/** The fewest characters a match of `source` has. */
+const leastLength = (source: string): number =>
+  Math.min(...splitTop(source).map((alt) => atoms(alt).reduce((n, [a, least]) => n + least * (a.startsWith("(") ? leastLength(inner(a)) : 1), 0)));
+/** Whether every character a match of `source` can have is one of `run`. */
+const within = (source: string, run: (c: string) => boolean): boolean =>
+  splitTop(source).every((alt) => atoms(alt).every(([a]) => (a.startsWith("(") ? within(inner(a), run) : charsOf(a).every(run))));
+
+/**
+ * The longest run of characters of `run` that every match of `source` holds, read by hand: atoms (and
+ * groups) made of the run add their least length, any other ends the run; a group's own runs count.
+ */
+function leastRun(source: string, run: (c: string) => boolean): number {
+  return Math.min(
+    ...splitTop(source).map((alt) => {
+      let [best, current] = [0, 0];
+      for (const [atom, least] of atoms(alt)) {
+        const group = atom.startsWith("(");
+        if (group ? within(inner(atom), run) : charsOf(atom).every(run)) current += least * (group ? leastLength(inner(atom)) : 1);
+        else [best, current] = [Math.max(best, current, group ? leastRun(inner(atom), run) : 0), 0];
+      }
+      return Math.max(best, current);
+    }),
+  );
+}
+
+describe("the vendor tokens' gates", () => {
+  it("every vendor token holds 13 word characters or hyphens in a row, or 20 of base64's (the gate of their shape)", () => {
+    const word = (c: string) => /[\w-]/.test(c);
+    const base64 = (c: string) => /[\w+/=-]/.test(c);
+    const short = splitTop(VENDOR).filter((alt) => leastRun(alt, word) < 13 && leastRun(alt, base64) < 20);
+    expect(short).toEqual([]);
+  });
+
+  it("reads runs by hand as the regex engine matches them", () => {
+    const word = (c: string) => /[\w-]/.test(c);
+    expect(leastRun(String.raw`(?:AKIA|A3T[A-Z\d])[A-Z\d]{16}\b`, word)).toBe(20);
+    expect(leastRun(String.raw`xox[abp]-[\w-]{10}[\w-]*|AKC[A-Za-z\d]{10}`, word)).toBe(13);
+    expect(leastRun(String.raw`ab(?:cdefgh|x)\.[\w=]{30}`, word)).toBe(3);
+    expect(leastRun(String.raw`A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})\b`, word)).toBe(21);
+    expect(leastRun(String.raw`x(?:ab|c\.d)y{20}`, word)).toBe(20);
+  });
+});
 
 describe("the vendor tokens' first-character gate", () => {
   it("holds the first character of every vendor token in the catalogue", () => {

@@ -54,7 +54,7 @@ function redactOrphanBodies(text: string): string {
  * BEGIN runs to the next END, or, when the block was cut off (no END before the next BEGIN), to the
  * end of its base64 body.
  */
-function redactKeyBlocks(text: string): string {
+export function redactKeyBlocks(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text;
   let out = "";
   let at = 0;
@@ -97,7 +97,7 @@ const MASKED = /…|REDACTED\]/;
  * characters.
  */
 export function apply(text: string, shape: Shape, needed = false): string {
-  if (!needed && shape.needs && !shape.needs.test(text)) return text;
+  if (!needed && ((shape.needs && !shape.needs.test(text)) || (shape.gate && !shape.gate(text)))) return text;
   const pattern = shape.lite && !shape.lite[0].test(text) ? shape.lite[1] : shape.pattern;
   let out = "";
   let done = 0; // text before `done` is in `out`
@@ -247,18 +247,13 @@ export function redact(text: string): string {
   return redactEncoded(redactShapes(redactBlocks(text)));
 }
 
-/** Whether a Secret manifest's `kind`, wherever it stands, would redact a data entry in `text`. */
-function secretDataIn(text: string): boolean {
-  return apply(text, KUBERNETES_DATA, true) !== text;
-}
-
 /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest. */
 function redactWindow(text: string, manifest: boolean): string {
   return redactEncoded(redactShapes(redactBlocks(text, manifest)));
 }
 
 /** What streaming redaction (./stream.ts, loaded lazily) works with: handed over, not imported, so no chunk is shared. */
-export const streamKit = { redact, redactWindow, secretDataIn, bodyLine: BODY_LINE, manifestKind: KUBERNETES_DATA.needs! };
+export const streamKit = { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes: SHAPES, kubernetes: KUBERNETES_DATA, bodyLine: BODY_LINE };
 export type StreamKit = typeof streamKit;
 
 /** A run of token characters long enough to be a key. */

@@ -9,8 +9,20 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
+  /** Skip the pattern unless this holds of the text (a prefilter read by hand, where a regex is slow). */
+  gate?: (text: string) => boolean;
   /** A cheaper pattern that finds the same where the text lacks `lite[0]` (which the rest of `pattern` needs). */
   lite?: [RegExp, RegExp];
+  /**
+   * A match may hold a line break (a name on one line, its value on the next), at most 96 characters
+   * after it starts: streaming redaction checks such shapes with the lines before a window.
+   */
+  breaks?: true;
+  /**
+   * A match may hold a line break further from its start: streaming redaction keeps its whole
+   * context after this shape's prefilter.
+   */
+  far?: true;
   /** A last check on the value, with the 64 characters before the match, the one after it, and the match. */
   valid?: (value: string, before: string, after: string, match: string) => boolean;
 }
@@ -62,6 +74,27 @@ function jwtHeader(token: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The char codes below 128 of word characters and of `extra`. */
+const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
+const WORD = runOf("-");
+const BASE64 = runOf("-+/=");
+const VALUE_RUN = runOf("+~-");
+
+/**
+ * Whether `text` holds `min` characters of `run` in a row. By char code, and skipping ahead: a run
+ * must cover the character `min` after one that is not in it, so each look starts there and reads
+ * back (the regex engine is several times slower at runs).
+ */
+export function hasRun(text: string, min: number, run: Uint8Array): boolean {
+  for (let end = min - 1; end < text.length; ) {
+    let at = end;
+    for (let c = text.charCodeAt(at); at > end - min && c < 128 && run[c]; c = text.charCodeAt(--at));
+    if (at === end - min) return true;
+    end = at + min; // `at` is not in the run: the next run ends `min` past it
+  }
+  return false;
 }
 
 /** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
@@ -122,6 +155,7 @@ function passwordFlag(programs: string, flag: string, between: string): Shape {
     pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:\s{1,4}(?:[^\s-]|-[^\s${flag}])(?=(\S{0,60}))\1){0,8}\s{1,4}-${flag}${between}([^\s"'\`]{4,128})`, "g"),
     group: [2],
     needs: new RegExp(programs),
+    far: true, // eight arguments, each after a line break perhaps
     valid: (v) => !PLACEHOLDER.test(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
   };
 }
@@ -134,7 +168,13 @@ export const SHAPES: Shape[] = [
   // every eyJ and rescan the run to its end (quadratic).
   { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtHeader },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
-  { pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"), valid: (v) => TOKEN.test(v) || prefixedToken(v) },
+  // Every vendor token holds 13 word characters or hyphens in a row, or 20 of base64's (checked by
+  // test/redact-equivalence.test.ts): prose has neither, and skips the scan.
+  {
+    pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
+    gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
+    valid: (v) => TOKEN.test(v) || prefixedToken(v),
+  },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
   { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
@@ -153,6 +193,7 @@ export const SHAPES: Shape[] = [
     pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8}[\w.~+/=:-]*)/gi,
     group: [1],
     needs: /auth|bearer/i,
+    breaks: true,
     valid: encoded,
   },
   // Programs that take a password after a short flag, as each documents it, within their first arguments
@@ -171,6 +212,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,
     group: [1],
     needs: /-u|--user/,
+    breaks: true,
     valid: (v) => /\D/.test(v),
   },
   {
@@ -179,6 +221,7 @@ export const SHAPES: Shape[] = [
     pattern: new RegExp(`${USERINFO}|[a-z\\d.-]{1,253}\\.[a-z]{2}[a-z]*(?::\\d{1,5})?\\/(?=([\\w./-]{0,200}))\\3:_auth(?:Token)?\\s{0,4}=\\s{0,4}["']?([\\w+/=-]{8}[\\w+/=-]*))`, "gi"),
     // without `:_auth` the .npmrc form cannot match: skipping it skips a 200-character look at every `//`
     lite: [/:_auth/i, new RegExp(`${USERINFO})`, "gi")],
+    far: true, // a host and a path of 450 characters before `:_authToken` and a line break
     group: [1, 2, 4],
     random: [2],
   },
@@ -209,6 +252,7 @@ export const SHAPES: Shape[] = [
     random: [1, 2, 3],
     // not a call (getTokenizer(model)), not after "public" or "csrf"
     valid: (_, before, after) => after !== "(" && !NOT_AFTER.test(before.slice(-7)), // its longest match
+    breaks: true,
   },
   {
     // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
@@ -218,7 +262,9 @@ export const SHAPES: Shape[] = [
     // can end where a separator starts)
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
+    gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
     valid: (v, _, __, match) => bareToken(v) && !/public/i.test(match),
+    breaks: true,
   },
   {
     // A PuTTY key file's private part: `Private-Lines: N`, then N lines of base64 (PuTTY's documented
@@ -226,6 +272,7 @@ export const SHAPES: Shape[] = [
     pattern: /Private-Lines:\s{0,4}\d{1,3}(?:\r?\n|\\r\\n|\\n)([A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$)(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$)){0,63})/g,
     group: [1],
     needs: /Private-Lines/,
+    far: true, // 64 lines
   },
 ];
 
