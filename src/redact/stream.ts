@@ -44,8 +44,8 @@ const farStarts = (shapes: Shape[]) =>
       .join("|"),
   );
 
-/** The first of the lines still held (-1: none), or `none`. */
-const first = (none: number, ...holds: number[]) => holds.reduce((a, h) => (h >= 0 && h < a ? h : a), none);
+/** `upTo`, or the line held from (-1: none) when it comes first. */
+const heldFrom = (held: number, upTo: number) => (held >= 0 && held < upTo ? held : upTo);
 
 export interface RedactedStream {
   push(delta: string): void;
@@ -148,7 +148,7 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
 
   const release = (upTo: number) => {
     if (full || upTo <= head) return;
-    const window = `${lines.slice(head, upTo).join("\n")}\n`;
+    const window = upTo === head + 1 ? `${lines[head]}\n` : `${lines.slice(head, upTo).join("\n")}\n`;
     lines.fill("", head, upTo);
     head = upTo;
     const hasFar = far.test(window);
@@ -167,15 +167,15 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
   return {
     push(delta) {
       all.push(delta);
-      if (!delta.includes("\n")) return void (partial += delta);
-      const parts = delta.split("\n");
-      parts[0] = partial + parts[0];
-      partial = parts.pop()!;
-      for (const line of parts) {
+      let at = 0;
+      for (let nl = delta.indexOf("\n"); nl >= 0; nl = delta.indexOf("\n", at)) {
+        const line = partial + delta.slice(at, nl);
+        [partial, at] = ["", nl + 1];
         scan(line, lines.length);
         lines.push(line);
       }
-      release(first(lines.length, keyFrom, dataFrom, bodyFrom));
+      partial += delta.slice(at);
+      if (at) release(heldFrom(keyFrom, heldFrom(dataFrom, heldFrom(bodyFrom, lines.length))));
     },
     end() {
       full = false;
