@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { apply, mask, redactEncoded, redactShapes } from "../src/redact/index.js";
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
 
@@ -99,6 +99,23 @@ describe("patterns rewritten for speed", () => {
         for (const shape of [KUBERNETES_DATA, ...SHAPES]) expect(apply(t, shape), shape.pattern.source).toBe(applyByReplace(t, shape));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it("bareToken judges by letter counts in typed arrays as it did with a Map (property)", () => {
+    const entropy = (v: string) => {
+      const counts = new Map<string, number>();
+      for (const c of v) counts.set(c, (counts.get(c) ?? 0) + 1);
+      return [...counts.values()].reduce((bits, n) => bits - (n / v.length) * Math.log2(n / v.length), 0);
+    };
+    const byMap = (v: string) =>
+      /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d\D{1,40}\d/.test(v) && looksRandom(v) && !NOT_SECRET.test(v) && !/^(?:iVBOR|\/9j\/|R0lGOD|UklGR|JVBER|PHN2Z)/.test(v) && entropy(v) > 3.6;
+    const token = fc.string({ unit: fc.constantFrom(..."aAbBzZ0189+~-_xyXY".split("")), minLength: 20, maxLength: 122 });
+    fc.assert(
+      fc.property(token, (v) => {
+        expect(bareToken(v)).toBe(byMap(v));
+      }),
+      { numRuns: 5000 },
     );
   });
 

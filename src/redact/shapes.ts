@@ -301,12 +301,23 @@ export function looksRandom(value: string): boolean {
 /** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
 const FILE_MAGIC = /^(?:iVBOR|\/9j\/|R0lGOD|UklGR|JVBER|PHN2Z)/;
 
-/** Bits per character of `value`'s own letter frequencies. */
+/** Letter counts and the letters in order of first sight, reused: entropy runs for every candidate, and a typed array is slow to allocate. */
+const counts = new Uint16Array(128);
+const seen = new Uint8Array(128);
+
+/** Bits per character of `value`'s own letter frequencies (a bare token's letters are ASCII), summed in order of first sight. */
 function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let letters = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i) & 127;
+    if (!counts[c]++) seen[letters++] = c;
+  }
   let bits = 0;
-  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  for (let j = 0; j < letters; j++) {
+    const p = counts[seen[j]] / value.length;
+    bits -= p * Math.log2(p);
+    counts[seen[j]] = 0;
+  }
   return bits;
 }
 
