@@ -205,9 +205,9 @@ export function redactEncoded(text: string): string {
     if (clean === window) return;
     // the stretch that changed, and where its ends stand in the text
     let head = 0;
-    while (clean[head] === window[head]) head++;
+    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
     let tail = 0;
-    while (tail < clean.length - head && tail < window.length - head && clean[clean.length - 1 - tail] === window[window.length - 1 - tail]) tail++;
+    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
     const inText = (i: number) => {
       let t = from + i;
       for (let k = 0; k < marks.length && marks[k] + before.length < i; k += 2) t += marks[k + 1] - 1;
