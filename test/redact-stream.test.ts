@@ -6,15 +6,16 @@ import { describe, expect, it } from "vitest";
 import { compact, redact, type SummarizeRequest } from "../src/index.js";
 import { streamKit } from "../src/redact/index.js";
 import { redactedStream } from "../src/redact/stream.js";
+import { referenceStream } from "./support/stream-reference.js";
 import { trajectory } from "./support/fixtures.js";
 
 const KEY_LINES = ["MIIEowIBAAKCAQEAv9Qx2Lm7RtYu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9", "q8Vd2LmXz4Rt7Yu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9Q8Vd2LmXz4Rt7Yu"];
 const B64 = "cGFzc3dvcmQxMjM0NTY3OA==";
 
 /** Streams `text` in `cuts` pieces; returns what the deltas showed and the final text. */
-function stream(text: string, cuts: number[] = [], count?: (t: string) => number, budget?: number) {
+function stream(text: string, cuts: number[] = [], count?: (t: string) => number, budget?: number, kit = streamKit, make = redactedStream) {
   const deltas: string[] = [];
-  const s = redactedStream(streamKit, (d) => deltas.push(d), count, budget);
+  const s = make(kit, (d) => deltas.push(d), count, budget);
   let at = 0;
   for (const c of [...cuts.filter((c) => c > 0 && c < text.length)].sort((a, b) => a - b)) {
     s.push(text.slice(at, c));
@@ -67,6 +68,36 @@ describe("summary deltas", () => {
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it("release, with one short redaction a line, exactly what redacting each window after 1,024 characters releases (test/support/stream-reference.ts; property)", () => {
+    // Lines that open a shape across a line break, far from it or near, beside lines long and short.
+    const line = fc.oneof(
+      fc.constantFrom(
+        "password:", "the password is", "  Hunter2Pass9xyz", "Hunter2Pass9xyz", "--api-token", "Qk7vX2pL9wR4tZ8kYp3NmW5r", "clientSig =", "clientSig", "= Qk7vX2pL9wR4tZ8kYp3NmW5r",
+        "Authorization:", "  Bearer Zx81fQ2mN7pLk3vT9wRy", "Bearer", "curl -u admin", ":Hunter2Pass9", "mysql -uroot", "-pHunter2Pass9", "docker login -u ci", "-p Hunter2Pass9",
+        "Private-Lines: 2", ...KEY_LINES, "//registry.npmjs.org/:_authToken", "=npm_Zx81fQ2mN7pLk3vT9wRy4uHs", "csrf_token:", "public_key:", "kind: Secret", "data:", "  tls.key: |",
+        `    ${B64}`, `  password: ${B64}`, "api\\u005fkey: \\u0051k7vX2pL9wR4tZ8kYp3NmW5r", "", "   ", "- ran the tests in packages/core, token=abc, 118 passed", "x".repeat(140), `note ${"word ".repeat(30)}`,
+      ),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 16 }), fc.array(fc.nat(), { maxLength: 12 }), (lines, cuts) => {
+        const text = `${lines.join("\n")}\n`;
+        const at = cuts.map((c) => c % (text.length + 1));
+        expect(stream(text, at).deltas).toEqual(stream(text, at, undefined, undefined, streamKit, referenceStream).deltas);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("redact a summary of ordinary lines once each, never after the whole context (was twice a line, after 256 characters)", () => {
+    let full = 0;
+    const counting = { ...streamKit, redactWindow: (text: string, manifest: boolean) => (full++, streamKit.redactWindow(text, manifest)) };
+    const text = Array.from({ length: 400 }, (_, i) => `- step ${i}: ran the suite in packages/core, token=abc, 118 passed\n`).join("");
+    const { deltas } = stream(text, Array.from({ length: text.length / 40 }, (_, k) => k * 40), undefined, undefined, counting);
+    expect(deltas.length).toBe(400);
+    expect(full).toBe(0);
   });
 
   it("take linear total time: 1 MB of lines in small deltas costs about 4 times 256 KB (was quadratic)", () => {

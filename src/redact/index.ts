@@ -9,7 +9,7 @@ function prefixOf(value: string): string {
 }
 
 /** Values of 24 characters or more keep a short prefix, so a log reader can tell which key it was. */
-function mask(value: string): string {
+export function mask(value: string): string {
   return value.length > 23 ? `${prefixOf(value)}…${REDACTED}` : REDACTED;
 }
 
@@ -54,7 +54,7 @@ function redactOrphanBodies(text: string): string {
  * BEGIN runs to the next END, or, when the block was cut off (no END before the next BEGIN), to the
  * end of its base64 body.
  */
-function redactKeyBlocks(text: string): string {
+export function redactKeyBlocks(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text;
   let out = "";
   let at = 0;
@@ -84,23 +84,40 @@ function redactKeyBlocks(text: string): string {
   return out.includes("-----END") ? redactOrphanBodies(out) : out;
 }
 
-/** `needed`: the shape's prefilter is known to hold (for a window of a longer text). */
+/** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
+const CSRF = /[cx]srf[^\n]{0,40}$/i;
+const CSRF_ANY = /[cx]srf/i;
+/** Already masked: a kept prefix ends in "…". */
+const MASKED = /…|REDACTED\]/;
+
+/**
+ * `text` with every match of `shape` that passes its checks masked. `needed`: the shape's prefilter is
+ * known to hold (for a window of a longer text). An exec loop, not `replace` with a callback: V8 calls
+ * a replacer from C++ at several times the cost of a match, and adversarial text matches every few
+ * characters.
+ */
 export function apply(text: string, shape: Shape, needed = false): string {
-  if (!needed && shape.needs && !shape.needs.test(text)) return text;
-  return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
-    const at = args[args.length - 2] as number;
-    const group = shape.group?.find((g) => args[g - 1] !== undefined);
-    const value = group ? (args[group - 1] as string) : match;
-    // already masked (a kept prefix ends in "…"), or an id
-    if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
-    // a CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing
-    if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) return match;
-    if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match)) return match;
-    if (!group) return mask(value);
-    const i = match.lastIndexOf(value);
-    return match.slice(0, i) + mask(value) + match.slice(i + value.length);
-  });
+  if (!needed && ((shape.needs && !shape.needs.test(text)) || (shape.gate && !shape.gate(text)))) return text;
+  const pattern = shape.lite && !shape.lite[0].test(text) ? shape.lite[1] : shape.pattern;
+  let out = "";
+  let done = 0; // text before `done` is in `out`
+  let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    const match = m[0];
+    const at = m.index;
+    let group = 0;
+    for (const g of shape.group ?? []) if (!group && m[g] !== undefined) group = g;
+    const value = group ? m[group] : match;
+    if (MASKED.test(value) || NOT_SECRET.test(value)) continue; // masked already, or an id
+    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
+    if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match)) continue;
+    const i = group ? match.lastIndexOf(value) : 0;
+    out += text.slice(done, at + i) + mask(value);
+    done = at + i + value.length;
+  }
+  return done ? out + text.slice(done) : text;
 }
 
 /**
@@ -111,64 +128,117 @@ function redactBlocks(text: string, manifest = false): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
-function redactShapes(text: string): string {
+export function redactShapes(text: string): string {
   for (const shape of SHAPES) text = apply(text, shape);
   return text;
 }
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
-const ESCAPE = /\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f])/g;
+const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
 /** What an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODED = /[\w+/=.~:@&?-]/;
 /** The characters of a run around an escape; the rest of a run, from where it is. */
 const RUN = /[\w+/=.~:@&?%\\-]/;
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
+/** Which char codes an escape is decoded to. */
+const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
+/** The hex digit at `i`, or -1. */
+function hexAt(text: string, i: number): number {
+  const c = text.charCodeAt(i) | 32;
+  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+}
 
-const DECODE = new RegExp(ESCAPE); // its own lastIndex: decoding runs inside the scan with ESCAPE
-const decode = (run: string) =>
-  run.replace(DECODE, (e, u?: string, p?: string) => {
-    const c = String.fromCharCode(parseInt(u ?? p ?? "", 16));
-    return DECODED.test(c) ? c : e;
-  });
+/**
+ * `text` from `start` to `stop`, every escape of a token character decoded; `marks` gets, for each,
+ * its index in the result and its length in `text` (to map the result back). A loop over char codes:
+ * escape-dense text has an escape every three characters, too many for a callback or a match each.
+ */
+function decode(text: string, start: number, stop: number): [plain: string, marks: Int32Array] {
+  const codes = new Uint16Array(stop - start);
+  const marks = new Int32Array(stop - start); // two entries an escape, three characters or more
+  let n = 0;
+  let k = 0;
+  for (let i = start; i < stop; i++) {
+    let c = text.charCodeAt(i);
+    const len = c === 37 ? 3 : c === 92 && text.startsWith("u00", i + 1) ? 6 : 0;
+    if (len && i + len <= stop) {
+      const high = text.charCodeAt(i + len - 2) - 48;
+      const low = hexAt(text, i + len - 1);
+      if (high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low]) {
+        marks[k++] = n;
+        marks[k++] = len;
+        c = high * 16 + low;
+        i += len - 1;
+      }
+    }
+    codes[n++] = c;
+  }
+  let plain = "";
+  for (let at = 0; at < n; at += 8192) plain += String.fromCharCode.apply(null, codes.subarray(at, Math.min(n, at + 8192)) as unknown as number[]);
+  return [plain, marks.subarray(0, k)];
+}
 
 /**
  * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
- * redirect): each run around an escape is decoded and redacted with what follows it on its line (64
- * characters and the token they end in, escapes decoded too) and 48 characters before it; where that
- * finds a secret, the decoded, redacted window stands in. Windows are bounded and overlap by at most
- * 64 characters: linear.
+ * redirect). Each run of token characters around an escape has a window: the run, what follows it on
+ * its line (64 characters and the token they end in) and 48 characters before it. Windows that overlap
+ * are one region, decoded once and redacted once (escape-dense text is one region, not a window per
+ * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
+ * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-function redactEncoded(text: string): string {
+export function redactEncoded(text: string): string {
   if (!ESCAPE_NEAR.test(text)) return text;
   let out = "";
-  let at = 0;
-  ESCAPE.lastIndex = 0;
-  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
-    let start = m.index;
-    while (start > at && RUN.test(text[start - 1])) start--;
-    RUN_ON.lastIndex = ESCAPE.lastIndex;
-    RUN_ON.exec(text);
-    const end = RUN_ON.lastIndex;
-    ESCAPE.lastIndex = end;
-    if (end - start < 8) continue; // decoded, under 6 characters: no secret
-    // the rest of the line: 64 characters, and the token running on past them (never half of it)
-    let stop = Math.min(text.length, end + 64);
-    while (stop < end + 256 && stop < text.length && RUN.test(text[stop])) stop++;
-    const nl = text.slice(end, stop).indexOf("\n");
-    if (nl >= 0) stop = end + nl;
-    // every escape in the window is decoded: one window serves those with 64 characters after them
-    const plain = decode(text.slice(start, stop));
-    ESCAPE.lastIndex = Math.max(end, stop - 64);
-    if (plain.length === stop - start) continue;
-    let before = text.slice(Math.max(at, start - 48), start);
-    before = before.slice(before.lastIndexOf("\n") + 1);
+  let at = 0; // text before `at` is written
+  let ran = 0; // where the last run ended: runs are scanned once
+  // the open region: raw context from `from`, decoded from `start` to `stop`
+  let from = 0;
+  let start = 0;
+  let stop = -1;
+  const flush = () => {
+    const before = text.slice(from, start);
+    const [plain, marks] = decode(text, start, stop);
+    if (!marks.length) return;
     const window = before + plain;
     const clean = redactShapes(window);
-    if (clean === window || !clean.startsWith(before)) continue;
-    out += text.slice(at, start) + clean.slice(before.length);
-    at = ESCAPE.lastIndex = stop;
+    if (clean === window) return;
+    // the stretch that changed, and where its ends stand in the text
+    let head = 0;
+    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
+    let tail = 0;
+    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+    const inText = (i: number) => {
+      let t = from + i;
+      for (let k = 0; k < marks.length && marks[k] + before.length < i; k += 2) t += marks[k + 1] - 1;
+      return t;
+    };
+    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
+    at = inText(window.length - tail);
+  };
+  ESCAPE.lastIndex = 0;
+  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
+    let s = m.index;
+    while (s > ran && RUN.test(text[s - 1])) s--;
+    RUN_ON.lastIndex = ESCAPE.lastIndex;
+    RUN_ON.exec(text);
+    const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
+    if (e - s < 8) continue; // decoded, under 6 characters: no secret
+    // the rest of the line: 64 characters, and the token running on past them (never half of it)
+    let end = Math.min(text.length, e + 64);
+    while (end < e + 256 && end < text.length && RUN.test(text[end])) end++;
+    const nl = text.slice(e, end).indexOf("\n");
+    if (nl >= 0) end = e + nl;
+    let f = Math.max(0, s - 48);
+    f += text.slice(f, s).lastIndexOf("\n") + 1;
+    if (f <= stop) {
+      stop = Math.max(stop, end);
+      continue;
+    }
+    if (stop >= 0) flush();
+    [from, start, stop] = [f, s, end];
   }
+  if (stop >= 0) flush();
   return out + text.slice(at);
 }
 
@@ -177,18 +247,13 @@ export function redact(text: string): string {
   return redactEncoded(redactShapes(redactBlocks(text)));
 }
 
-/** Whether a Secret manifest's `kind`, wherever it stands, would redact a data entry in `text`. */
-function secretDataIn(text: string): boolean {
-  return apply(text, KUBERNETES_DATA, true) !== text;
-}
-
 /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest. */
 function redactWindow(text: string, manifest: boolean): string {
   return redactEncoded(redactShapes(redactBlocks(text, manifest)));
 }
 
 /** What streaming redaction (./stream.ts, loaded lazily) works with: handed over, not imported, so no chunk is shared. */
-export const streamKit = { redact, redactWindow, secretDataIn, bodyLine: BODY_LINE, manifestKind: KUBERNETES_DATA.needs! };
+export const streamKit = { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes: SHAPES, kubernetes: KUBERNETES_DATA, bodyLine: BODY_LINE };
 export type StreamKit = typeof streamKit;
 
 /** A run of token characters long enough to be a key. */

@@ -9,6 +9,20 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
+  /** Skip the pattern unless this holds of the text (a prefilter read by hand, where a regex is slow). */
+  gate?: (text: string) => boolean;
+  /** A cheaper pattern that finds the same where the text lacks `lite[0]` (which the rest of `pattern` needs). */
+  lite?: [RegExp, RegExp];
+  /**
+   * A match may hold a line break (a name on one line, its value on the next), at most 96 characters
+   * after it starts: streaming redaction checks such shapes with the lines before a window.
+   */
+  breaks?: true;
+  /**
+   * A match may hold a line break further from its start: streaming redaction keeps its whole
+   * context after this shape's prefilter.
+   */
+  far?: true;
   /** A last check on the value, with the 64 characters before the match, the one after it, and the match. */
   valid?: (value: string, before: string, after: string, match: string) => boolean;
 }
@@ -18,7 +32,7 @@ export interface Shape {
  * pattern, so the text is scanned once for all of them; most vendors that put a short prefix and a
  * separator before a random body need no entry here (see `prefixedToken`).
  */
-const VENDOR = [
+export const VENDOR = [
   /(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z\d])[A-Z\d]{16}\b/, // AWS access key ids
   /AIza[\w-]{35}/, // Google API keys
   /gh[pousr]_[A-Za-z\d]{30}[A-Za-z\d]*/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
@@ -47,6 +61,12 @@ const VENDOR = [
   .map((r) => r.source)
   .join("|");
 
+/**
+ * Every vendor token above starts with one of these characters: a word that starts with none skips
+ * the alternation (most words; the scan runs twice as fast). test/redact-equivalence.test.ts checks it.
+ */
+export const VENDOR_START = "[AgGxsrESvdhafZy1poLc0.]";
+
 /** A base64url segment decoded (atob accepts it unpadded), or "" when it is not base64. */
 function base64url(segment: string): string {
   try {
@@ -66,9 +86,41 @@ function jwtSecret(token: string): boolean {
   return /^\{[^]*\}\s*$/.test(base64url(header)) && !/"role"\s*:\s*"anon"/.test(base64url(claims));
 }
 
+/** The char codes below 128 of word characters and of `extra`. */
+const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
+const WORD = runOf("-");
+const BASE64 = runOf("-+/=");
+const VALUE_RUN = runOf("+~-");
+
+/**
+ * Whether `text` holds `min` characters of `run` in a row. By char code, and skipping ahead: a run
+ * must cover the character `min` after one that is not in it, so each look starts there and reads
+ * back (the regex engine is several times slower at runs).
+ */
+export function hasRun(text: string, min: number, run: Uint8Array): boolean {
+  for (let end = min - 1; end < text.length; ) {
+    let at = end;
+    for (let c = text.charCodeAt(at); at > end - min && c < 128 && run[c]; c = text.charCodeAt(--at));
+    if (at === end - min) return true;
+    end = at + min; // `at` is not in the run: the next run ends `min` past it
+  }
+  return false;
+}
+
 /** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
 export function mixedRun(value: string, min: number): boolean {
-  for (const run of value.match(/[A-Za-z\d]+/g) ?? []) if (run.length >= min && /\d/.test(run) && /[A-Za-z]/.test(run)) return true;
+  // by char code: called for every candidate value, it must not allocate
+  let run = 0;
+  let digits = 0;
+  for (let i = 0; i <= value.length; i++) {
+    const c = value.charCodeAt(i); // NaN past the end: a run ends there
+    const digit = c >= 48 && c <= 57;
+    if (digit || ((c | 32) >= 97 && (c | 32) <= 122)) {
+      run++;
+      if (digit) digits++;
+    } else if (run >= min && digits && digits < run) return true;
+    else run = digits = 0;
+  }
   return false;
 }
 
@@ -169,9 +221,13 @@ const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?
  */
 function passwordFlag(programs: string, flag: string, between: string): Shape {
   return {
-    pattern: new RegExp(String.raw`\b(?:${programs})[\w-]{0,10}(?:${GAP}{1,4}(?:[^\s-]|-[^\s${flag}])\S{0,255}){0,8}${GAP}{1,4}-${flag}${between}${QUOTED}`, "g"),
-    group: [1, 2, 3],
+    pattern: new RegExp(
+      String.raw`\b(?:${programs})[\w-]{0,10}(?:${GAP}{1,4}(?:[^\s-]|-[^\s${flag}])(?=(\S{0,255}))\1){0,8}${GAP}{1,4}-${flag}${between}${QUOTED}`,
+      "g",
+    ),
+    group: [2, 3, 4],
     needs: new RegExp(programs),
+    far: true, // eight arguments, each after a continued line perhaps
     valid: (v) => !standsFor(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
   };
 }
@@ -181,6 +237,9 @@ function passwordFlag(programs: string, flag: string, between: string): Shape {
  * ids (each in its vendor's documented format).
  */
 const KEY_ID = String.raw`(?:SK|AC)[\da-f]{32}|rzp_(?:live|test)_[A-Za-z\d]{14}`;
+
+/** `//user:password@` and `//token@` in a URL (the opening of a group the URL shape closes). */
+const USERINFO = String.raw`\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@`;
 
 export const SHAPES: Shape[] = [
   {
@@ -194,6 +253,8 @@ export const SHAPES: Shape[] = [
       "g",
     ),
     group: [4],
+    needs: /auth|login|["'](?:SK|AC|rzp_)/i,
+    far: true, // arguments on lines of their own, the first up to 128 characters
     valid: (v) => looksRandom(v) || passwordLike(v),
   },
   // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
@@ -201,8 +262,14 @@ export const SHAPES: Shape[] = [
   { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtSecret },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
   // A vendor's own format is a token wherever it stands; the generic shape not under a name that
-  // says it is an id, a hash, a nonce or a record's key (`request_id=`, a JWK's `"x": "…"`).
-  { pattern: new RegExp(`\\b(?:${VENDOR}|[\\w-]{24}[\\w-]*)`, "g"), valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !idNamed(before)) },
+  // says it is an id, a hash, a nonce or a record's key (`request_id=`, a JWK's `"x": "…"`). Every
+  // vendor token holds 13 word characters or hyphens in a row, or 20 of base64's (checked by
+  // test/redact-equivalence.test.ts): prose has neither, and skips the scan.
+  {
+    pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
+    gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
+    valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !idNamed(before)),
+  },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
   { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
@@ -221,6 +288,7 @@ export const SHAPES: Shape[] = [
     pattern: /\b(?:Authorization\\?["']?\s{0,4}[:=]\s{0,4}\\?["']?\s{0,4}(?:[A-Za-z][\w-]{1,19}\s{1,4})?|Bearer\s{1,4})([\w.~+/=:-]{8}[\w.~+/=:-]*)/gi,
     group: [1],
     needs: /auth|bearer/i,
+    breaks: true,
     valid: encoded,
   },
   // Programs that take a password after a short flag, as each documents it, within their first arguments
@@ -242,6 +310,7 @@ export const SHAPES: Shape[] = [
     pattern: /\b(?:echo|printf)[ \t][^|\n]{0,64}?(["']?)(?:[^\s"':|]{0,128}:)?([^\s"'|]{6,256})\1\s{0,4}\|\s{0,4}base64\b/g,
     group: [2],
     needs: /base64/,
+    far: true, // `| base64` on the next line, 450 characters after the echo
     valid: (v) => !standsFor(v), // echo -n ":$PAT" | base64 names it
   },
   {
@@ -249,14 +318,17 @@ export const SHAPES: Shape[] = [
     pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,
     group: [1],
     needs: /-u|--user/,
+    breaks: true,
     valid: (v) => /\D/.test(v),
   },
   {
     // Credentials in URLs and connection strings (postgres, mysql, mongodb+srv, redis, amqp, …):
     // the password of user:password@, a token standing alone as the user, an .npmrc auth token
-    pattern:
-      /\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@|[a-z\d.-]{1,253}\.[a-z]{2}[a-z]*(?::\d{1,5})?\/[\w./-]{0,200}:_auth(?:Token)?\s{0,4}=\s{0,4}["']?([\w+/=-]{8}[\w+/=-]*))/gi,
-    group: [1, 2, 3],
+    pattern: new RegExp(`${USERINFO}|[a-z\\d.-]{1,253}\\.[a-z]{2}[a-z]*(?::\\d{1,5})?\\/(?=([\\w./-]{0,200}))\\3:_auth(?:Token)?\\s{0,4}=\\s{0,4}["']?([\\w+/=-]{8}[\\w+/=-]*))`, "gi"),
+    // without `:_auth` the .npmrc form cannot match: skipping it skips a 200-character look at every `//`
+    lite: [/:_auth/i, new RegExp(`${USERINFO})`, "gi")],
+    far: true, // a host and a path of 450 characters before `:_authToken` and a line break
+    group: [1, 2, 4],
     random: [2],
     valid: (v) => !standsFor(v), // postgres://USER:PASSWORD@HOST, ${DB_PASSWORD}, %PGPASS%: documentation, not a password
   },
@@ -293,14 +365,19 @@ export const SHAPES: Shape[] = [
       after !== "(" &&
       !NOT_AFTER.test(before) &&
       !idNamed(beforeValue(v, before, match)),
+    breaks: true,
   },
   {
     // A bare token where a credential stands, whatever its name: an assignment, a field, a header, a
     // flag. Only a random-looking value passes (see `bareToken`).
     // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
-    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|[\w.-]{1,60}\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
-    group: [1],
+    // (the name is taken whole, `(?=(…))\1`, never given back a character at a time: only a whole name
+    // can end where a separator starts)
+    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
+    group: [2],
+    gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
     valid: (v, before, _, match) => bareToken(v) && !/public/i.test(match) && !idNamed(beforeValue(v, before, match)),
+    breaks: true,
   },
   {
     // A PuTTY key file's private part: `Private-Lines: N`, then N lines of base64 (PuTTY's documented
@@ -308,6 +385,7 @@ export const SHAPES: Shape[] = [
     pattern: /Private-Lines:\s{0,4}\d{1,3}(?:\r?\n|\\r\\n|\\n)([A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$)(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z\d+/=]{1,100}(?=\r?\n|\\[rn]|$)){0,63})/g,
     group: [1],
     needs: /Private-Lines/,
+    far: true, // 64 lines
   },
 ];
 
@@ -347,12 +425,23 @@ export function looksRandom(value: string): boolean {
 /** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
 const FILE_MAGIC = /^(?:iVBOR|\/9j\/|R0lGOD|UklGR|JVBER|PHN2Z)/;
 
-/** Bits per character of `value`'s own letter frequencies. */
+/** Letter counts and the letters in order of first sight, reused: entropy runs for every candidate, and a typed array is slow to allocate. */
+const counts = new Uint16Array(128);
+const seen = new Uint8Array(128);
+
+/** Bits per character of `value`'s own letter frequencies (a bare token's letters are ASCII), summed in order of first sight. */
 function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let letters = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i) & 127;
+    if (!counts[c]++) seen[letters++] = c;
+  }
   let bits = 0;
-  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  for (let j = 0; j < letters; j++) {
+    const p = counts[seen[j]] / value.length;
+    bits -= p * Math.log2(p);
+    counts[seen[j]] = 0;
+  }
   return bits;
 }
 

@@ -2,6 +2,7 @@
 // shows, in linear total time.
 // Loaded with the first model summary; it imports nothing, so that no chunk is shared with `plan`.
 import type { StreamKit } from "./index.js";
+import type { Shape } from "./shapes.js";
 
 const BEGIN_KEY = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY/g;
 const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
@@ -13,21 +14,42 @@ const BLOCK_SCALAR = /:\s{0,4}[|>][-+]?\s*$/;
  * breaks (`smbclient … \⏎ … -U user%pw`): ~620 characters.
  */
 const CONTEXT = 1024;
+/**
+ * Released text enough to show a window has nothing to redact: whole lines, at least this long. A
+ * shape that crosses a line break starts at most 96 characters before it (a Secret's block scalar
+ * with its indentation and key; a bare token's name, 72), unless it is `far` (password flags, PuTTY
+ * key lines, .npmrc paths), and then the whole context is used.
+ */
+const NEAR = 128;
 
 /** A key block opens on this line and does not close on it. */
 function opensKey(line: string): boolean {
+  if (!line.includes("PRIVATE KEY")) return false;
   BEGIN_KEY.lastIndex = 0;
   let open = false;
   for (let m = BEGIN_KEY.exec(line); m; m = BEGIN_KEY.exec(line)) open = !END_KEY.test(line.slice(BEGIN_KEY.lastIndex));
   return open;
 }
 
-
 /** The last line of `line`, past any escaped line break, without its carriage return. */
 function lastLine(line: string): string {
   const at = line.lastIndexOf("\\n");
-  return (at < 0 ? line : line.slice(at + 2)).replace(/\r$|\\r$/, "");
+  const last = at < 0 ? line : line.slice(at + 2);
+  return last.endsWith("\r") ? last.slice(0, -1) : last.endsWith("\\r") ? last.slice(0, -2) : last;
 }
+
+/** What starts a `far` shape: its prefilter (letters of a case-insensitive one in both cases: the `i` flag is slow). */
+const farStarts = (shapes: Shape[]) =>
+  new RegExp(
+    shapes
+      .filter((s) => s.far)
+      .map((s) => (s.lite?.[0] ?? s.needs)!)
+      .map((r) => (r.ignoreCase ? r.source.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`) : r.source))
+      .join("|"),
+  );
+
+/** `upTo`, or the line held from (-1: none) when it comes first. */
+const heldFrom = (held: number, upTo: number) => (held >= 0 && held < upTo ? held : upTo);
 
 export interface RedactedStream {
   push(delta: string): void;
@@ -40,13 +62,25 @@ export interface RedactedStream {
  * so a shape's left context still counts. A line that may belong to a shape still open waits, with
  * every line after it: a key block until its END, a Secret's data until its `kind` (or the end),
  * lines of key material until a line that is not (an END would take them with it).
- * Each line is scanned once and redacted once in its window and once as context: linear in total.
+ * A window is released as it is when the last whole lines of at least NEAR released characters,
+ * released as they were, and the window redact to themselves (nothing to mask, nothing masked
+ * across the break): one short redaction a line. Otherwise it is redacted after the last CONTEXT
+ * released characters, and what that adds to their own redaction is released.
+ * Each line is scanned once and redacted a bounded number of times: linear in total.
  * `count` and `budget` bound the text: past the budget, whole lines are cut and nothing more released.
  */
 export function redactedStream(kit: StreamKit, emit: (text: string) => void, count: (text: string) => number = () => 0, budget = Infinity): RedactedStream {
-  const { redact, redactWindow, secretDataIn, bodyLine, manifestKind } = kit;
+  const { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes, kubernetes, bodyLine } = kit;
+  const manifestKind = kubernetes.needs!;
+  const far = farStarts(shapes);
   /** A line whose value a Secret manifest's `kind`, perhaps still to come, would redact. */
-  const secretData = (line: string) => line.includes(":") && (BLOCK_SCALAR.test(line) || secretDataIn(`\n${line}`));
+  const secretData = (line: string) => {
+    if (!line.includes(":")) return false;
+    if ((line.includes("|") || line.includes(">")) && BLOCK_SCALAR.test(line)) return true;
+    const entry = `\n${line}`;
+    return apply(entry, kubernetes, true) !== entry;
+  };
+
   const all: string[] = []; // every delta, joined once at the end
   let partial = ""; // the line still arriving
   const lines: string[] = []; // complete lines; lines[head] is the first not yet released
@@ -56,12 +90,16 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
   let dataFrom = -1; // the first line a Secret's kind would redact, while no kind was seen
   let manifest = false; // a Secret's kind was seen
   let context = ""; // the end of the released raw text
+  let released = 0; // raw characters released
+  let verbatim = 0; // how many of them, at the end, were released as they were
+  let farAt = -Infinity; // where the last window holding the start of a `far` shape ended
   let sent = "";
   let used = 0; // tokens sent
   let full = false; // the budget is reached: nothing more is released
 
   /** The whole lines of `text` that fit what is left of the budget, and the tokens used after them. */
   const within = (text: string, tokens: number): [string, number] => {
+    if (budget === Infinity) return [text, tokens]; // nothing to count
     let fit = 0;
     for (let at = 0; at < text.length && !full; ) {
       const nl = text.indexOf("\n", at);
@@ -85,33 +123,63 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
     else if (bodyFrom < 0) bodyFrom = i;
   };
 
-  const release = (upTo: number) => {
-    if (full || upTo <= head) return;
-    const window = `${lines.slice(head, upTo).join("\n")}\n`;
-    lines.fill("", head, upTo);
-    head = upTo;
+  /**
+   * Whether `window`, after released lines `near` that redaction left as they were, redacts to itself:
+   * shapes that stay on a line are run on the window alone, shapes that may hold a line break on both.
+   * `far` shapes count on the window alone (`redacted` keeps the full context after their starts), and
+   * are skipped at once where the window starts none (`hasFar`).
+   */
+  const unchanged = (near: string, window: string, hasFar: boolean): boolean => {
+    const both = near + window;
+    if (redactEncoded(window) !== window || redactKeyBlocks(both) !== both || (manifest && apply(both, kubernetes, true) !== both)) return false;
+    for (const shape of shapes) {
+      const text = shape.breaks ? both : window;
+      if ((hasFar || !shape.far || !shape.needs) && apply(text, shape) !== text) return false;
+    }
+    return true;
+  };
+
+  /** What `window` (holding the start of a `far` shape, or not) adds to the redaction of the released text, or undefined where they disagree. */
+  const redacted = (window: string, hasFar: boolean): string | undefined => {
+    // the last whole lines of NEAR characters or more (all of them while fewer were released)
+    const cut = context.lastIndexOf("\n", context.length - NEAR - 1);
+    const near = cut >= 0 || released <= CONTEXT ? context.slice(cut + 1) : undefined;
+    if (near !== undefined && verbatim >= near.length && released - farAt >= CONTEXT && unchanged(near, window, hasFar)) return window;
     const before = redactWindow(context, manifest);
     const after = redactWindow(context + window, manifest);
+    return after.startsWith(before) ? after.slice(before.length) : undefined;
+  };
+
+  const release = (upTo: number) => {
+    if (full || upTo <= head) return;
+    const window = upTo === head + 1 ? `${lines[head]}\n` : `${lines.slice(head, upTo).join("\n")}\n`;
+    lines.fill("", head, upTo);
+    head = upTo;
+    const hasFar = far.test(window);
+    const piece = redacted(window, hasFar);
+    if (piece === undefined) return void (full = true); // never expected: the rest waits for the end
     context = (context + window).slice(-CONTEXT);
-    if (!after.startsWith(before)) return void (full = true); // never expected: the rest waits for the end
-    const [piece, tokens] = within(after.slice(before.length), used);
-    if (piece) emit(piece);
-    [sent, used] = [sent + piece, tokens];
+    released += window.length;
+    verbatim = piece === window ? verbatim + window.length : 0;
+    if (hasFar) farAt = released;
+    const [fit, tokens] = within(piece, used);
+    if (fit) emit(fit);
+    sent += fit;
+    used = tokens;
   };
 
   return {
     push(delta) {
       all.push(delta);
-      const parts = delta.split("\n");
-      if (parts.length === 1) return void (partial += delta);
-      parts[0] = partial + parts[0];
-      partial = parts.pop()!;
-      for (const line of parts) {
+      let at = 0;
+      for (let nl = delta.indexOf("\n"); nl >= 0; nl = delta.indexOf("\n", at)) {
+        const line = partial + delta.slice(at, nl);
+        [partial, at] = ["", nl + 1];
         scan(line, lines.length);
         lines.push(line);
       }
-      const holds = [keyFrom, dataFrom, bodyFrom].filter((h) => h >= 0);
-      release(holds.length ? Math.min(...holds) : lines.length);
+      partial += delta.slice(at);
+      if (at) release(heldFrom(keyFrom, heldFrom(dataFrom, heldFrom(bodyFrom, lines.length))));
     },
     end() {
       full = false;

@@ -1,0 +1,264 @@
+// Redaction's fast paths find exactly what their plain forms find: the hand-written escape scanner
+// against a plain reading (test/support/escapes-reference.ts), patterns rewritten for speed against
+// the patterns they replaced, the exec loop against `String.replace`, and the vendor tokens'
+// first-character gate against the catalogue. Speed itself is measured by `npm run bench -- redact`.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { apply, mask, redactEncoded, redactShapes } from "../src/redact/index.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
+import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
+import { encodedReference } from "./support/escapes-reference.js";
+
+/** Pieces of secrets, names, commands, URLs and escapes, and the separators between them. */
+const PIECES = [
+  ...adversarialSeeds(),
+  ...SHAPE_EXAMPLES,
+  ...["api_key: ", "token=", "password=", "&secret=", "?next=", "--password ", "-p ", "mysql -uroot ", "sshpass -p ", "docker login -u ci ", "curl -u a:", "csrf ", "public_"],
+  ...["//", "//registry.npmjs.org/", "//a.b.co:8080/x//y/", ":_authToken=", "user:Pw9xQ7z@", "@", "Zx81fQ2mN7pLk3vT9wRy4uHs", "Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C"],
+  ...["%41", "%2F", "%3D", "%3a", "%20", "%25", "%7e", "%", "\\u0041", "\\u005f", "\\u0020", "\\u00e9", "\\u004", "\\\\u0041", "\\"],
+  ...[" ", "  ", "\n", "\\n", "\t", "=", ":", "-", "_", ".", "/", '"', "'", ",", "a".repeat(70), "a-".repeat(40), "x1".repeat(30)],
+];
+const text = fc.array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PIECES) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }), { maxLength: 16 }).map((p) => p.join(""));
+
+describe("the escape scanner", () => {
+  it("redacts exactly as the plain reading of escape regions does, on any text with escapes (property)", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(redactEncoded(t)).toBe(encodedReference(t, redactShapes));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("decodes an escape-dense text as one region: the token it spells is masked, the rest keeps its escapes", () => {
+    // (the token's raw form, split by its escape, is no token: only the decoded one is found)
+    const dense = `x=1 ${"%41".repeat(3000)} ghp_R2d9Xk3mQ7v\\u0042nZ8wL4tY6uH0cJ5fG2aP9sE ${"\\u0041".repeat(3000)} end`;
+    const out = redactEncoded(dense);
+    expect(out).not.toContain("nZ8wL4tY6uH0cJ5fG2aP9sE");
+    expect(out.startsWith(`x=1 ${"%41".repeat(3000)} ghp_`)).toBe(true);
+    expect(out.endsWith(`${"\\u0041".repeat(3000)} end`)).toBe(true);
+  });
+});
+
+/**
+ * `apply` as it was written, with `String.replace` and a callback, and without the prefilters read
+ * by hand (`gate`) or the lighter pattern (`lite`): the exec loop and those must agree with it.
+ */
+function applyByReplace(text: string, shape: Shape): string {
+  if (shape.needs && !shape.needs.test(text)) return text;
+  return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
+    const at = args[args.length - 2] as number;
+    const group = shape.group?.find((g) => args[g - 1] !== undefined);
+    const value = group ? (args[group - 1] as string) : match;
+    if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
+    if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) return match;
+    if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match)) return match;
+    if (!group) return mask(value);
+    const i = match.lastIndexOf(value);
+    return match.slice(0, i) + mask(value) + match.slice(i + value.length);
+  });
+}
+
+/**
+ * A shape as its pattern was written before it was made fast: each atomic run `(?=(X))\N` the plain
+ * greedy `X` (the capture removed, later groups renumbered), no vendor gate, no lite pattern.
+ */
+function plain(shape: Shape): Shape {
+  let source = shape.pattern.source.replace(`(?=${VENDOR_START})`, "");
+  let { group, random } = shape;
+  for (let m = /\(\?=\(([^()]+)\)\)\\(\d)/.exec(source); m; m = /\(\?=\(([^()]+)\)\)\\(\d)/.exec(source)) {
+    source = source.replace(m[0], m[1]);
+    const n = Number(m[2]);
+    const renumber = (g: number) => (g > n ? g - 1 : g);
+    group = group?.map(renumber);
+    random = random?.map(renumber);
+  }
+  return { ...shape, pattern: new RegExp(source, shape.pattern.flags), group, random, lite: undefined };
+}
+
+describe("patterns rewritten for speed", () => {
+  const rewritten = SHAPES.filter((s) => plain(s).pattern.source !== s.pattern.source || s.lite);
+
+  it("are the vendor gate, the .npmrc path, the bare token's name and the password flags' arguments", () => {
+    expect(rewritten.length).toBe(14); // 11 password flags
+  });
+
+  it("mask exactly what the plain patterns masked, on any text (property)", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        for (const shape of rewritten) expect(apply(t, shape), shape.pattern.source).toBe(applyByReplace(t, plain(shape)));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("apply (an exec loop, gates read by hand, lighter patterns) masks exactly what String.replace with a callback masked, for every shape (property)", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        for (const shape of [KUBERNETES_DATA, ...SHAPES]) expect(apply(t, shape), shape.pattern.source).toBe(applyByReplace(t, shape));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("bareToken judges by letter counts in typed arrays as it did with a Map (property)", () => {
+    const entropy = (v: string) => {
+      const counts = new Map<string, number>();
+      for (const c of v) counts.set(c, (counts.get(c) ?? 0) + 1);
+      return [...counts.values()].reduce((bits, n) => bits - (n / v.length) * Math.log2(n / v.length), 0);
+    };
+    const byMap = (v: string) =>
+      /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d\D{1,40}\d/.test(v) && looksRandom(v) && !NOT_SECRET.test(v) && !/^(?:iVBOR|\/9j\/|R0lGOD|UklGR|JVBER|PHN2Z)/.test(v) && entropy(v) > 3.6;
+    const token = fc.string({ unit: fc.constantFrom(..."aAbBzZ0189+~-_xyXY".split("")), minLength: 20, maxLength: 122 });
+    fc.assert(
+      fc.property(token, (v) => {
+        expect(bareToken(v)).toBe(byMap(v));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("hasRun finds a run as a regex does (property)", () => {
+    const word = Uint8Array.from({ length: 128 }, (_, c) => +/[\w-]/.test(String.fromCharCode(c)));
+    const unit = fc.constantFrom(..."a-_9 .é\u0000\ud800".split(""));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 60 }), fc.integer({ min: 1, max: 24 }), (t, min) => {
+        expect(hasRun(t, min, word)).toBe(new RegExp(`[\\w-]{${min}}`).test(t));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("mixedRun reads runs by char code as the regex reading did (property)", () => {
+    const byRegex = (v: string, min: number) => (v.match(/[A-Za-z\d]+/g) ?? []).some((r) => r.length >= min && /\d/.test(r) && /[A-Za-z]/.test(r));
+    const unit = fc.constantFrom(..."aZ09_-. /é\u0000\ud800".split(""));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.integer({ min: 1, max: 20 }), (v, min) => {
+        expect(mixedRun(v, min)).toBe(byRegex(v, min));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/**
+ * The characters an alternative of a regex source can start with, read by hand: literals, escapes,
+ * classes and groups; lookarounds are skipped (they consume nothing).
+ */
+function firstChars(source: string): Set<string> {
+  const out = new Set<string>();
+  for (const alt of splitTop(source)) {
+    let s = alt;
+    while (/^\(\?<?[=!]/.test(s)) s = s.slice(closing(s, 0) + 1); // a lookaround
+    if (/^[*+?{]/.test(s.slice(atomEnd(s)))) throw new Error(`an optional first atom in ${alt}: read it by hand`);
+    if (s.startsWith("(")) for (const c of firstChars(s.slice(s.startsWith("(?:") ? 3 : 1, closing(s, 0)))) out.add(c);
+    else if (s.startsWith("[")) for (const c of classChars(s.slice(1, s.indexOf("]", 2)))) out.add(c);
+    else if (s.startsWith("\\")) out.add(s[1]);
+    else out.add(s[0]);
+  }
+  return out;
+}
+const closing = (s: string, open: number) => {
+  for (let i = open, depth = 0; i < s.length; i++) {
+    if (s[i] === "\\") i++;
+    else if (s[i] === "[") i = s.indexOf("]", i + 2);
+    else if (s[i] === "(") depth++;
+    else if (s[i] === ")" && --depth === 0) return i;
+  }
+  throw new Error(`unclosed group in ${s}`);
+};
+const atomEnd = (s: string) => (s[0] === "(" ? closing(s, 0) + 1 : s[0] === "[" ? s.indexOf("]", 2) + 1 : s[0] === "\\" ? 2 : 1);
+function splitTop(source: string): string[] {
+  const parts: string[] = [];
+  let last = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === "\\") i++;
+    else if (source[i] === "[") i = source.indexOf("]", i + 2);
+    else if (source[i] === "(") i = closing(source, i);
+    else if (source[i] === "|") [parts[parts.length], last] = [source.slice(last, i), i + 1];
+  }
+  return [...parts, source.slice(last)];
+}
+function classChars(body: string): string[] {
+  const chars: string[] = [];
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === "\\") {
+      const e = body[++i];
+      chars.push(...(e === "d" ? "0123456789" : e === "w" ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" : e));
+    } else if (body[i + 1] === "-" && i + 2 < body.length) {
+      for (let c = body.charCodeAt(i); c <= body.charCodeAt(i + 2); c++) chars.push(String.fromCharCode(c));
+      i += 2;
+    } else chars.push(body[i]);
+  }
+  return chars;
+}
+
+/** The atoms of a sequence (no top-level `|`): each with the least count its quantifier allows. */
+function atoms(seq: string): [atom: string, least: number][] {
+  const out: [string, number][] = [];
+  for (let s = seq; s; ) {
+    const end = atomEnd(s);
+    const q = /^(?:\{(\d+)(?:,\d*)?\}|[*+?])?/.exec(s.slice(end))!;
+    out.push([s.slice(0, end), q[0] === "" || q[0] === "+" ? 1 : Number(q[1] ?? 0)]);
+    s = s.slice(end + q[0].length);
+  }
+  return out.filter(([atom]) => !/^\(\?<?[=!]|^\\b$/.test(atom)); // lookarounds and \b consume nothing
+}
+const inner = (group: string) => group.slice(group.startsWith("(?:") ? 3 : 1, -1);
+const charsOf = (atom: string) => (atom.startsWith("[") ? classChars(atom.slice(1, -1)) : atom.startsWith("\\") ? classChars(atom) : [atom]);
+/** The fewest characters a match of `source` has. */
+const leastLength = (source: string): number =>
+  Math.min(...splitTop(source).map((alt) => atoms(alt).reduce((n, [a, least]) => n + least * (a.startsWith("(") ? leastLength(inner(a)) : 1), 0)));
+/** Whether every character a match of `source` can have is one of `run`. */
+const within = (source: string, run: (c: string) => boolean): boolean =>
+  splitTop(source).every((alt) => atoms(alt).every(([a]) => (a.startsWith("(") ? within(inner(a), run) : charsOf(a).every(run))));
+
+/**
+ * The longest run of characters of `run` that every match of `source` holds, read by hand: atoms (and
+ * groups) made of the run add their least length, any other ends the run; a group's own runs count.
+ */
+function leastRun(source: string, run: (c: string) => boolean): number {
+  return Math.min(
+    ...splitTop(source).map((alt) => {
+      let [best, current] = [0, 0];
+      for (const [atom, least] of atoms(alt)) {
+        const group = atom.startsWith("(");
+        if (group ? within(inner(atom), run) : charsOf(atom).every(run)) current += least * (group ? leastLength(inner(atom)) : 1);
+        else [best, current] = [Math.max(best, current, group ? leastRun(inner(atom), run) : 0), 0];
+      }
+      return Math.max(best, current);
+    }),
+  );
+}
+
+describe("the vendor tokens' gates", () => {
+  it("every vendor token holds 13 word characters or hyphens in a row, or 20 of base64's (the gate of their shape)", () => {
+    const word = (c: string) => /[\w-]/.test(c);
+    const base64 = (c: string) => /[\w+/=-]/.test(c);
+    const short = splitTop(VENDOR).filter((alt) => leastRun(alt, word) < 13 && leastRun(alt, base64) < 20);
+    expect(short).toEqual([]);
+  });
+
+  it("reads runs by hand as the regex engine matches them", () => {
+    const word = (c: string) => /[\w-]/.test(c);
+    expect(leastRun(String.raw`(?:AKIA|A3T[A-Z\d])[A-Z\d]{16}\b`, word)).toBe(20);
+    expect(leastRun(String.raw`xox[abp]-[\w-]{10}[\w-]*|AKC[A-Za-z\d]{10}`, word)).toBe(13);
+    expect(leastRun(String.raw`ab(?:cdefgh|x)\.[\w=]{30}`, word)).toBe(3);
+    expect(leastRun(String.raw`A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})\b`, word)).toBe(21);
+    expect(leastRun(String.raw`x(?:ab|c\.d)y{20}`, word)).toBe(20);
+  });
+});
+
+describe("the vendor tokens' first-character gate", () => {
+  it("holds the first character of every vendor token in the catalogue", () => {
+    const gate = new Set(classChars(VENDOR_START.slice(1, -1)));
+    const starts = firstChars(VENDOR);
+    expect(starts.size).toBeGreaterThan(15);
+    expect([...starts].filter((c) => !gate.has(c))).toEqual([]);
+  });
+
+  it("reads first characters by hand as the regex engine does", () => {
+    expect([...firstChars(String.raw`(?:AKIA|A3T[A-Z\d])x|[rs]k_|\.a|(?<=x{2})\.b|(?:hv[sbr]|s)\.`)].sort()).toEqual([".", "A", "h", "r", "s"]);
+  });
+});
