@@ -159,6 +159,24 @@ describe("streamed summary deltas never show what the final summary redacts", ()
     expect(pieces(deltas.join(""), MYSQL_PASSWORD)).toEqual([]);
     expect(r.state.previousSummary!.startsWith(deltas.join("").trimEnd())).toBe(true);
   });
+
+  // The farthest a password flag reaches: eight arguments of 256 characters before it (an OCI registry
+  // user is namespace/domain/e-mail), each on a continued line: ~2,100 characters after its program.
+  const long = (n: number) => `--opt${n}=${"v".repeat(249)}`;
+  const farthest = `mysql \\\n${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `  ${long(n)} \\\n`).join("")}  -p${MYSQL_PASSWORD}\n`;
+  const farReply = `## Active task\n- check the replica\n\n## Critical values\n\`\`\`\n${farthest}\`\`\`\n- replica at db-2\n`;
+
+  it.each([3, 40])("a password flag eight long arguments after its program, in deltas of %i characters", async (size) => {
+    expectContextual(farReply, `  -p${MYSQL_PASSWORD}`, MYSQL_PASSWORD);
+    const deltas: string[] = [];
+    // a middle long enough that the summary's budget holds the whole reply
+    const middle = Array.from({ length: 16 }, (_, i): ChatMessage => ({ role: i % 2 ? "assistant" : "user", content: `step ${i} ${words(6000)}` }));
+    const r = await compact(summarized(middle), { contextWindow: 32_000, summarizer: model(farReply, size), onEvent: (e) => e.type === "summary-delta" && deltas.push(e.text) });
+    expect(r.report.mode).toBe("summary");
+    expect(r.state.previousSummary, "the final summary redacts it").not.toContain(MYSQL_PASSWORD);
+    expect(deltas.join("")).toContain("mysql \\");
+    expect(pieces(deltas.join(""), MYSQL_PASSWORD)).toEqual([]);
+  });
 });
 
 describe("summarizer failures are redacted before any cut", () => {

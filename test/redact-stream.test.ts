@@ -70,7 +70,7 @@ describe("summary deltas", () => {
     );
   });
 
-  it("release, with one short redaction a line, exactly what redacting each window after 1,024 characters releases (test/support/stream-reference.ts; property)", () => {
+  it("release, with one short redaction a line, exactly what redacting each window after 2,560 characters releases (test/support/stream-reference.ts; property)", () => {
     // Lines that open a shape across a line break, far from it or near, beside lines long and short.
     const line = fc.oneof(
       fc.constantFrom(

@@ -10,10 +10,10 @@ const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
 const BLOCK_SCALAR = /:\s{0,4}[|>][-+]?\s*$/;
 /**
  * Released text a window is redacted after: as far back as a shape's match can start before the line
- * that ends it. The farthest is a password flag up to eight arguments after its program, over line
- * breaks (`smbclient … \⏎ … -U user%pw`): ~620 characters.
+ * that ends it. The farthest is a password flag eight arguments of up to 256 characters after its
+ * program, each on a continued line (`mysql \⏎ --opt=… \⏎ … -p…`): ~2,250 characters.
  */
-const CONTEXT = 1024;
+const CONTEXT = 2560;
 /**
  * Released text enough to show a window has nothing to redact: whole lines, at least this long. A
  * shape that crosses a line break starts at most 96 characters before it (a Secret's block scalar

@@ -1,6 +1,6 @@
 // Streaming redaction as it was before it released ordinary lines after one short redaction
 // (src/redact/stream.ts at d1abacf, with the context of d43023a's attack fix): every window redacted after
-// the last 1,024 released characters.
+// the last 2,560 released characters (the farthest a password flag reaches).
 // test/redact-stream.test.ts checks the stream releases exactly what this releases.
 import type { StreamKit } from "../../src/redact/index.js";
 
@@ -9,7 +9,7 @@ const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
 /** A YAML block scalar opens: its value comes on the next lines. */
 const BLOCK_SCALAR = /:\s{0,4}[|>][-+]?\s*$/;
 /** Released text a window is redacted after: as far back as a shape's match can start before the line that ends it. */
-const CONTEXT = 1024;
+const CONTEXT = 2560;
 
 /** A key block opens on this line and does not close on it. */
 function opensKey(line: string): boolean {
