@@ -164,7 +164,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const pass = Math.max(p.state.compactions, passesBehind(p.views, p.plan.previousHandoffIndex));
   p.state = { ...p.state, compactions: pass };
   const { plan: pl, settings, dialect } = p;
-  const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor.redact, tailOver, pass);
+  const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, pass);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 

@@ -19,6 +19,6 @@ export interface PrunePreview {
 /** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
 export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
   const p = prepare(messages, options);
-  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, redactor.redact, keptTokens(p.plan) > p.plan.tokens.threshold);
+  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, redactor, keptTokens(p.plan) > p.plan.tokens.threshold);
   return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
 }

@@ -2,13 +2,14 @@
 // a tail that alone is over the window, orphan-heavy plans, keys named __proto__.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompactionInputError, compact, estimateTokens, plan, redact, workersAI, type ChatMessage, type CompactorState } from "../src/index.js";
+import { CompactionInputError, compact, estimateTokens, plan, workersAI, type ChatMessage, type CompactorState } from "../src/index.js";
 import { convert } from "../src/convert.js";
 import { openAIChunk } from "../src/summarizers/openai.js";
 import { openAIChat } from "../src/dialects/openai.js";
 import { resolveSettings } from "../src/options.js";
 import { planViews } from "../src/plan/index.js";
 import { shrinkArguments } from "../src/prune/one-liner.js";
+import { redactor } from "../src/redact/index.js";
 import { trajectory } from "./support/fixtures.js";
 import { transcript } from "./support/arbitraries.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
@@ -189,7 +190,7 @@ describe("plan is linear in orphan tool results after the head", () => {
 describe("shrinking tool arguments keeps every key", () => {
   it("a __proto__ key stays an own property", () => {
     const args = `{"__proto__":{"polluted":"${"y".repeat(600)}"},"path":"a"}`;
-    const shrunk = JSON.parse(shrinkArguments(args, redact)!);
+    const shrunk = JSON.parse(shrinkArguments(args, redactor)!);
     expect(Object.keys(shrunk)).toEqual(["__proto__", "path"]);
     expect(Object.getPrototypeOf(shrunk)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

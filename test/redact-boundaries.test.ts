@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { compact, type ChatMessage, type CompactionEvent, type SummarizeRequest } from "../src/index.js";
 import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
-import { redact, redactMessage } from "../src/redact/index.js";
+import { redact, redactMessage, redactor } from "../src/redact/index.js";
 import { trajectory } from "./support/fixtures.js";
 
 const AWS_SECRET = "q8Vd2LmXz4Rt7Yu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9";
@@ -22,15 +22,15 @@ describe("one-liners of pruned output", () => {
   it("quote no piece of a secret, wherever the clip falls in it", () => {
     for (let pad = 60; pad <= 200; pad += 3) {
       const output = `Error: ${"x".repeat(pad)} {"SecretAccessKey":"${AWS_SECRET}","Region":"eu-west-1"}\nmore`;
-      const line = prunedOutputLine("Bash", output, 0, redact);
+      const line = prunedOutputLine("Bash", output, 0, redactor);
       expect(pieces(line, AWS_SECRET), line).toEqual([]);
     }
   });
 
   it("describe a call without a secret in its name or a clipped argument", () => {
-    expect(pieces(describeCall(`deploy_${AWS_SECRET}`, undefined, redact), AWS_SECRET)).toEqual([]);
+    expect(pieces(describeCall(`deploy_${AWS_SECRET}`, undefined, redactor), AWS_SECRET)).toEqual([]);
     for (let pad = 60; pad <= 130; pad += 3) {
-      const call = describeCall("Bash", JSON.stringify({ command: `${"y".repeat(pad)} --password=${AWS_SECRET}` }), redact);
+      const call = describeCall("Bash", JSON.stringify({ command: `${"y".repeat(pad)} --password=${AWS_SECRET}` }), redactor);
       expect(pieces(call, AWS_SECRET), call).toEqual([]);
     }
   });
@@ -38,14 +38,14 @@ describe("one-liners of pruned output", () => {
 
 describe("shrunk arguments", () => {
   it("redact a long leaf whole before cutting it: context after the cut still counts", () => {
-    const shrunk = shrinkArguments(JSON.stringify({ content: K8S }), redact);
+    const shrunk = shrinkArguments(JSON.stringify({ content: K8S }), redactor);
     expect(shrunk).toBeDefined();
     expect(shrunk).not.toContain("cGFzc3dvcmQxMjM0NTY3OA");
   });
 
   it("never keep a piece of a secret the cut falls in", () => {
     for (let pad = 150; pad <= 210; pad += 2) {
-      const shrunk = shrinkArguments(JSON.stringify({ content: `${"z ".repeat(pad >> 1)}token: "${AWS_SECRET}" ${"w ".repeat(200)}` }), redact)!;
+      const shrunk = shrinkArguments(JSON.stringify({ content: `${"z ".repeat(pad >> 1)}token: "${AWS_SECRET}" ${"w ".repeat(200)}` }), redactor)!;
       expect(pieces(shrunk, AWS_SECRET), shrunk).toEqual([]);
     }
   });

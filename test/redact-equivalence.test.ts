@@ -1,13 +1,18 @@
 // Redaction's fast paths find exactly what their plain forms find: the hand-written escape scanner
 // against a plain reading (test/support/escapes-reference.ts), patterns rewritten for speed against
 // the patterns they replaced, the exec loop against `String.replace`, and the vendor tokens'
-// first-character gate against the catalogue. Speed itself is measured by `npm run bench -- redact`.
+// first-character gate against the catalogue, a window of a long text against the whole. Speed itself is measured by `npm run bench -- redact`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { apply, mask, redactEncoded, redactShapes } from "../src/redact/index.js";
+import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
+import { apply, mask, readTo, redactEncoded, redactShapes, redactor } from "../src/redact/index.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
+import { trajectories } from "./support/fixtures.js";
+import { negatives, positives } from "./support/secrets.js";
+import { strings } from "./support/spans.js";
+import { loadHoldout } from "../bench/holdout.js";
 
 /** Pieces of secrets, names, commands, URLs and escapes, and the separators between them. */
 const PIECES = [
@@ -260,5 +265,71 @@ describe("the vendor tokens' first-character gate", () => {
 
   it("reads first characters by hand as the regex engine does", () => {
     expect([...firstChars(String.raw`(?:AKIA|A3T[A-Z\d])x|[rs]k_|\.a|(?<=x{2})\.b|(?:hv[sbr]|s)\.`)].sort()).toEqual([".", "A", "h", "r", "s"]);
+  });
+});
+
+describe("quoting from a window of a long text", () => {
+  // Lines as they come: secrets of the corpora (shared and holdout), lines of real tool outputs, and
+  // lines whose secret's context stands far before it (a program, a name on the line above), or whose
+  // value runs on in quotes past the part kept.
+  const lines = [
+    ...positives().map((p) => p.line),
+    ...negatives().map((n) => n.line),
+    ...loadHoldout().positives.map((p) => p.line),
+    ...trajectories()
+      .slice(0, 4)
+      .flatMap((t) => strings(t.messages))
+      .flatMap((s) => s.split("\n"))
+      .filter((l) => l.length > 20)
+      .slice(0, 400),
+    "x ".repeat(400),
+    "mysql \\",
+    `  --opt=${"v".repeat(250)} \\`,
+    "password:",
+    "  hunter2-Qx9vL7mZ4",
+    `secret_token: "hello world Qx9vL7mZ4pR2 ${"and more ".repeat(40)}"`,
+  ];
+  const doc = fc.array(fc.constantFrom(...lines), { minLength: 2, maxLength: 40 }).map((l) => l.join("\n"));
+  /** Redaction that never reads a window: the whole output, the whole arguments. */
+  const whole = { ...redactor, redactFrom: () => undefined, readTo: () => undefined };
+
+  it("a pruned output's one-liner quotes what redacting the whole output gives (property)", () => {
+    let windows = 0;
+    fc.assert(
+      fc.property(doc, (output) => {
+        if (redactor.readTo(output, 0) !== undefined) windows++;
+        expect(prunedOutputLine("Bash", output, 0, redactor)).toBe(prunedOutputLine("Bash", output, 0, whole));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(windows).toBeGreaterThan(1000);
+  });
+
+  it("shrunk arguments keep what redacting the whole arguments keeps (property)", () => {
+    const args = fc.tuple(doc, doc, fc.constantFrom("", "deploy", "password")).map(([a, b, key]) => JSON.stringify({ path: "src/a.ts", content: a, [key || "note"]: b }));
+    fc.assert(
+      fc.property(args, (a) => {
+        expect(shrinkArguments(a, redactor)).toBe(shrinkArguments(a, whole));
+        expect(describeCall("Write", a, redactor)).toBe(describeCall("Write", a, whole));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("read past the kept part as far as a value in quotes runs on", () => {
+    const line = `secret_token: "hello world Qx9vL7mZ4pR2 ${"and more ".repeat(40)}"`;
+    const args = JSON.stringify({ content: `${line}\n${"filler text ".repeat(400)}` });
+    expect(shrinkArguments(args, redactor)).not.toContain("Qx9vL7mZ4pR2");
+    expect(shrinkArguments(args, redactor)).toBe(shrinkArguments(args, whole));
+    const output = `${"ok\n".repeat(3)}error: ${line}\n${"filler text ".repeat(400)}`;
+    expect(prunedOutputLine("Bash", output, 0, redactor)).toBe(prunedOutputLine("Bash", output, 0, whole));
+  });
+
+  it("says how far a long leaf must be read: past the kept part by the reach of what starts there", () => {
+    const leaf = `${"word ".repeat(2000)}`;
+    expect(readTo(leaf, 200)!).toBeLessThan(1000);
+    expect(readTo(`mysql -u root ${leaf}`, 200)!).toBeGreaterThan(2500); // a password flag reaches ~2,250 characters
+    expect(readTo(`${leaf}\n-----BEGIN RSA PRIVATE KEY-----`, 200)).toBeUndefined();
+    expect(readTo(`kind: Secret\n${leaf}`, 200)).toBeUndefined();
   });
 });

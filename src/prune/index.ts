@@ -6,7 +6,7 @@ import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf } from "../archive/ref.js";
-import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments } from "./one-liner.js";
+import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments, type Redaction } from "./one-liner.js";
 
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
 export const PRUNE_MIN_CHARS = 200;
@@ -38,7 +38,7 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number, redact: (text: string) => string) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number, redact: Redaction) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -57,7 +57,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
   return { outputs, duplicate };
 }
 
-function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, redact: (text: string) => string): Map<number, string> {
+function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, redact: Redaction): Map<number, string> {
   const shrunk = new Map<number, string>();
   m.toolCalls.forEach((c, k) => {
     if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
@@ -73,7 +73,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, re
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
  * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redact: (text: string) => string, tail = false, pass = 0): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: Redaction, tail = false, pass = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -81,9 +81,9 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const calls = callsOfResults(views);
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
-  // A call's arguments are redacted whole to shrink them and again to describe the call: once a pass.
+  // A call's arguments are redacted as a whole to shrink them and again to describe the call: once a pass.
   const redacted = new Map<string, string>();
-  const redactOnce = (text: string) => redacted.get(text) ?? redacted.set(text, redact(text)).get(text)!;
+  const redactOnce = { ...redaction, redact: (text: string) => redacted.get(text) ?? redacted.set(text, redaction.redact(text)).get(text)! };
 
   const pruneAt = (i: number) => {
     const m = views[i];

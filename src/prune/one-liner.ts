@@ -1,7 +1,12 @@
-// Informative one-line stand-ins for pruned tool outputs and shrunk arguments. What they quote comes
-// from the whole output or arguments redacted, before any line, value or clip is taken from them: a
-// piece of a secret, or a line without the text around it (the END after a key's body, a Secret's
-// kind, a name on the line before), no longer has a shape to recognise.
+// Informative one-line stand-ins for pruned tool outputs and shrunk arguments. What they quote is
+// redacted as the whole output or arguments redact it, before any line, value or clip is taken from
+// them: a piece of a secret, or a line without the text around it (the END after a key's body, a
+// Secret's kind, a name on the line before), no longer has a shape to recognise. Only a window around
+// what is quoted is read where that tells the same (`redactFrom`, `readTo`).
+import type { Redactor } from "../redact/index.js";
+
+/** What quoting needs of redaction: handed in by the pass (see src/rewrite.ts). */
+export type Redaction = Pick<Redactor, "redact" | "redactFrom" | "readTo">;
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
@@ -44,15 +49,17 @@ export function clip(s: string, max: number): string {
 }
 
 /**
- * `Bash command="npm test"`: the tool and what it was pointed at. The values come from the whole
- * arguments redacted (a sibling argument may say what a value is), then each decoded value again.
+ * `Bash command="npm test"`: the tool and what it was pointed at. The values come from the arguments
+ * redacted as a whole (a sibling argument may say what a value is), then each decoded value again.
  */
-export function describeCall(name: string | undefined, args: string | undefined, redact: (text: string) => string): string {
-  const parsed = args ? parseArguments(redact(args)) : undefined;
+export function describeCall(name: string | undefined, args: string | undefined, r: Redaction): string {
+  const { redact } = r;
+  const clean = args ? redactedArguments(args, r)?.clean : undefined;
+  const parsed = clean !== null && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
   const targets: string[] = [];
   if (parsed) {
     for (const key of TARGET_KEYS) {
-      const v = parsed[key];
+      const v = Object.hasOwn(parsed, key) ? parsed[key] : undefined;
       if (typeof v === "string" && v) targets.push(`${key}=${JSON.stringify(clip(redact(v), 120))}`);
       if (targets.length === 2) break;
     }
@@ -69,18 +76,31 @@ export function exitCode(output: string): number | undefined {
 
 const ERROR_WORD = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
 
-/** The first line of a redacted output that looks like an error (in the first 20,000 characters), else the first non-empty line. */
-function salientLine(output: string): string | undefined {
+/** Where the line to quote starts, and its length: the first with an error word (in the first 20,000 characters), else the first non-empty one. */
+function salient(output: string): [start: number, max: number] | undefined {
   const head = output.length > 20_000 ? output.slice(0, 20_000) : output;
   // Find the word, then widen to its line: one scan, no backtracking over long lines.
   const word = ERROR_WORD.exec(head);
-  if (word) {
-    const start = head.lastIndexOf("\n", word.index) + 1;
-    const end = head.indexOf("\n", word.index);
-    return quote(output, start, 160);
-  }
+  if (word) return [head.lastIndexOf("\n", word.index) + 1, 160];
   const first = /\S/.exec(head);
-  return first ? quote(output, first.index, 100) : undefined;
+  return first ? [first.index, 100] : undefined;
+}
+
+/**
+ * The salient line of an output, redacted as the whole output redacts it (the END after a key's body,
+ * a name on the line before, a Secret's kind anywhere), reading only a window around it where that
+ * tells the same.
+ */
+function salientLine(output: string, r: Redaction): string | undefined {
+  const at = salient(output);
+  if (!at) return undefined;
+  const [start, max] = at;
+  const end = output.indexOf("\n", start);
+  const clean = r.redactFrom(output, start, end < 0 ? output.length : end); // the whole line: masks may shorten it
+  if (clean !== undefined) return quote(clean, 0, max);
+  const whole = r.redact(output);
+  const again = salient(whole);
+  return again && quote(whole, ...again);
 }
 
 /** The line of `output` that starts at `start`, whole (even past the scanned head), then clipped. */
@@ -100,12 +120,12 @@ function countLines(s: string): number {
   return n;
 }
 
-export function prunedOutputLine(call: string, output: string, images: number, redact: (text: string) => string): string {
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction): string {
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
   const code = exitCode(output);
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
-  const line = salientLine(redact(output));
+  const line = salientLine(output, r);
   return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
 }
 
@@ -129,30 +149,87 @@ function leafCut(v: string): number {
   return c >= 0xd800 && c <= 0xdbff ? LEAF_LIMIT - 1 : LEAF_LIMIT;
 }
 
-function shrinkValue(v: unknown, redacted: (text: string) => string): unknown {
+/**
+ * A long string leaf as far as what shrinking keeps of it (and quoting: 120 characters) and a shape
+ * can reach past that; `cut` learns whether one was shortened.
+ */
+function windowed(v: unknown, readTo: Redaction["readTo"], cut: { any: boolean }): unknown {
   if (typeof v === "string") {
-    if (v.length <= LEAF_LIMIT) return v;
-    const clean = redacted(v); // decoded from JSON: redacted again, whole, before the cut
-    if (clean.length <= LEAF_LIMIT) return clean;
-    const cut = leafCut(clean);
-    return `${clean.slice(0, cut)} ...[truncated ${clean.length - cut} chars]`; // spaced: glued, it would end a shape
+    const end = v.length > LEAF_LIMIT ? readTo(v, LEAF_LIMIT) : undefined;
+    if (end === undefined || end >= v.length) return v;
+    cut.any = true;
+    return v.slice(0, end);
   }
-  if (Array.isArray(v)) return v.map((x) => shrinkValue(x, redacted));
+  if (Array.isArray(v)) return v.map((x) => windowed(x, readTo, cut));
   // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shrinkValue(x, redacted)]));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, windowed(x, readTo, cut)]));
+  return v;
+}
+
+/**
+ * Whether every leaf cut short for reading (`short` against `raw`) came out of redaction as it went
+ * in: with its siblings (`clean`) and alone, decoded (as shrinking redacts it again).
+ */
+function unmasked(raw: unknown, short: unknown, clean: unknown, redact: (text: string) => string): boolean {
+  if (typeof raw === "string") return raw === short || (typeof clean === "string" && short === clean && redact(clean) === clean);
+  if (raw === null || typeof raw !== "object" || short === null || typeof short !== "object" || clean === null || typeof clean !== "object") return true;
+  const [r, s, c] = [Object.values(raw), Object.values(short), Object.values(clean)];
+  return r.every((x, i) => unmasked(x, s[i], c[i], redact));
+}
+
+/**
+ * Tool-call arguments parsed and redacted as a whole (a sibling may say what a value is:
+ * `"kind":"Secret"`, `"password"`), each long string leaf read only as far as it is kept: a 40 KB
+ * file being written costs a window, not the file. `raw`: the same tree as the call has it, for the
+ * lengths of the leaves. Undefined when not JSON, or nested deeper than the stack.
+ */
+export function redactedArguments(args: string, r: Redaction): { raw: unknown; clean: unknown } | undefined {
+  try {
+    const raw: unknown = JSON.parse(args);
+    const cut = { any: false };
+    // a shape of unbounded reach anywhere in them (a Secret's kind in a sibling): all of every leaf
+    const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r.readTo, cut);
+    if (cut.any) {
+      const clean = JSON.parse(r.redact(JSON.stringify(short)));
+      // a window redacted to itself says its kept part is clean; one that masked something may have
+      // masked text past the kept part, whose length no longer tells what the whole would keep
+      if (unmasked(raw, short, clean, r.redact)) return { raw, clean };
+    }
+    return { raw, clean: JSON.parse(r.redact(args)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `v` of the redacted tree shrunk, `raw` the same place in the call's own (its leaves' lengths). */
+function shrinkValue(v: unknown, raw: unknown, redact: (text: string) => string): unknown {
+  if (typeof v === "string") {
+    const length = typeof raw === "string" ? raw.length : v.length;
+    if (length <= LEAF_LIMIT) return v;
+    const clean = redact(v); // decoded from JSON: redacted again, whole, before the cut
+    if (clean.length <= LEAF_LIMIT && length === v.length) return clean;
+    const cut = clean.length <= LEAF_LIMIT ? clean.length : leafCut(clean);
+    return `${clean.slice(0, cut)} ...[truncated ${length - cut} chars]`; // spaced: glued, it would end a shape
+  }
+  const rawOf = (i: number) => (raw !== null && typeof raw === "object" ? Object.values(raw)[i] : undefined);
+  if (Array.isArray(v)) return v.map((x, i) => shrinkValue(x, rawOf(i), redact));
+  // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x], i) => [k, shrinkValue(x, rawOf(i), redact)]));
   return v;
 }
 
 /**
  * Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller.
- * The arguments are redacted whole first: a leaf alone may not say what it holds.
+ * The arguments are redacted as a whole first: a leaf alone may not say what it holds.
  */
-export function shrinkArguments(args: string, redacted: (text: string) => string): string | undefined {
+export function shrinkArguments(args: string, r: Redaction): string | undefined {
+  const trees = redactedArguments(args, r);
+  if (!trees) return undefined;
   let shrunk: string;
   try {
-    shrunk = JSON.stringify(shrinkValue(JSON.parse(redacted(args)), redacted));
+    shrunk = JSON.stringify(shrinkValue(trees.clean, trees.raw, r.redact));
   } catch {
-    return undefined; // not JSON, or nested deeper than the stack: left as it is
+    return undefined; // nested deeper than the stack: left as it is
   }
   return shrunk.length < args.length ? shrunk : undefined;
 }

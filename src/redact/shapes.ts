@@ -23,6 +23,8 @@ export interface Shape {
    * context after this shape's prefilter.
    */
   far?: true;
+  /** A match may run past 512 characters from its start (not counting a run of token characters): its prefilter widens the window `redactFrom` reads. */
+  long?: true;
   /** A last check on the value, with the 64 characters before the match, the one after it, and the match. */
   valid?: (value: string, before: string, after: string, match: string) => boolean;
 }
@@ -228,6 +230,7 @@ function passwordFlag(programs: string, flag: string, between: string): Shape {
     group: [2, 3, 4],
     needs: new RegExp(programs),
     far: true, // eight arguments, each after a continued line perhaps
+    long: true, // eight arguments of up to 256 characters: ~2,250
     valid: (v) => !standsFor(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
   };
 }

@@ -2,18 +2,11 @@
 // shows, in linear total time.
 // Loaded with the first model summary; it imports nothing, so that no chunk is shared with `plan`.
 import type { StreamKit } from "./index.js";
-import type { Shape } from "./shapes.js";
 
 const BEGIN_KEY = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY/g;
 const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
 /** A YAML block scalar opens: its value comes on the next lines. */
 const BLOCK_SCALAR = /:\s{0,4}[|>][-+]?\s*$/;
-/**
- * Released text a window is redacted after: as far back as a shape's match can start before the line
- * that ends it. The farthest is a password flag eight arguments of up to 256 characters after its
- * program, each on a continued line (`mysql \⏎ --opt=… \⏎ … -p…`): ~2,250 characters.
- */
-const CONTEXT = 2560;
 /**
  * Released text enough to show a window has nothing to redact: whole lines, at least this long. A
  * shape that crosses a line break starts at most 96 characters before it (a Secret's block scalar
@@ -38,16 +31,6 @@ function lastLine(line: string): string {
   return last.endsWith("\r") ? last.slice(0, -1) : last.endsWith("\\r") ? last.slice(0, -2) : last;
 }
 
-/** What starts a `far` shape: its prefilter (letters of a case-insensitive one in both cases: the `i` flag is slow). */
-const farStarts = (shapes: Shape[]) =>
-  new RegExp(
-    shapes
-      .filter((s) => s.far)
-      .map((s) => (s.lite?.[0] ?? s.needs)!)
-      .map((r) => (r.ignoreCase ? r.source.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`) : r.source))
-      .join("|"),
-  );
-
 /** `upTo`, or the line held from (-1: none) when it comes first. */
 const heldFrom = (held: number, upTo: number) => (held >= 0 && held < upTo ? held : upTo);
 
@@ -70,9 +53,11 @@ export interface RedactedStream {
  * `count` and `budget` bound the text: past the budget, whole lines are cut and nothing more released.
  */
 export function redactedStream(kit: StreamKit, emit: (text: string) => void, count: (text: string) => number = () => 0, budget = Infinity): RedactedStream {
-  const { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes, kubernetes, bodyLine } = kit;
+  // CONTEXT: released text a window is redacted after, as far back as a shape's match can start before
+  // the line that ends it (a password flag eight long arguments after its program)
+  const { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes, kubernetes, bodyLine, reach: CONTEXT } = kit;
   const manifestKind = kubernetes.needs!;
-  const far = farStarts(shapes);
+  const far = kit.farStarts();
   /** A line whose value a Secret manifest's `kind`, perhaps still to come, would redact. */
   const secretData = (line: string) => {
     if (!line.includes(":")) return false;

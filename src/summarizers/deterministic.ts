@@ -233,7 +233,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
   const { redact } = redactor;
-  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, redact)]);
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, redactor)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
   let cp = sections(clean, ledgers(clean.turns), open, limit);
