@@ -6,7 +6,7 @@ import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { resolveSettings, type Settings } from "./options.js";
 import { keptTokens, planViews, removedSpan } from "./plan/index.js";
-import { redactor, type Redactor } from "./redact/index.js";
+import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
 import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
@@ -76,7 +76,8 @@ function passesCited(text: string): number {
  */
 function passesBehind(views: MessageView[], handoffAt: number): number {
   let passes = handoffAt >= 0 && findHandoff(views[handoffAt].text)?.ours ? passesCited(views[handoffAt].text) : 0;
-  for (const v of views) for (const r of v.results) if (r.text.startsWith("[output pruned #")) passes = Math.max(passes, passesCited(r.text.slice(15, r.text.indexOf("]"))));
+  const oneLiner = "[output pruned #";
+  for (const v of views) for (const r of v.results) if (r.text.startsWith(oneLiner)) passes = Math.max(passes, passesCited(r.text.slice(oneLiner.length - 1, r.text.indexOf("]"))));
   return passes;
 }
 
@@ -84,7 +85,6 @@ function passesBehind(views: MessageView[], handoffAt: number): number {
 export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Plan {
   return prepare(messages, options).plan;
 }
-
 
 function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): CompactReport {
   const { plan: pl, input } = p;
@@ -128,7 +128,7 @@ const loadError = (error: unknown) => redactor.redactMessage(error instanceof Er
  * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
  * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
  */
-async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>, redactor: Redactor): Promise<StageOutcome | "aborted"> {
+async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>): Promise<StageOutcome | "aborted"> {
   let stage: typeof import("./summarize/stage.js");
   try {
     stage = await import("./summarize/stage.js");
@@ -154,7 +154,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
-  // Pruning, redaction and writing the result load with the first pass that rewrites.
+  // Pruning and writing the result load with the first pass that rewrites.
   let rewrite: typeof import("./rewrite.js");
   try {
     rewrite = await import("./rewrite.js");
@@ -176,7 +176,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let cooldowns = p.state.cooldowns;
 
   if (!pruneAccepted && !middleEmpty) {
-    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
+    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options);
     if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }
