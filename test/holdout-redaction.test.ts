@@ -7,7 +7,7 @@ import { TARGET, measureHoldout } from "../bench/holdout.js";
 /** Reached on both splits: positives caught (at least) and negatives changed (at most). */
 const REACHED = {
   dev: { caught: 166, positives: 166, falsePositives: 0, negatives: 59 },
-  check: { caught: 165, positives: 177, falsePositives: 0, negatives: 59 },
+  check: { caught: 173, positives: 177, falsePositives: 0, negatives: 59 },
 };
 
 describe("redaction on the blind holdout corpus", () => {

@@ -58,7 +58,7 @@ function applyByReplace(text: string, shape: Shape): string {
     if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
     if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) return match;
     if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match)) return match;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0)) return match;
     if (!group) return mask(value);
     const i = match.lastIndexOf(value);
     return match.slice(0, i) + mask(value) + match.slice(i + value.length);

@@ -221,3 +221,109 @@ describe("left alone", () => {
     expect(redact(text)).toBe(text);
   });
 });
+
+// Classes a user expects caught, each from its vendor's documented format or a common position; every
+// value is made up here in that format.
+describe("secrets in documented URL paths", () => {
+  // a bot token is the bot's user id (public), a colon and the secret
+  const TG = "AAYlwt0eMweIAN7K2rzSyH7r5FOqu24L5tn";
+  const TG_DASH = "AAcMbU8oznCPT3AS6rZIU-I0fvG612OKAc-"; // base64url may end in "-"
+  it.each([
+    // Telegram's Bot API: https://api.telegram.org/bot<token>/METHOD_NAME, files under /file/bot<token>/
+    ["a Telegram bot token in its Bot API URL", `curl -s "https://api.telegram.org/bot7041986352:${TG}/sendMessage?chat_id=-100123&text=deployed"`, TG],
+    ["a Telegram bot token in a file URL", `wget https://api.telegram.org/file/bot7041986352:${TG_DASH}/documents/file_12.pdf`, TG_DASH],
+    // Mattermost: https://<server>/hooks/<id>, an id of 26 lower-case letters and digits ("treat this endpoint as a secret")
+    ["a Mattermost incoming webhook", `curl -i -X POST -H 'Content-Type: application/json' -d '{"text": "build 812 passed"}' https://chat.example.org/hooks/ittte6dnm5iiicsiwk1i1co8b3`, "ittte6dnm5iiicsiwk1i1co8b3"],
+    ["a Mattermost webhook under a path prefix", "MATTERMOST_HOOK=https://example.org/mattermost/hooks/ittte6dnm5iiicsiwk1i1co8b3", "ittte6dnm5iiicsiwk1i1co8b3"],
+    // Google Chat: …/spaces/<space>/messages?key=<API key>&token=<token>; the token is the secret
+    ["a Google Chat webhook's token", "https://chat.googleapis.com/v1/spaces/AAAAq2vX9Lw/messages?key=AIzaSyDq7xK2m9Vw4R8tZ3kY5pN1hC6bD0fJ8lS&token=VK6Yl6bma_I9R1tfPneA-6idbqMoCFGklOV9BG1Yv2Y%3D", "VK6Yl6bma_I9R1tfPneA-6idbqMoCFGklOV9BG1Yv2Y"],
+    // Zapier: https://hooks.zapier.com/hooks/catch/<account>/<hook>/ ("secured by obscurity")
+    ["a Zapier catch hook", "requests.post('https://hooks.zapier.com/hooks/catch/4417029/bgq2ehj/', json=row)", "4417029/bgq2ehj"],
+    // Make: https://hook.<zone>.make.com/<32 letters and digits>
+    ["a Make custom webhook", "WEBHOOK=https://hook.eu2.make.com/b1yi6s9q4ts9xfwm39uaj2qvsc0p6ju1", "b1yi6s9q4ts9xfwm39uaj2qvsc0p6ju1"],
+    // IFTTT Webhooks: https://maker.ifttt.com/trigger/<event>/with/key/<key>
+    ["an IFTTT webhooks key", "curl -X POST https://maker.ifttt.com/trigger/door_open/with/key/i_S87u-udQwTjQ6QZfIEb4", "i_S87u-udQwTjQ6QZfIEb4"],
+  ])("%s", hides);
+
+  it.each([
+    ["a React hooks path", "import { useSession } from '../src/hooks/useSession';\nsee src/hooks/useoauth2callbackstatehandlr.ts"],
+    ["GitHub's repository webhooks API", "GET /repos/acme/api/hooks/482910337/deliveries"],
+    ["a git hooks directory", "cp scripts/pre-push .git/hooks/pre-push && chmod +x .git/hooks/pre-push"],
+  ])("leaves %s alone", (_, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("credentials after a user on the command line", () => {
+  const PAYPAL_ID = "AmuaNEZhaEkEHfF7fx9yjcA-HrYf7EW1k4AyQJ0ojOwKbKJ42UwF2sFkfpIlblsnoX3RoGg253UwWgjx";
+  const PAYPAL_SECRET = "EWO8HnyFoVRpSchCkrV8VZ-HnhullQXHL0iWui02NWErGQh4_rnLru-8hIeeT8JzbA8uaQBfOnILy4Ly";
+  const CLIENT_128 = "wLZvna55qXKC4qNVHHFMMktOsOcDq5idpKNVvVRR2Yi9fnMTgxU21o2sUSkbKTYwTlR8omVsScdu8wI7zNBGqjuKzHd4f6a3dzGpS3tfi23umMaDlFWtCuRV.apps.io";
+  it.each([
+    // PayPal documents curl -u "CLIENT_ID:CLIENT_SECRET" for its token endpoint; client ids are 80 characters
+    ["curl -u with an 80-character client id", `curl -v -X POST "https://api-m.sandbox.paypal.com/v1/oauth2/token" -u "${PAYPAL_ID}:${PAYPAL_SECRET}" -d "grant_type=client_credentials"`, PAYPAL_SECRET],
+    ["curl -u with a 128-character client id", `curl --user ${CLIENT_128}:Zq8pW3xL9vR2mT7kYp3N https://auth.example.test/token`, "Zq8pW3xL9vR2mT7kYp3N"],
+    ["curl -u with a long secret", `curl -u app:${PAYPAL_SECRET}${PAYPAL_SECRET} https://auth.example.test/token`, PAYPAL_SECRET],
+    // cqlsh documents -u <user> -p <password> (Apache Cassandra, DataStax); its passwords need not look random
+    ["cqlsh -u -p", "bin/cqlsh 10.0.4.12 9042 -u ops_admin -p 'Harbor&Lantern!' --ssl", "Harbor&Lantern!"],
+    // other programs that take -u <user> -p <password> (SAP HANA's hdbsql), or -U and -P (ipmitool)
+    ["hdbsql -u -p", "hdbsql -n hana.internal:30015 -u SYSTEM -p Hn4vQ8xL2wRt -d SYSTEMDB", "Hn4vQ8xL2wRt"],
+    ["ipmitool -U -P", "ipmitool -I lanplus -H bmc01.internal -U admin -P 'Ip9m#Q2vX7wLz' chassis status", "Ip9m#Q2vX7wLz"],
+  ])("%s", hides);
+
+  it.each([
+    ["psql's -p is a port", "psql -h db.internal -p 5432 -U app shop\npsql -U app -p 5433 shop"],
+    ["ssh's -p is a port", "ssh -p 2222 deploy@bastion.example.org"],
+    ["docker run -u with published ports", "docker run -u node -p 8080:80 app\ndocker run -u 1000 -p 127.0.0.1:5432:5432/tcp postgres:16"],
+    ["mysql's spaced -p asks for the password and names the database", "mysql -u root -p analytics2024"],
+    ["sudo's -p is a prompt", "sudo -u postgres -p 'Password for %u: ' psql"],
+    ["ApacheBench's -u and -p are files", "ab -n 100 -u put-v2.json -p post-v2.json http://localhost:8080/api"],
+  ])("leaves %s alone", (_, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("secret names in subscripts and in longer names", () => {
+  it.each([
+    // Flask documents app.config['SECRET_KEY'], generated by secrets.token_hex()
+    ["a Flask config subscript", 'app.config["SECRET_KEY"] = "e3c1384d6ab9023a7fae1052ce6566a462322b12c7195ad99813f9d22f7bc66f"', "e3c1384d6ab9023a7fae1052ce6566a462322b12c7195ad99813f9d22f7bc66f"],
+    ["os.environ assigned", "os.environ['API_TOKEN'] = 'Qk7vX2pL9wR4tZ8kYp3N'", "Qk7vX2pL9wR4tZ8kYp3N"],
+    ["a Ruby symbol subscript", 'settings[:secret_token] = "b397cebe13bc3e13746bde0c22d5a4ce"', "b397cebe13bc3e13746bde0c22d5a4ce"],
+    ["process.env assigned a password", 'process.env["DB_PASSWORD"] = "Rk4+mQ;(Zx9-Lp2"', "Rk4+mQ;(Zx9-Lp2"],
+    ["a PHP array entry", "$config['db_password'] = 'Tulip1987*x';", "Tulip1987*x"],
+    // Rails: SECRET_KEY_BASE is 128 hex digits (bin/rails secret)
+    ["Rails' SECRET_KEY_BASE", "SECRET_KEY_BASE=0f239a889adfb18e04ed7775d444fc05ac66ca1f735e1740c5d139873631490f56c113d50f3f80d43f1b4328e995100bb48216595163d1c6d3a6e189380db3e1", "0f239a889adfb18e04ed7775d444fc05ac66ca1f735e1740c5d139873631490f"],
+    ["a JWT secret key", "JWT_SECRET_KEY=e3c1384d6ab9023a7fae1052ce6566a462322b12c7195ad99813f9d22f7bc66f", "e3c1384d6ab9023a7fae1052ce6566a462322b12c7195ad99813f9d22f7bc66f"],
+    ["a camelCase secret key", "  jwtSecretKey: b397cebe13bc3e13746bde0c22d5a4ce", "b397cebe13bc3e13746bde0c22d5a4ce"],
+    // Flask-Security's SECURITY_PASSWORD_SALT: an HMAC salt kept secret
+    ["a password salt", "SECURITY_PASSWORD_SALT=11a283e65678b0eb2278cf2f899ceb1206465720", "11a283e65678b0eb2278cf2f899ceb1206465720"],
+  ])("%s", hides);
+
+  it.each([
+    ["settings about secrets, not secrets", "PASSWORD_MIN_LENGTH=12\nTOKEN_URL=https://auth.example.com/oauth2/token\nTOKEN_TTL_SECONDS=3600\nSECRET_KEY_FALLBACKS=[]"],
+    ["an auth domain", "AUTH_DOMAIN=myapp.auth0.com"],
+    // Google documents private_key_id as the key's id: public in every signed assertion's `kid` and in the
+    // service account's certificate list
+    ["a service account key's id", '  "private_key_id": "11a283e65678b0eb2278cf2f899ceb1206465720",'],
+    ["git SHAs beside secret words", "commit 11a283e65678b0eb2278cf2f899ceb1206465720 (fix token refresh)\ntoken refresh fixed in 11a283e65678b0eb2278cf2f899ceb1206465720"],
+  ])("leaves %s alone", (_, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("passphrases assigned to password names", () => {
+  it.each([
+    ["an env line", "DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+    ["a YAML field", "  password: maple-7-orbit-lantern", "maple-7-orbit-lantern"],
+    ["a passphrase flag", "--passphrase=violet.harbor.88.quill", "violet.harbor.88.quill"],
+  ])("%s", hides);
+
+  it.each([
+    ["references and placeholders", "DB_PASSWORD=${DB_PASSWORD}\nPASSWORD=changeme-123\nREDIS_PASSWORD=$(cat /run/secrets/redis)"],
+    ["a path and a version", "password_file=/run/secrets/db-pass-2\npassword: v1.2.3-beta"],
+    ["a login and a token name (not passwords)", "login: ci-runner-01\nAUTH_TOKEN_NAME=deploy-key-2"],
+    ["code assigning a password from elsewhere", "self.password = user.pwd_v2\npassword: settings.db_pass_v2"],
+    ["a name that only ends in pass", "bypass: proxy-1.corp\nBYPASS=edge-2.internal"],
+  ])("leaves %s alone", (_, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});

@@ -112,7 +112,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     if (MASKED.test(value) || NOT_SECRET.test(value)) continue; // masked already, or an id
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match)) continue;
+    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group)) continue;
     const i = group ? match.lastIndexOf(value) : 0;
     out += text.slice(done, at + i) + mask(value);
     done = at + i + value.length;

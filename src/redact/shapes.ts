@@ -25,8 +25,8 @@ export interface Shape {
   far?: true;
   /** A match may run past 512 characters from its start (not counting a run of token characters): its prefilter widens the window `redactFrom` reads. */
   long?: true;
-  /** A last check on the value, with the 64 characters before the match, the one after it, and the match. */
-  valid?: (value: string, before: string, after: string, match: string) => boolean;
+  /** A last check on the value, with the 64 characters before the match, the one after it, the match, and the group that holds the value (0: the whole match). */
+  valid?: (value: string, before: string, after: string, match: string, group: number) => boolean;
 }
 
 /**
@@ -153,8 +153,16 @@ const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 
 /** Names that mark the value beside them as a secret (the last word of the name). */
 const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|api[_-]?key|credentials?|auth|login|cookie)";
-/** `=`, `:`, `:=`, `?=`, `::=`, `=>`, an XML tag's `>` or an XML `value=` attribute, with quotes (escaped too) and spaces. */
-const ASSIGN_OP = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\s{0,4}(?:[:?+!]{0,3}=|=>|:|>|\\s{1,4}value\\s{0,2}=)\\s{0,4}`;
+/**
+ * Words after a secret word that keep the value the secret: `SECRET_KEY_BASE`, `JWT_SECRET_KEY`,
+ * `PASSWORD_SALT`, `TOKEN_VALUE`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
+ */
+const SECRET_TAIL = "(?:[_.-]?(?:key|base|salt|pepper|value)){0,2}";
+/**
+ * `=`, `:`, `:=`, `?=`, `::=`, `=>`, an XML tag's `>` or an XML `value=` attribute, with quotes (escaped
+ * too), a subscript's closing `]` (`app.config["SECRET_KEY"] =`, `settings[:secret_token] =`) and spaces.
+ */
+const ASSIGN_OP = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\]?\\s{0,4}(?:[:?+!]{0,3}=|=>|:|>|\\s{1,4}value\\s{0,2}=)\\s{0,4}`;
 /** The operator, then the value's opening quote if any. */
 const ASSIGN = `${ASSIGN_OP}\\\\?["'\`]?\\s{0,2}`;
 /** A value stops at whitespace, quotes, separators and brackets. */
@@ -199,6 +207,11 @@ const beforeValue = (value: string, before: string, match: string) => before + m
  */
 const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
+
+/** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
+const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+/** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
+const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 
 /**
  * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
@@ -275,16 +288,20 @@ export const SHAPES: Shape[] = [
   },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
-  { pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, needs: /:AA/ }, // Telegram bots
+  // Telegram bots, also glued behind `/bot` in the paths Telegram documents (`api.telegram.org/bot<token>/getMe`, `/file/bot<token>/…`)
+  { pattern: /(?:\b|(?<=\/bot))\d{8,10}:AA[\w-]{33}(?![\w-])/g, needs: /:AA/ },
   { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /\d\|\w/ }, // Facebook app tokens
   { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ }, // Azure AD client secrets
   // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
   { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g },
-  // Webhook URLs carry their secret in the path: Slack, Discord, Microsoft Teams
+  // Webhook URLs carry their secret in the path, as each vendor documents it: Slack, Zapier
+  // (`/hooks/catch/<account>/<hook>/`), Make (`hook.<zone>.make.com/<id>`), IFTTT (`/trigger/<event>/with/key/<key>`),
+  // Discord, Microsoft Teams; Mattermost's `/hooks/<id>` only with its id's shape (26 lower-case letters
+  // and digits), never a `src/hooks/…` path
   {
-    pattern: /(?:hooks\.slack\.com\/\w{1,12}|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{16}[\w@/-]*)/g,
-    group: [1],
-    needs: /hook/,
+    pattern: /(?:hooks\.(?:slack|zapier)\.com\/(?:hooks\/)?\w{1,12}|hook\.(?:\w{2,4}\.)?(?:make|integromat)\.com|maker\.ifttt\.com\/(?:trigger\/[\w-]{1,64}\/(?:json\/)?with\/key|use)|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{12}[\w@/-]*)|\/hooks\/(?=[a-z]{0,25}\d)([a-z\d]{26})(?![\w-]|\.\w)/g,
+    group: [1, 2],
+    needs: /hook|ifttt/,
   },
   {
     // Authorization headers with or without a scheme; Bearer tokens anywhere
@@ -296,7 +313,7 @@ export const SHAPES: Shape[] = [
   },
   // Programs that take a password after a short flag, as each documents it, within their first arguments
   passwordFlag("mysql|mariadb", "p", ""), // glued: a bare -p asks for it
-  passwordFlag("mongo(?:sh)?|rabbitmqadmin", "p", SPACED),
+  passwordFlag("mongo(?:sh)?|rabbitmqadmin|cqlsh", "p", SPACED),
   passwordFlag("(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az) login", "p", SPACED),
   passwordFlag("sshpass", "p", "[ \\t]{0,4}"),
   passwordFlag("redis-cli", "a", SPACED),
@@ -306,6 +323,18 @@ export const SHAPES: Shape[] = [
   passwordFlag("ldap(?:search|add|modify|delete|whoami|passwd|compare)", "w", SPACED),
   passwordFlag("sqlcmd|bcp|mosquitto_(?:pub|sub)|zip|unzip", "P", SPACED),
   passwordFlag("smbclient|rpcclient|smbcacls|smbget", "U", String.raw`[ \t]{0,4}["']?[^\s%"']{1,64}%`), // -U user%password
+  {
+    // A password after a user on any command line, `-u <user> -p <password>` (SAP's hdbsql, many
+    // tools) or `-U … -P …` (ipmitool), where it looks like one: random, or as policies ask for one.
+    // Not a port (`psql -U app -p 5433`, `docker run -u 1000 -p 127.0.0.1:80:80/tcp`), a file
+    // (ApacheBench's `-u put.json -p post.json`) or a prompt (sudo's -p), nor after mysql, whose
+    // spaced -p asks for the password and leaves the next argument to name the database
+    pattern: new RegExp(String.raw`(?:^|[ \t])-[uU]${SPACED}["']?[^\s"'-][^\s"']{0,47}["']?${SPACED}-[pP]${SPACED}${QUOTED}`, "g"),
+    group: [1, 2, 3],
+    needs: /-[uU][ \t]/,
+    breaks: true, // continued lines before the password: 91 characters in at most
+    valid: (v, before) => (looksRandom(v) || passwordLike(v)) && !/(?:^|:)\d{1,5}(?:\/[a-z]{3,4})?$|^[\w-]+\.[a-z]{2,5}$/.test(v) && !/\bm(?:ysql|ariadb)[^\n]*$/.test(before),
+  },
   {
     // A credential encoded for a Basic Authorization header on the command line: what `echo` or
     // `printf` pipes into `base64` (`echo -n 'id:secret' | base64`, Azure DevOps' `printf ':%s' '<PAT>'`),
@@ -317,8 +346,9 @@ export const SHAPES: Shape[] = [
     valid: (v) => !standsFor(v), // echo -n ":$PAT" | base64 names it
   },
   {
-    // curl -u user:password (not docker's -u 1000:1000)
-    pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,64}["']?:["']?([^\s"'@]{4,128})/g,
+    // curl -u user:password (not docker's -u 1000:1000); the user may be an OAuth client id (PayPal's
+    // are 80 characters), so users and passwords have the bounds of a URL's
+    pattern: /(?:^|\s)(?:-u|--user)\s{1,4}["']?[^\s"':]{1,128}["']?:["']?([^\s"'@]{4,256})/g,
     group: [1],
     needs: /-u|--user/,
     breaks: true,
@@ -354,17 +384,18 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      `${SECRET_NAME}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
+      `${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
     group: [1, 2, 3, 4, 5],
-    random: [3, 4, 5],
+    random: [4, 5],
     // a quoted value is exactly the secret: random, or a password as policies ask for one (not for a
-    // login, an auth scheme or a cookie, which name other things too); not a call (getTokenizer(model)),
-    // not after "public" or "csrf", not a record's key (cache-key)
-    valid: (v, before, after, match) =>
-      (/["']$/.test(match) ? looksRandom(v) || (!/^(?:login|auth|cookie)/i.test(match) && passwordLike(v)) : true) &&
+    // login, an auth scheme or a cookie, which name other things too); a bare one assigned is random,
+    // or such a password under a password's name (`DB_PASSWORD=coral-thistle-31`, not `bypass=`);
+    // not a call (getTokenizer(model)), not after "public" or "csrf", not a record's key (cache-key)
+    valid: (v, before, after, match, group) =>
+      (group > 3 || looksRandom(v) || (passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))) &&
       after !== "(" &&
       !NOT_AFTER.test(before) &&
       !idNamed(beforeValue(v, before, match)),

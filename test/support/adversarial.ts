@@ -65,6 +65,18 @@ export const SHAPE_EXAMPLES = [
   "postgres://USER:PASSWORD@HOST:5432/DB",
   "server.login('a@b.org', 'Sm7tP!pa55w0rd')",
   "mongosh -u admin -p 'Mg7vX2pL9wR4'",
+  "https://api.telegram.org/bot7041986352:AAYlwt0eMweIAN7K2rzSyH7r5FOqu24L5tn/getMe",
+  "https://chat.example.org/hooks/ittte6dnm5iiicsiwk1i1co8b3",
+  "https://hooks.zapier.com/hooks/catch/4417029/bgq2ehj/",
+  "https://hook.eu2.make.com/b1yi6s9q4ts9xfwm39uaj2qvsc0p6ju1",
+  "https://maker.ifttt.com/trigger/door_open/json/with/key/i_S87u-udQwTjQ6QZfIEb4",
+  'curl -u "AmuaNEZhaEkEHfF7fx9yjcA-HrYf7EW1k4:EWO8HnyFoVRpSchCkrV8VZ"',
+  'app.config["SECRET_KEY"] = "e3c1384d6ab9023a7fae1052ce6566a4"',
+  "settings[:secret_token] = b397cebe13bc3e13746bde0c22d5a4ce",
+  "SECRET_KEY_BASE=0f239a889adfb18e04ed7775d444fc05",
+  "DB_PASSWORD=coral-thistle-indigo-31",
+  "cqlsh -u ops -p 'Harbor&Lantern!'",
+  "hdbsql -u SYSTEM -p Hn4vQ8xL2wRt",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
