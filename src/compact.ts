@@ -1,5 +1,5 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
-import { SYSTEM_NOTE, findHandoff, markerOutcome } from "./assemble/handoff.js";
+import { SYSTEM_NOTE } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
@@ -9,6 +9,8 @@ import { keptTokens, planViews, removedSpan } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
+
+type Rewrite = typeof import("./rewrite.js");
 import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
 
 export interface Prepared<M> {
@@ -59,28 +61,6 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
 }
 
-/** A reference our handoffs and one-liners cite: `#2.14` (the third pass) or `#14` (the first). */
-const CITED = /#(?:(\d{1,6})\.)?\d{1,9}\b/g;
-
-/** The passes a text of ours says came before this one (`#2.14` → 3, `#14` → 1). */
-function passesCited(text: string): number {
-  let passes = 1;
-  for (const m of text.matchAll(CITED)) if (m[1]) passes = Math.max(passes, Number(m[1]) + 1);
-  return passes;
-}
-
-/**
- * The passes the transcript says came before this one, by what they left: the latest handoff of ours,
- * and the one-liners of pruned outputs (a prune-only pass writes no handoff). A caller that keeps only
- * the messages, not the state, still gets references no earlier pass used.
- */
-function passesBehind(views: MessageView[], handoffAt: number): number {
-  let passes = handoffAt >= 0 && findHandoff(views[handoffAt].text)?.ours ? passesCited(views[handoffAt].text) : 0;
-  const oneLiner = "[output pruned #";
-  for (const v of views) for (const r of v.results) if (r.text.startsWith(oneLiner)) passes = Math.max(passes, passesCited(r.text.slice(oneLiner.length - 1, r.text.indexOf("]"))));
-  return passes;
-}
-
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
 export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Plan {
   return prepare(messages, options).plan;
@@ -128,14 +108,14 @@ const loadError = (error: unknown) => redactor.redactMessage(error instanceof Er
  * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
  * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
  */
-async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>): Promise<StageOutcome | "aborted"> {
+async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>, rewrite: Rewrite): Promise<StageOutcome | "aborted"> {
   let stage: typeof import("./summarize/stage.js");
   try {
     stage = await import("./summarize/stage.js");
   } catch (error) {
     const why = `the summary code could not be loaded (${loadError(error)})`;
     const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
-    return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
+    return { ...rewrite.markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
   return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
@@ -155,13 +135,13 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   // Pruning and writing the result load with the first pass that rewrites.
-  let rewrite: typeof import("./rewrite.js");
+  let rewrite: Rewrite;
   try {
     rewrite = await import("./rewrite.js");
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const pass = Math.max(p.state.compactions, passesBehind(p.views, p.plan.previousHandoffIndex));
+  const pass = Math.max(p.state.compactions, rewrite.passesBehind(p.views, p.plan.previousHandoffIndex));
   p.state = { ...p.state, compactions: pass };
   const { plan: pl, settings, dialect } = p;
   const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, pass);
@@ -176,7 +156,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let cooldowns = p.state.cooldowns;
 
   if (!pruneAccepted && !middleEmpty) {
-    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options);
+    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, rewrite);
     if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }

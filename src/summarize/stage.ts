@@ -1,7 +1,7 @@
 // The summary stage of a pass: material → summarizer chain → handoff text, or the marker when every
 // summarizer failed. `compact` loads this module on its first summary, so a bundle pays for it only
 // once a transcript has grown long enough to need one (no-op and prune-only passes never do).
-import { handoffText, markerOutcome } from "../assemble/handoff.js";
+import { handoffText, markerOutcome } from "../assemble/written.js";
 import type { MessageView } from "../dialects/view.js";
 import type { Redactor } from "../redact/index.js";
 import { removedSpan } from "../plan/index.js";
