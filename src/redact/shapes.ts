@@ -114,8 +114,8 @@ export function mixedRun(value: string, min: number): boolean {
   // by char code: called for every candidate value, it must not allocate
   let run = 0;
   let digits = 0;
-  for (let i = 0; i <= value.length; i++) {
-    const c = value.charCodeAt(i); // NaN past the end: a run ends there
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i); // never past the end: V8 reads that on a slow path
     const digit = c >= 48 && c <= 57;
     if (digit || ((c | 32) >= 97 && (c | 32) <= 122)) {
       run++;
@@ -123,7 +123,7 @@ export function mixedRun(value: string, min: number): boolean {
     } else if (run >= min && digits && digits < run) return true;
     else run = digits = 0;
   }
-  return false;
+  return run >= min && digits > 0 && digits < run;
 }
 
 /**
@@ -231,9 +231,10 @@ function wordStart(name: string, end: number): number {
 /** Whether a name's last word says its value is no credential (an id, a hash, a JWK's public member), by hand: per candidate value. */
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
+  if (name.length - start > 8) return false; // no id word is longer ("checksum")
   const word = name.slice(start).toLowerCase();
   if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
-  if (start < 2) return false;
+  if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
   const previous = name.slice(wordStart(name, start - 1), start - 1).toLowerCase();
   return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
 }
@@ -543,7 +544,25 @@ function entropy(value: string): number {
  * one case; lockfile hashes and ids carry their prefix; paths and versions have slashes and dots.
  */
 export function bareToken(value: string): boolean {
-  return /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d\D{1,40}\d/.test(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
+  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
+}
+
+/** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */
+function casesAndDigits(value: string): boolean {
+  let lower = false;
+  let upper = false;
+  let apart = false;
+  let digit = -1;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = true;
+    else if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 48 && c <= 57) {
+      if (digit >= 0 && i - digit >= 2 && i - digit <= 41) apart = true;
+      digit = i;
+    }
+  }
+  return lower && upper && apart;
 }
 
 /**
