@@ -9,9 +9,10 @@ import { keptTokens, planViews, removedSpan } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
-
-type Rewrite = typeof import("./rewrite.js");
 import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
+
+/** Pruning and writing the result: loaded with the first pass that rewrites. */
+type Rewrite = typeof import("./rewrite.js");
 
 export interface Prepared<M> {
   dialect: Dialect<M>;

@@ -4,7 +4,9 @@
 // whole text does catch the secret, so a failure here is the plumbing's, never the catalogue's.
 import { describe, expect, it, vi } from "vitest";
 import { compact, openAICompatible, type ChatMessage, type CompactionEvent, type SummarizeRequest, type Summarizer } from "../src/index.js";
-import { redact } from "../src/redact/index.js";
+import { prunedOutputLine } from "../src/prune/one-liner.js";
+import { redact, redactor, streamKit } from "../src/redact/index.js";
+import { redactedStream } from "../src/redact/stream.js";
 import { fakeFetch } from "./support/sse.js";
 
 const words = (chars: number) => "word ".repeat(Math.ceil(chars / 5));
@@ -245,5 +247,35 @@ describe("a lazily loaded module that cannot load says why, redacted", () => {
     const text = JSON.stringify([r.report, r.messages]);
     expect(text).toContain("could not be loaded");
     expect(pieces(text, TOKEN)).toEqual([]);
+  });
+});
+
+// A shape whose prefilter names what the text is about, not what its match holds: Oracle's
+// user/password@ is a password only in a text that mentions sqlplus, Oracle or its port.
+describe("a secret whose shape reads its context from anywhere in the text", () => {
+  const ORACLE = "Tiger7hx2q";
+  const connect = `scott/${ORACLE}@//db.example.com:1522/ORCL`;
+
+  it("a pruned output's one-liner, the context 40 lines above the quoted error", () => {
+    const output = `$ sqlplus /nolog @deploy.sql\n${Array.from({ length: 40 }, (_, i) => `step ${i}: loading module number ${i} of the schema`).join("\n")}\nERROR: could not connect ${connect}\n`;
+    expect(redact(output)).not.toContain(ORACLE);
+    expect(prunedOutputLine("Bash", output, 0, redactor)).not.toContain(ORACLE);
+    expect(redactor.redactFrom(output, output.indexOf("ERROR"), output.length), "no window can tell: the whole is read").toBeUndefined();
+  });
+
+  it.each([
+    ["before", `## Commands\n- ran sqlplus to apply the migration\n- it connected as ${connect} and failed\n- next step\n`],
+    ["after", `## Commands\n- it connected as ${connect} and failed\n- next step\n- that was sqlplus, the migration runner\n`],
+  ])("streamed summary deltas, the context %s the secret", (_, text) => {
+    expect(redact(text)).not.toContain(ORACLE);
+    for (const size of [1, 7, 40]) {
+      let out = "";
+      const s = redactedStream(streamKit, (t) => (out += t));
+      for (let i = 0; i < text.length; i += size) s.push(text.slice(i, i + size));
+      const { text: final } = s.end();
+      expect(out, `deltas of ${size}`).not.toContain(ORACLE);
+      expect(final).toBe(redact(text));
+      expect(out).toBe(final);
+    }
   });
 });

@@ -49,9 +49,10 @@ describe("the escape scanner", () => {
  * `apply` as it was written, with `String.replace` and a callback, and without the prefilters read
  * by hand (`gate`) or the lighter pattern (`lite`): the exec loop and those must agree with it.
  */
-function applyByReplace(text: string, shape: Shape): string {
+function applyByReplace(text: string, shape: Shape, prefilterInMatch = false): string {
   if (shape.needs && !shape.needs.test(text)) return text;
   return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
+    if (prefilterInMatch && shape.needs && !shape.needs.test(match)) return match;
     const at = args[args.length - 2] as number;
     const group = shape.group?.find((g) => args[g - 1] !== undefined);
     const value = group ? (args[group - 1] as string) : match;
@@ -323,6 +324,15 @@ describe("quoting from a window of a long text", () => {
     expect(shrinkArguments(args, redactor)).toBe(shrinkArguments(args, whole));
     const output = `${"ok\n".repeat(3)}error: ${line}\n${"filler text ".repeat(400)}`;
     expect(prunedOutputLine("Bash", output, 0, redactor)).toBe(prunedOutputLine("Bash", output, 0, whole));
+  });
+
+  it("a prefilter stands inside every match its shape masks, unless the shape says it reads context", () => {
+    // A window knows a shape's prefilter only from what it holds: Oracle's `sqlplus` may stand 40 lines
+    // away, so that shape is `context` and a text holding it is read whole.
+    const texts = [...lines, ...SHAPE_EXAMPLES, ...adversarialSeeds()];
+    for (const shape of SHAPES.filter((s) => s.needs && !s.context)) {
+      for (const t of texts) expect(applyByReplace(t, plain(shape), true), `${shape.pattern.source.slice(0, 40)} on ${t.slice(0, 80)}`).toBe(applyByReplace(t, plain(shape)));
+    }
   });
 
   it("says how far a long leaf must be read: past the kept part by the reach of what starts there", () => {

@@ -6,7 +6,10 @@ import type { MessageView } from "../dialects/view.js";
 /** A reference our handoffs and one-liners cite: `#2.14` (the third pass) or `#14` (the first). */
 const CITED = /#(?:(\d{1,6})\.)?\d{1,9}\b/g;
 
-/** The passes a text of ours says came before this one (`#2.14` → 3, `#14` → 1). */
+/**
+ * The passes a text of ours says came before this one (`#2.14` → 3, `#14` → 1). A `#4.2` it quotes
+ * from a user counts too: the pass then jumps ahead, and its references stay unique all the same.
+ */
 function passesCited(text: string): number {
   let passes = 1;
   for (const m of text.matchAll(CITED)) if (m[1]) passes = Math.max(passes, Number(m[1]) + 1);

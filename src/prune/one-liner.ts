@@ -139,7 +139,8 @@ const LEAF_LIMIT = 200;
 const TOKEN_CHAR = /[\w+/=.~-]/;
 /**
  * Where a long string leaf is cut: before the run of token characters the limit falls in, so no token
- * is split (half a token is a secret no shape recognises any more), and never inside a surrogate pair.
+ * is split (half a token is a secret no shape recognises any more), unless the whole limit is one run
+ * (a piece that long still has the shape), and never inside a surrogate pair.
  */
 function leafCut(v: string): number {
   let i = LEAF_LIMIT;
@@ -166,6 +167,15 @@ function windowed(v: unknown, readTo: Redaction["readTo"], cut: { any: boolean }
   return v;
 }
 
+/** JSON parsed, or undefined: a window that redaction left unparsable is read whole instead. */
+function parseOr(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Whether every leaf cut short for reading (`short` against `raw`) came out of redaction as it went
  * in: with its siblings (`clean`) and alone, decoded (as shrinking redacts it again).
@@ -190,10 +200,10 @@ export function redactedArguments(args: string, r: Redaction): { raw: unknown; c
     // a shape of unbounded reach anywhere in them (a Secret's kind in a sibling): all of every leaf
     const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r.readTo, cut);
     if (cut.any) {
-      const clean = JSON.parse(r.redact(JSON.stringify(short)));
+      const clean = parseOr(r.redact(JSON.stringify(short)));
       // a window redacted to itself says its kept part is clean; one that masked something may have
       // masked text past the kept part, whose length no longer tells what the whole would keep
-      if (unmasked(raw, short, clean, r.redact)) return { raw, clean };
+      if (clean !== undefined && unmasked(raw, short, clean, r.redact)) return { raw, clean };
     }
     return { raw, clean: JSON.parse(r.redact(args)) };
   } catch {

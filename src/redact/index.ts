@@ -128,8 +128,9 @@ function redactBlocks(text: string, manifest = false): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
-export function redactShapes(text: string): string {
-  for (const shape of SHAPES) text = apply(text, shape);
+/** `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
+export function redactShapes(text: string, about = false): string {
+  for (const shape of SHAPES) text = apply(text, shape, about && shape.context);
   return text;
 }
 
@@ -247,9 +248,9 @@ export function redact(text: string): string {
   return redactEncoded(redactShapes(redactBlocks(text)));
 }
 
-/** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest. */
-function redactWindow(text: string, manifest: boolean): string {
-  return redactEncoded(redactShapes(redactBlocks(text, manifest)));
+/** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
+function redactWindow(text: string, manifest: boolean, about = false): string {
+  return redactEncoded(redactShapes(redactBlocks(text, manifest), about));
 }
 
 /**
@@ -265,23 +266,34 @@ export const FAR_REACH = 2560;
 const CHECKED_BEFORE = 64;
 const WINDOW_BREAK = /[\s"'<>]/;
 
-/** What starts one of the shapes that `pick` selects: their prefilters (letters of a case-insensitive one in both cases: the `i` flag is slow). */
-const startsOf = (pick: (s: Shape) => boolean | undefined) =>
-  new RegExp(
+/**
+ * Whether a text holds a prefilter of the shapes `pick` selects (one pattern for those read in any
+ * case, one for the rest: a prefilter's source is never rewritten).
+ */
+function startsOf(pick: (s: Shape) => boolean | undefined): (text: string) => boolean {
+  const sources = (ignoreCase: boolean) =>
     SHAPES.filter(pick)
       .map((s) => (s.lite?.[0] ?? s.needs)!)
-      .map((r) => (r.ignoreCase ? r.source.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`) : r.source))
-      .join("|"),
-  );
-let farStart: RegExp | undefined;
-let longStart: RegExp | undefined;
-/** What starts a `far` shape (streaming keeps its whole context after one). */
-const farStarts = () => (farStart ??= startsOf((s) => s.far));
-/** What starts a `long` shape (a window reads FAR_REACH around one). */
-const longStarts = () => (longStart ??= startsOf((s) => s.long));
+      .filter((r) => r.ignoreCase === ignoreCase)
+      .map((r) => r.source);
+  const [anyCase, cased] = [sources(true), sources(false)].map((list, i) => (list.length ? new RegExp(list.join("|"), i ? "" : "i") : undefined));
+  return (text) => !!anyCase?.test(text) || !!cased?.test(text);
+}
+let farStart: ((text: string) => boolean) | undefined;
+let longStart: ((text: string) => boolean) | undefined;
+let contextStart: ((text: string) => boolean) | undefined;
+/** Whether a text starts a `far` shape (streaming keeps its whole context after one). */
+const farStarts = (text: string) => (farStart ??= startsOf((s) => s.far))(text);
+/** Whether a text starts a `long` shape (a window reads FAR_REACH around one). */
+const longStarts = (text: string) => (longStart ??= startsOf((s) => s.long))(text);
+/** Whether a text holds the context a `context` shape needs (Oracle's `sqlplus`). */
+const contextIn = (text: string) => (contextStart ??= startsOf((s) => s.context))(text);
 
-/** A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind, PuTTY's private lines. */
-const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || KUBERNETES_DATA.needs!.test(text);
+/**
+ * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
+ * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
+ */
+const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || KUBERNETES_DATA.needs!.test(text) || contextIn(text);
 
 /**
  * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
@@ -291,7 +303,7 @@ const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.include
 function around(text: string, from: number, to: number): [number, number] | undefined {
   if (unbounded(text)) return undefined;
   // only a match that starts before `to` can reach into [from, to)
-  const long = longStarts().test(text.slice(Math.max(0, from - FAR_REACH - CHECKED_BEFORE), to));
+  const long = longStarts(text.slice(Math.max(0, from - FAR_REACH - CHECKED_BEFORE), to));
   const reach = long ? FAR_REACH : NEAR_REACH;
   let start = Math.max(0, from - reach - CHECKED_BEFORE);
   while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
@@ -330,6 +342,7 @@ export const streamKit = {
   kubernetes: KUBERNETES_DATA,
   bodyLine: BODY_LINE,
   farStarts,
+  contextIn,
   reach: FAR_REACH,
 };
 export type StreamKit = typeof streamKit;

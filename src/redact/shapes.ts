@@ -25,6 +25,12 @@ export interface Shape {
   far?: true;
   /** A match may run past 512 characters from its start (not counting a run of token characters): its prefilter widens the window `redactFrom` reads. */
   long?: true;
+  /**
+   * Its prefilter (`needs`) names what the text is about, not what a match holds (`sqlplus` for
+   * Oracle's user/password@): a part of a text is redacted as the whole only by one that knows
+   * whether the whole holds it.
+   */
+  context?: true;
   /** A last check on the value, with the 64 characters before the match, the one after it, the match, and the group that holds the value (0: the whole match). */
   valid?: (value: string, before: string, after: string, match: string, group: number) => boolean;
 }
@@ -423,6 +429,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w/.-])[A-Za-z]\w{0,29}\/([^\s/@"']{4,128})@(?=\/\/|[\w.-]{1,253}[:/])/g,
     group: [1],
     needs: /sqlplus|oracle|:1521/i,
+    context: true, // anywhere in the text
     valid: (v) => /\d/.test(v) && /[A-Za-z]/.test(v),
   },
   {

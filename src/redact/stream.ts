@@ -57,7 +57,9 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
   // the line that ends it (a password flag eight long arguments after its program)
   const { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes, kubernetes, bodyLine, reach: CONTEXT } = kit;
   const manifestKind = kubernetes.needs!;
-  const far = kit.farStarts();
+  const aboutShapes = shapes.filter((s) => s.context);
+  /** A line that a `context` shape (Oracle's user/password@) would redact once its context (`sqlplus`), perhaps still to come, is seen. */
+  const aboutData = (line: string) => aboutShapes.some((s) => apply(line, s, true) !== line);
   /** A line whose value a Secret manifest's `kind`, perhaps still to come, would redact. */
   const secretData = (line: string) => {
     if (!line.includes(":")) return false;
@@ -74,6 +76,8 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
   let bodyFrom = -1; // where lines of key material start (an END may follow whose BEGIN was cut away)
   let dataFrom = -1; // the first line a Secret's kind would redact, while no kind was seen
   let manifest = false; // a Secret's kind was seen
+  let aboutFrom = -1; // the first line a `context` shape would redact, while its context was not seen
+  let about = false; // the context a `context` shape needs was seen
   let context = ""; // the end of the released raw text
   let released = 0; // raw characters released
   let verbatim = 0; // how many of them, at the end, were released as they were
@@ -104,6 +108,8 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
       keyFrom = -1;
     }
     if (dataFrom < 0 && !manifest && secretData(line)) dataFrom = i;
+    if (!about && kit.contextIn(line)) [about, aboutFrom] = [true, -1];
+    if (aboutFrom < 0 && !about && aboutData(line)) aboutFrom = i;
     if (!bodyLine.test(lastLine(line))) bodyFrom = -1;
     else if (bodyFrom < 0) bodyFrom = i;
   };
@@ -119,7 +125,8 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
     if (redactEncoded(window) !== window || redactKeyBlocks(both) !== both || (manifest && apply(both, kubernetes, true) !== both)) return false;
     for (const shape of shapes) {
       const text = shape.breaks ? both : window;
-      if ((hasFar || !shape.far || !shape.needs) && apply(text, shape) !== text) return false;
+      // a far shape without a prefilter to see (its `lite` one) counts on the window too: `farAt` keeps the full context after one
+      if ((hasFar || !shape.far || !shape.needs) && apply(text, shape, about && shape.context) !== text) return false;
     }
     return true;
   };
@@ -130,8 +137,8 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
     const cut = context.lastIndexOf("\n", context.length - NEAR - 1);
     const near = cut >= 0 || released <= CONTEXT ? context.slice(cut + 1) : undefined;
     if (near !== undefined && verbatim >= near.length && released - farAt >= CONTEXT && unchanged(near, window, hasFar)) return window;
-    const before = redactWindow(context, manifest);
-    const after = redactWindow(context + window, manifest);
+    const before = redactWindow(context, manifest, about);
+    const after = redactWindow(context + window, manifest, about);
     return after.startsWith(before) ? after.slice(before.length) : undefined;
   };
 
@@ -140,7 +147,7 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
     const window = upTo === head + 1 ? `${lines[head]}\n` : `${lines.slice(head, upTo).join("\n")}\n`;
     lines.fill("", head, upTo);
     head = upTo;
-    const hasFar = far.test(window);
+    const hasFar = kit.farStarts(window);
     const piece = redacted(window, hasFar);
     if (piece === undefined) return void (full = true); // never expected: the rest waits for the end
     context = (context + window).slice(-CONTEXT);
@@ -164,7 +171,7 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
         lines.push(line);
       }
       partial += delta.slice(at);
-      if (at) release(heldFrom(keyFrom, heldFrom(dataFrom, heldFrom(bodyFrom, lines.length))));
+      if (at) release(heldFrom(keyFrom, heldFrom(dataFrom, heldFrom(aboutFrom, heldFrom(bodyFrom, lines.length)))));
     },
     end() {
       full = false;
