@@ -6,7 +6,10 @@ import { keptTokens } from "../plan/index.js";
 import type { Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf } from "../archive/ref.js";
-import { describeCall, duplicateLine, prunedOutputLine, shrinkArguments, type Redaction } from "./one-liner.js";
+import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
+
+/** Redaction for one pass: each text and each call's arguments redacted once. */
+type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
 
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
 export const PRUNE_MIN_CHARS = 200;
@@ -38,30 +41,30 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number, redact: Redaction) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number, once: Once) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
   m.results.forEach((r, k) => {
     const call = calls[k];
     if (isProtected(call?.name)) return;
-    const target = describeCall(call?.name, call?.arguments, redact);
+    const target = describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
       outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
       duplicate = true;
     } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
-      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, redact), ref));
+      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, once), ref));
     }
   });
   return { outputs, duplicate };
 }
 
-function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, redact: Redaction): Map<number, string> {
+function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, once: Once): Map<number, string> {
   const shrunk = new Map<number, string>();
   m.toolCalls.forEach((c, k) => {
     if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
-    const smaller = shrinkArguments(c.arguments, redact);
+    const smaller = shrinkArguments(c.arguments, once, once.argumentsOf(c.arguments));
     if (smaller !== undefined) shrunk.set(k, smaller);
   });
   return shrunk;
@@ -81,21 +84,24 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const calls = callsOfResults(views);
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
-  // A call's arguments are redacted as a whole to shrink them and again to describe the call: once a pass.
+  // A call's arguments are parsed and redacted to describe the call and again to shrink it, each leaf
+  // redacted again alone: once a pass.
   const redacted = new Map<string, string>();
-  const redactOnce = { ...redaction, redact: (text: string) => redacted.get(text) ?? redacted.set(text, redaction.redact(text)).get(text)! };
+  const trees = new Map<string, ArgumentTrees | undefined>();
+  const redact = (text: string) => redacted.get(text) ?? redacted.set(text, redaction.redact(text)).get(text)!;
+  const once: Once = { ...redaction, redact, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
 
   const pruneAt = (i: number) => {
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, redactOnce);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, once);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
     }
-    const shrunk = shrunkCalls(m, isProtected, redactOnce);
+    const shrunk = shrunkCalls(m, isProtected, once);
     if (shrunk.size) {
       next = dialect.withArguments(next, shrunk);
       kind ??= "arguments";

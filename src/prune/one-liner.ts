@@ -52,9 +52,9 @@ export function clip(s: string, max: number): string {
  * `Bash command="npm test"`: the tool and what it was pointed at. The values come from the arguments
  * redacted as a whole (a sibling argument may say what a value is), then each decoded value again.
  */
-export function describeCall(name: string | undefined, args: string | undefined, r: Redaction): string {
+export function describeCall(name: string | undefined, args: string | undefined, r: Redaction, trees = args ? redactedArguments(args, r) : undefined): string {
   const { redact } = r;
-  const clean = args ? redactedArguments(args, r)?.clean : undefined;
+  const clean = trees?.clean;
   const parsed = clean !== null && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
   const targets: string[] = [];
   if (parsed) {
@@ -187,13 +187,19 @@ function unmasked(raw: unknown, short: unknown, clean: unknown, redact: (text: s
   return r.every((x, i) => unmasked(x, s[i], c[i], redact));
 }
 
+/** A call's arguments parsed: redacted (`clean`) and as the call has them (`raw`). */
+export interface ArgumentTrees {
+  raw: unknown;
+  clean: unknown;
+}
+
 /**
  * Tool-call arguments parsed and redacted as a whole (a sibling may say what a value is:
  * `"kind":"Secret"`, `"password"`), each long string leaf read only as far as it is kept: a 40 KB
  * file being written costs a window, not the file. `raw`: the same tree as the call has it, for the
  * lengths of the leaves. Undefined when not JSON, or nested deeper than the stack.
  */
-export function redactedArguments(args: string, r: Redaction): { raw: unknown; clean: unknown } | undefined {
+export function redactedArguments(args: string, r: Redaction): ArgumentTrees | undefined {
   try {
     const raw: unknown = JSON.parse(args);
     const cut = { any: false };
@@ -221,10 +227,11 @@ function shrinkValue(v: unknown, raw: unknown, redact: (text: string) => string)
     const cut = clean.length <= LEAF_LIMIT ? clean.length : leafCut(clean);
     return `${clean.slice(0, cut)} ...[truncated ${length - cut} chars]`; // spaced: glued, it would end a shape
   }
-  const rawOf = (i: number) => (raw !== null && typeof raw === "object" ? Object.values(raw)[i] : undefined);
-  if (Array.isArray(v)) return v.map((x, i) => shrinkValue(x, rawOf(i), redact));
+  if (v === null || typeof v !== "object") return v;
+  const raws = raw !== null && typeof raw === "object" ? Object.values(raw) : []; // once: not per child
+  if (Array.isArray(v)) return v.map((x, i) => shrinkValue(x, raws[i], redact));
   // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x], i) => [k, shrinkValue(x, rawOf(i), redact)]));
+  return Object.fromEntries(Object.entries(v).map(([k, x], i) => [k, shrinkValue(x, raws[i], redact)]));
   return v;
 }
 
@@ -232,8 +239,7 @@ function shrinkValue(v: unknown, raw: unknown, redact: (text: string) => string)
  * Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller.
  * The arguments are redacted as a whole first: a leaf alone may not say what it holds.
  */
-export function shrinkArguments(args: string, r: Redaction): string | undefined {
-  const trees = redactedArguments(args, r);
+export function shrinkArguments(args: string, r: Redaction, trees = redactedArguments(args, r)): string | undefined {
   if (!trees) return undefined;
   let shrunk: string;
   try {

@@ -184,7 +184,6 @@ const QUOTED_VALUE = `(?:'([^'\\n]{6,400})'|\\\\?"([^"\\\\\\n]{6,400})\\\\?"|\\\
  */
 const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$/i;
 
-/** The name a value is given just before it: `name=`, `"name": "`, `name: `, `X-Name: `. */
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 /** Whether the char code is a space the patterns' `\s` takes (ASCII ones and NBSP suffice here). */

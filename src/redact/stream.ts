@@ -44,7 +44,8 @@ export interface RedactedStream {
  * Text is released a whole line at a time, each window redacted after the released text before it,
  * so a shape's left context still counts. A line that may belong to a shape still open waits, with
  * every line after it: a key block until its END, a Secret's data until its `kind` (or the end),
- * lines of key material until a line that is not (an END would take them with it).
+ * lines of key material until a line that is not (an END would take them with it), a line a `context`
+ * shape would redact until its context is seen (or the end).
  * A window is released as it is when the last whole lines of at least NEAR released characters,
  * released as they were, and the window redact to themselves (nothing to mask, nothing masked
  * across the break): one short redaction a line. Otherwise it is redacted after the last CONTEXT

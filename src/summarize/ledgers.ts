@@ -173,10 +173,15 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   // A relative path that ends an absolute one is that file (one a tool touched before one only
   // named), and says where the agent works from.
   const used = new Set(touched.filter(([p, op]) => p.startsWith("/") && op !== "mentioned").map(([p]) => p));
-  const absolute = [...new Set([...used, ...touched.filter(([p]) => p.startsWith("/")).map(([p]) => p)])];
+  // absolute paths by file name, used ones first: a relative path is looked up among its namesakes only
+  const byName = new Map<string, string[]>();
+  for (const a of new Set([...used, ...touched.filter(([p]) => p.startsWith("/")).map(([p]) => p)])) {
+    const name = a.slice(a.lastIndexOf("/"));
+    byName.set(name, [...(byName.get(name) ?? []), a]);
+  }
   const resolved = touched.map(([p, op, at]): [string, string, number] => {
     const rel = p.replace(/^\.\//, "");
-    const abs = rel.startsWith("/") ? rel : absolute.find((a) => a.endsWith(`/${rel}`));
+    const abs = rel.startsWith("/") ? rel : byName.get(`/${rel.slice(rel.lastIndexOf("/") + 1)}`)?.find((a) => a.endsWith(`/${rel}`));
     if (!abs) return [rel, op, at];
     const cwd = abs.slice(0, abs.length - rel.length - 1);
     if (used.has(abs) && `${l.root}/`.startsWith(`${cwd}/`)) l.root = cwd;
