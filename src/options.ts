@@ -18,6 +18,12 @@ export const MAX_STRIKES = 2;
 export const HEAD_RESULTS_SHARE = 0.1;
 /** When everything from the latest request on exceeds this share of the threshold, the request is pinned instead. */
 export const PIN_SHARE = 0.5;
+/** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
+export const PRUNE_MIN_CHARS = 200;
+/** Tool-call arguments over this size get their long string leaves cut. */
+export const SHRINK_MIN_CHARS = 500;
+/** An unread tool output shrunk to fit the window keeps at least this many characters of its head and of its tail. */
+export const SHRINK_MIN_KEEP = 1_000;
 
 export interface Settings extends EstimateSettings {
   contextWindow: number;

@@ -91,9 +91,10 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   });
   if (summary) report.summary = summary;
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
-  // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
+  // What the handoff replaced, every output pruned (the tail's too, when it alone was over), and every
+  // message the sanitizer took orphan results from: nothing removed is lost.
   const removed = handoff === undefined ? [] : removedIndexes(pl);
-  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), redact, archiveLimit);
+  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index), ...sanitized.removedOrphanResults])].sort((a, b) => a - b), redact, archiveLimit);
   report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,
@@ -107,6 +108,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     tailTokens,
     tailBudget: pl.tailBudget,
     keptTokens: keptTokens(pl, pruned.perMessage),
+    pass: p.state.compactions,
   }));
   const counted: CompactorState = {
     ...p.state,

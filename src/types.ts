@@ -198,7 +198,8 @@ export type FailureKind =
 
 export interface PrunedItem {
   index: number;
-  kind: "tool_output" | "duplicate" | "arguments" | "image";
+  /** "shrunk": an output the model had not read yet, cut to its head, tail and error lines because whole it would not fit the window. */
+  kind: "tool_output" | "duplicate" | "arguments" | "image" | "shrunk";
   tokensBefore: number;
   tokensAfter: number;
 }

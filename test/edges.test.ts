@@ -145,14 +145,18 @@ describe("a tail that alone keeps the transcript over the window", () => {
     expect(r.report.tokensAfter).toBeLessThan(24_000);
   });
 
-  it("never prunes results the model has not read yet (after the last assistant turn)", async () => {
+  it("never prunes results the model has not read yet (after the last assistant turn) while the request fits the window", async () => {
     const reads = [...call("Read", { file_path: "/src/a.ts" }, "a".repeat(60_000)), ...call("Read", { file_path: "/src/b.ts" }, "b".repeat(60_000))];
     // The two reads answer one turn whose results the model has yet to see.
     const inFlight = [reads[0], reads[2], reads[1], reads[3]].map((m, i) => (i === 0 ? { ...m, tool_calls: [...m.tool_calls!, ...reads[2].tool_calls!] } : m)).filter((_, i) => i !== 1);
     const session = [sys(), user("a task"), assistant("a plan"), user("read both files"), ...inFlight];
-    const r = await compact(session, { contextWindow: 32_000, force: true });
+    const r = await compact(session, { contextWindow: 48_000, force: true });
     for (const m of session.slice(-2)) expect(r.messages).toContain(m);
     expect(r.report.warnings.join("\n")).toMatch(/over the threshold of \d+ by \d+ tokens/);
+    // Over the window (a provider would refuse the request) they are shrunk instead, reported.
+    const over = await compact(session, { contextWindow: 32_000, force: true });
+    expect(over.report.pruned.map((p) => [p.index, p.kind])).toEqual([[5, "shrunk"], [6, "shrunk"]]);
+    expect(over.report.tokensAfter).toBeLessThanOrEqual(24_000);
   });
 
   it("keeps the in-flight turn's own calls whole too (a Write the model will read 'written' for)", async () => {

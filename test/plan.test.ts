@@ -73,10 +73,15 @@ describe("plan", () => {
     expect(p.previousHandoffIndex).toBe(4);
     expect(p.latestUserIndex).not.toBe(4);
 
+    // Another agent's handoff that came last is the latest user message (it says to go on), kept as a message.
     const cc = trajectory("claude-code-spotter__fa812bfe-");
     const q = plan(cc.messages, { contextWindow: 200_000 });
-    expect(String(cc.messages[q.previousHandoffIndex].content)).toMatch(/^This session is being continued/);
-    expect(q.latestUserIndex).not.toBe(q.previousHandoffIndex);
+    expect(String(cc.messages[q.latestUserIndex].content)).toMatch(/^This session is being continued/);
+    expect(q.previousHandoffIndex).toBe(-1);
+    const followed = [...cc.messages.slice(0, 300), user("now push it"), assistant("ok")];
+    const f = plan(followed, { contextWindow: 200_000 });
+    expect(f.previousHandoffIndex).toBe(q.latestUserIndex);
+    expect(f.latestUserIndex).toBe(300);
   });
 
   it("ends the head before an earlier handoff that falls inside it", () => {

@@ -1,5 +1,6 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
 import { findHandoff } from "../assemble/handoff.js";
+import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
@@ -7,6 +8,9 @@ import {
   MAX_STRIKES,
   MIN_TAIL_MESSAGES,
   PIN_SHARE,
+  PRUNE_MIN_CHARS,
+  SHRINK_MIN_CHARS,
+  SHRINK_MIN_KEEP,
   TAIL_SHARE,
   TAIL_SOFT_CEILING,
   type Settings,
@@ -21,15 +25,21 @@ export function isRealUser(m: MessageView): boolean {
   return handoff.rest !== "";
 }
 
+/**
+ * The latest user message: a real user turn, or another agent's handoff when it came last (Claude
+ * Code's "This session is being continued…" carries the instruction to go on). Only a handoff of
+ * ours ("reference only") is never the latest request.
+ */
 export function latestUserIndex(views: MessageView[]): number {
-  for (let i = views.length - 1; i >= 0; i--) if (isRealUser(views[i])) return i;
+  for (let i = views.length - 1; i >= 0; i--) if (isRealUser(views[i]) || (views[i].role === "user" && findHandoff(views[i].text)?.ours === false)) return i;
   return -1;
 }
 
-function lastHandoffIndex(views: MessageView[]): number {
+/** The earlier handoff treated as state; the latest user message stays a message whatever it holds. */
+function lastHandoffIndex(views: MessageView[], latest: number): number {
   for (let i = views.length - 1; i >= 0; i--) {
     const r = views[i].role;
-    if ((r === "user" || r === "assistant") && findHandoff(views[i].text)) return i;
+    if (i !== latest && (r === "user" || r === "assistant") && findHandoff(views[i].text)) return i;
   }
   return -1;
 }
@@ -38,13 +48,18 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
   let system = 0;
   while (system < views.length && views[system].role === "system") system++;
   let end = Math.min(views.length, system + s.headMessages);
-  // A head never ends between a tool call and its results: it takes the results along, unless
-  // they are large (an agent that reads ten files first), then it ends before the call instead.
+  // A head never ends between a tool call and its results: it takes the results along.
+  while (end < views.length && views[end].results.length) end++;
+  // Its tool results share a small budget (an agent whose first act reads a large file must not be
+  // stuck): the head ends before the call whose results pass it, leaving them to prune or summarize.
   let results = 0;
-  let extended = end;
-  while (extended < views.length && views[extended].results.length) results += perMessage[extended++];
-  if (results <= s.thresholdTokens * HEAD_RESULTS_SHARE) end = extended;
-  else end = Math.max(system, groupStart(views, end - 1, system));
+  for (let i = system; i < end; i++) {
+    results += views[i].results.length ? perMessage[i] : 0;
+    if (results > s.thresholdTokens * HEAD_RESULTS_SHARE) {
+      end = groupStart(views, i, system);
+      break;
+    }
+  }
   // An earlier handoff is state, not an ordinary turn: the head stops before it.
   if (handoffAt >= system && handoffAt < end) end = handoffAt;
   return end;
@@ -124,9 +139,9 @@ export function planViews(
   let total = fixedTokens;
   for (const t of perMessage) total += t;
 
-  const previousHandoffIndex = lastHandoffIndex(views);
   const lu = latestUserIndex(views);
-  const hEnd = headEnd(views, perMessage, s, previousHandoffIndex);
+  const previousHandoffIndex = lastHandoffIndex(views, lu);
+  let hEnd = headEnd(views, perMessage, s, previousHandoffIndex);
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
   let tStart = tailStart(views, perMessage, hEnd, tailBudget);
@@ -136,8 +151,9 @@ export function planViews(
   if (lu >= hEnd && lu < tStart) {
     let after = 0;
     for (let i = lu; i < n; i++) after += perMessage[i];
-    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > 1) pinned = lu;
-    else tStart = lu;
+    // One that carries tool results (Anthropic's [tool_result, text]) keeps the call that made them: never pinned apart.
+    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > 1 && !views[lu].results.length) pinned = lu;
+    else tStart = groupStart(views, lu, hEnd);
   }
 
   // A pinned request follows the head unless that would put two user messages together; then the
@@ -153,13 +169,16 @@ export function planViews(
   const seamAt = (start: number) =>
     start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : wire(views[start].role));
   let seam = seamAt(tStart);
-  // Never wrap the latest request in a merged handoff: start the tail one group earlier instead.
+  // Never wrap the latest request in a merged handoff: start the tail one group earlier instead; with
+  // no group left between head and tail, end the head one message earlier (its last assistant message
+  // joins the middle), or else summarize nothing (the middle joins the tail).
   if (seam === "merge" && tStart === lu) {
     const earlier = groupStart(views, tStart - 1, hEnd);
-    if (earlier > hEnd) {
-      tStart = earlier;
-      seam = seamAt(tStart);
-    }
+    const shorter = groupStart(views, hEnd - 1, 0);
+    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), wire(views[lu].role));
+    if (earlier > hEnd) seam = seamAt((tStart = earlier));
+    else if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];
+    else tStart = hEnd;
   }
 
   const thresholdTokens = s.thresholdTokens;
@@ -178,10 +197,11 @@ export function planViews(
       `backed off: the last ${state.strikes} passes each saved under 10 %; ` +
       `automatic compaction resumes at ${state.backoffUntilTokens} tokens (now ${total}); use force to compact now`;
   } else {
-    shouldCompact = true;
-    reason = middleEmpty
-      ? `${total} tokens exceed the threshold of ${thresholdTokens}, and nothing lies between the head and the tail: only the tail's own tool outputs can be pruned`
-      : `${total} tokens exceed the threshold of ${thresholdTokens}`;
+    // With nothing between head and tail, a pass can only prune the tail: worth it only if something there would shrink.
+    shouldCompact = !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
+    reason = `${total} tokens exceed the threshold of ${thresholdTokens}${
+      middleEmpty ? `, and nothing lies between the head and the tail: ${shouldCompact ? "only the tail's own tool outputs can be pruned" : "nothing can be compacted"}` : ""
+    }`;
   }
 
   return {
@@ -201,6 +221,34 @@ export function planViews(
     handoffBeforePinned,
     seam: middleEmpty ? "none" : seam,
   };
+}
+
+/** Index of the last assistant message: its calls and the results after it are unread, in flight. */
+export function lastAssistant(views: MessageView[]): number {
+  let i = views.length - 1;
+  while (i >= 0 && views[i].role !== "assistant") i--;
+  return i;
+}
+
+/**
+ * Whether pruning the tail (from `start`) would shorten something, as src/prune does it: a read tool
+ * output, long arguments or an image of an unprotected call; or, over the window, an unread output
+ * long enough to shrink. Keeps `shouldCompact` true exactly when a pass with no middle can act.
+ */
+function tailPrunable(views: MessageView[], s: Settings, start: number, lu: number, overWindow: boolean): boolean {
+  const unread = lastAssistant(views);
+  const calls = callsOfResults(views);
+  const open = (name?: string) => !s.protectedTools.has(name!);
+  return views.some((m, i) =>
+    i < start
+      ? false
+      : i > unread
+        ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 2)
+        : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
+          (m.images + m.attachments > 0 ||
+            m.results.some((r, k) => open(calls[i][k]?.name) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
+            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)),
+  );
 }
 
 /** The middle's messages a handoff replaces (pinned ones stay). */

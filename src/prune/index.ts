@@ -2,19 +2,16 @@
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
-import { keptTokens } from "../plan/index.js";
-import type { Settings } from "../options.js";
+import { keptTokens, lastAssistant } from "../plan/index.js";
+import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf } from "../archive/ref.js";
+import { shrinkOutput } from "./shrink.js";
 import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
 
-/** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
-export const PRUNE_MIN_CHARS = 200;
-/** Tool-call arguments over this size get their long string leaves cut. */
-export const SHRINK_MIN_CHARS = 500;
 export const IMAGE_STUB = "[{kind} omitted during compaction]";
 
 export interface PruneResult<M> {
@@ -111,29 +108,49 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
       kind ??= "image";
     }
 
-    if (kind) {
-      const view = dialect.view(next);
-      const tokens = messageTokens(view, s);
-      if (tokens >= perMessage[i]) return; // a stand-in that saves nothing is not worth the change
-      out[i] = next;
-      outViews[i] = view;
-      items.push({ index: i, kind, tokensBefore: perMessage[i], tokensAfter: tokens });
-      perMessage[i] = tokens;
-    }
+    if (kind) keep(i, next, kind);
+  };
+  const keep = (i: number, next: M, kind: PrunedItem["kind"]) => {
+    const view = dialect.view(next);
+    const tokens = messageTokens(view, s);
+    if (tokens >= perMessage[i]) return; // a stand-in that saves nothing is not worth the change
+    out[i] = next;
+    outViews[i] = view;
+    items.push({ index: i, kind, tokensBefore: perMessage[i], tokensAfter: tokens });
+    perMessage[i] = tokens;
   };
 
   for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i); // the pinned request stays verbatim
+  /** Shrinks the long outputs of message `i` to save about `excess` of its tokens. */
+  const shrinkAt = (i: number, excess: number) => {
+    const share = Math.max(0, perMessage[i] - excess) / perMessage[i];
+    const outputs = new Map<number, string>();
+    views[i].results.forEach((r, k) => {
+      if (r.text.length > 2 * SHRINK_MIN_KEEP) outputs.set(k, shrinkOutput(once.redact(r.text), r.text.length * share, refOf(i, pass)));
+    });
+    if (outputs.size) keep(i, dialect.withResults(messages[i], outputs), "shrunk");
+  };
+
   let kept = tail ? keptTokens(plan) : 0;
   // The last assistant turn and the results after it are in flight (the model has not read the
   // results, and its own calls explain them): never pruned.
-  let unread = views.length - 1;
-  while (unread >= 0 && views[unread].role !== "assistant") unread--;
+  const unread = lastAssistant(views);
   for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
     if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
     if (i >= unread) continue;
     const before = perMessage[i];
     pruneAt(i);
     kept -= before - perMessage[i];
+  }
+  // Unless the request would not fit the window even so: a provider would refuse it. Then the unread
+  // outputs are shrunk, largest first, until what is kept meets the prune target.
+  if (tail && kept > plan.effectiveWindow) {
+    const largest = views.map((_, i) => i).filter((i) => i > unread && i >= plan.tail.start).sort((a, b) => perMessage[b] - perMessage[a]);
+    for (const i of largest) {
+      const before = perMessage[i];
+      if (kept > plan.pruneTarget) shrinkAt(i, kept - plan.pruneTarget);
+      kept -= before - perMessage[i];
+    }
   }
 
   let total = plan.fixedTokens;

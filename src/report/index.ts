@@ -1,4 +1,5 @@
 // report: what a pass did, in numbers and words.
+import { refOf } from "../archive/ref.js";
 import type { Plan, PrunedItem, Sanitized, SummarizerFailure, SummaryInfo } from "../types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */
@@ -23,6 +24,8 @@ export interface WarningFacts {
   tailBudget: number;
   /** What the pass kept verbatim (fixed, head, pinned, tail), after pruning. */
   keptTokens: number;
+  /** Passes before this one: the references the archive keys. */
+  pass: number;
 }
 
 /** Over the threshold after a pass: by how much, and what holds it there. */
@@ -44,7 +47,8 @@ export function warningsOf(f: WarningFacts): string[] {
   }
   if (f.summary?.cutFromTokens) w.push(`the summary had ${f.summary.cutFromTokens} tokens, over its budget: cut at whole lines to ${f.summary.tokens}`);
   if (f.sanitized.removedOrphanResults.length) {
-    w.push(`removed tool results without a matching call at input indices ${f.sanitized.removedOrphanResults.join(", ")}`);
+    const refs = f.sanitized.removedOrphanResults.map((i) => refOf(i, f.pass));
+    w.push(`removed tool results without a matching call at input indices ${f.sanitized.removedOrphanResults.join(", ")} (archived as ${refs.join(", ")})`);
   }
   if (f.sanitized.stubbedCalls.length) {
     w.push(`answered tool calls that had no result with a stub: ${f.sanitized.stubbedCalls.join(", ")}`);
@@ -54,8 +58,11 @@ export function warningsOf(f: WarningFacts): string[] {
       `the tail holds ${f.tailTokens} tokens (budget ${f.tailBudget}) because the latest user message at index ${plan.latestUserIndex} is kept verbatim with everything after it`,
     );
   }
-  const shrunk = f.pruned.filter((p) => p.index >= plan.tail.start).map((p) => p.index);
-  if (shrunk.length) w.push(`the tail alone kept the transcript over the threshold: pruned its tool calls and results at indices ${shrunk.join(", ")}`);
+  const tail = f.pruned.filter((p) => p.index >= plan.tail.start && p.kind !== "shrunk").map((p) => p.index);
+  if (tail.length) w.push(`the tail alone kept the transcript over the threshold: pruned its tool calls and results at indices ${tail.join(", ")}`);
+  for (const p of f.pruned) {
+    if (p.kind === "shrunk") w.push(`shrunk the newest tool result at index ${p.index} (${p.tokensBefore} → ${p.tokensAfter} tokens): whole it would not fit the window of ${plan.effectiveWindow}`);
+  }
   if (f.tokensAfter > plan.tokens.threshold) w.push(overWarning(plan, f.tokensAfter, f.keptTokens));
   return w;
 }

@@ -93,9 +93,11 @@ export function violations({ input, snapshot, plan, result, dialect = "openai" }
   // and tool calls and results pruned (reported) because the tail alone was over the threshold
   let merged = 0;
   const prunedAt = new Set(r.pruned.map((p) => p.index));
+  // The latest user message only ever loses tool outputs of its own that alone overflow the window.
+  const shrunkAt = new Set(r.pruned.filter((p) => p.kind === "shrunk").map((p) => p.index));
   for (let i = plan.tail.start; i < input.length; i++) {
     if (removed.has(i) || out.includes(input[i])) continue;
-    if (prunedAt.has(i) && i !== plan.latestUserIndex) continue;
+    if (prunedAt.has(i) && (i !== plan.latestUserIndex || shrunkAt.has(i))) continue;
     const m = out.find((o) => written.has(o) && text(o).startsWith(HANDOFF_PREFIX) && text(o).endsWith(text(input[i])) && o.role === input[i].role);
     if (m && merged++ === 0) continue;
     v.push(`3: tail message ${i} is missing from the output`);
