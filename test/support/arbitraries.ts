@@ -48,6 +48,19 @@ const toolGroup = fc
     const results = withIds.filter((_, k) => !(missing === 0 && k === 0)).map((c): ChatMessage => ({ role: "tool", tool_call_id: c.id, content: c.out }));
     return [assistant, ...results];
   });
+// A tool output that alone fills a window (a log, a large file read), sometimes with an error line.
+const hugeOutput = fc
+  .tuple(fc.integer({ min: 8_000, max: 60_000 }), fc.boolean())
+  .map(([n, failed]) => `${"build step ok\n".repeat(Math.ceil(n / 28))}${failed ? "error: build failed\n" : ""}${"more output\n".repeat(Math.ceil(n / 24))}`);
+const hugeGroup = fc.tuple(toolName, hugeOutput).map(([name, out]): Block => {
+  const callId = id();
+  return [
+    { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: { name, arguments: '{"command":"make"}' } }] },
+    { role: "tool", tool_call_id: callId, content: out },
+  ];
+});
+// Another agent's handoff as a user message (Claude Code's, after its own compaction).
+const foreignHandoff = words.map((w): Block => [{ role: "user", content: `This session is being continued from a previous conversation that ran out of context. Summary: ${w}` }]);
 const orphan = body.map((b): Block => [{ role: "tool", tool_call_id: `orphan_${id()}`, content: b }]);
 const earlierHandoff = words.map((w): Block => [{ role: "user", content: `${HANDOFF_PREFIX}\nolder turns\n\n## Goal\n- ${w}\n\n${HANDOFF_END}` }]);
 const huge = fc.integer({ min: 20_000, max: 80_000 }).map((n): Block => [{ role: "tool", tool_call_id: "none", content: "x".repeat(n) }]);
@@ -59,6 +72,8 @@ const block = fc.oneof(
   { weight: 1, arbitrary: orphan },
   { weight: 1, arbitrary: earlierHandoff },
   { weight: 1, arbitrary: huge.map((b) => [{ role: "user", content: b[0].content } as ChatMessage]) },
+  { weight: 1, arbitrary: hugeGroup },
+  { weight: 1, arbitrary: foreignHandoff },
 );
 
 const system = fc.option(
