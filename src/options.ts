@@ -22,7 +22,7 @@ export const PIN_SHARE = 0.5;
 export const PRUNE_MIN_CHARS = 200;
 /** Tool-call arguments over this size get their long string leaves cut. */
 export const SHRINK_MIN_CHARS = 500;
-/** An unread tool output shrunk to fit the window keeps at least this many characters of its head and of its tail. */
+/** An unread tool output shrunk to fit the window keeps at least this many characters of its head and of its tail; only one over four times this is shrunk. */
 export const SHRINK_MIN_KEEP = 1_000;
 
 export interface Settings extends EstimateSettings {

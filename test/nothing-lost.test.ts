@@ -136,6 +136,18 @@ describe("Anthropic: a tool_use stays with its result in the latest user message
   });
 });
 
+describe("what sanitizing removes is archived and cited", () => {
+  it("an orphan tool result (its call long gone) is removed, archived under its reference and cited in the warning", async () => {
+    const m: ChatMessage[] = [sys(), user("go"), { role: "tool", tool_call_id: "ghost", content: `stale output ${filler(50)}` }];
+    for (let i = 0; i < 30; i++) m.push(...call("Bash", { command: `s${i}` }, filler(300)));
+    m.push(user("what now?"));
+    const r = await compact(m, { contextWindow: 8_000 });
+    expect(r.report.sanitized.removedOrphanResults).toEqual([2]);
+    expect(r.report.warnings.join("\n")).toMatch(/input indices 2 \(archived as #2\)/);
+    expect(recall(r.archive!, "#2")).toContain("stale output");
+  });
+});
+
 describe("the latest user message stays a verbatim message", () => {
   it("is never wrapped in a merged handoff (head ending in an assistant message, a one-group middle)", async () => {
     const m = [sys(), user("task"), assistant("ok"), assistant(`analysis ${filler(3_000)}`), user("the latest request"), assistant("a"), assistant("b")];

@@ -243,7 +243,7 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
     i < start
       ? false
       : i > unread
-        ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 2)
+        ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 4)
         : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
           (m.images + m.attachments > 0 ||
             m.results.some((r, k) => open(calls[i][k]?.name) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||

@@ -126,7 +126,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     const share = Math.max(0, perMessage[i] - excess) / perMessage[i];
     const outputs = new Map<number, string>();
     views[i].results.forEach((r, k) => {
-      if (r.text.length > 2 * SHRINK_MIN_KEEP) outputs.set(k, shrinkOutput(once.redact(r.text), r.text.length * share, refOf(i, pass)));
+      if (r.text.length > 4 * SHRINK_MIN_KEEP) outputs.set(k, shrinkOutput(once.redact(r.text), r.text.length * share, refOf(i, pass)));
     });
     if (outputs.size) keep(i, dialect.withResults(messages[i], outputs), "shrunk");
   };
