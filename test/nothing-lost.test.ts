@@ -2,7 +2,7 @@
 // an oversized unread tool result is shrunk, a tool_use stays with its result, and the latest user
 // message stays a verbatim message. Each reproduction first, as the issues reported it.
 import { describe, expect, it } from "vitest";
-import { anthropicMessages, compact, plan, recall, type AnthropicMessage, type ChatMessage } from "../src/index.js";
+import { anthropicMessages, compact, createCompactor, plan, recall, type AnthropicMessage, type ChatMessage } from "../src/index.js";
 import { trajectory } from "./support/fixtures.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
 import { violations } from "./support/invariants.js";
@@ -20,6 +20,7 @@ describe("plan().shouldCompact agrees with what compact does", () => {
     const r = await compact(m, options);
     expect(r.report.mode).toBe("noop");
     expect(r.messages).toBe(m);
+    expect(createCompactor(options).shouldCompact(m)).toBe(false); // what the AI SDK hooks and the worker poll
   });
 
   it("is true when only the tail's own read tool outputs can be pruned, and compact prunes them", async () => {
