@@ -26,21 +26,30 @@ function commandOf(args: string): string | undefined {
   }
 }
 
-/** The commands a command line runs, each as its program and sub-command (`git push`, `mix test`), `cd` and `VAR=` aside. */
-const programs = (line: string) =>
-  line
+/** The commands of a command line (`cd` aside), each as program and sub-command with the file arguments it names. */
+function commandsOf(line: string): { program: string; files: string[] }[] {
+  return line
     .split(/&&|\|\||;/)
-    .map((step) => step.split("|")[0].trim().split(/\s+/).filter((w) => !/^\w+=/.test(w)).slice(0, 2).join(" "))
-    .filter((p) => p && !p.startsWith("cd "));
+    .map((c) => c.split("|")[0].trim().split(/\s+/).filter((w) => w && !/^\w+=/.test(w)))
+    .filter((w) => w.length && w[0] !== "cd")
+    .map((w) => ({
+      program: w.slice(0, 2).join(" "),
+      files: w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "").replace(/\/$/, "")).filter((x) => !/^[-&>|<$]/.test(x) && /\/|\.[A-Za-z0-9]{1,8}$/.test(x)),
+    }));
+}
 
 /**
- * The error lines (by key) of each command (program and sub-command) whose last run in `span` failed,
- * by the command line of that run: `mix test a_test.exs` failing after `mix test` passed is still
- * failing; a later `mix test` that passes settles it.
+ * The error lines (by key) of each failed run in `span` that no later run covers. A failed run is
+ * judged as its last command (`git add … && git commit` as its commit); a later run covers it when one
+ * of its commands (a passing run: any of them; a failing one: its last) is the same program and
+ * sub-command, on no file in particular or on every file the failed one named, the same file written
+ * from another directory counting (`mix test` settles `mix test a_test.exs`, `mix test b_test.exs`
+ * does not). Failing again, it takes the older failure's place.
  */
 export function unresolvedErrorLines(span: ChatMessage[]): Map<string, string[]> {
   const calls = new Map<string, string>();
-  const last = new Map<string, [line: string, errors: string[]]>();
+  const same = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+  let open: { line: string; program: string; files: string[]; errors: string[] }[] = [];
   for (const m of span) {
     for (const c of m.tool_calls ?? []) {
       const command = c.type === "function" ? commandOf(c.function.arguments) : undefined;
@@ -50,12 +59,13 @@ export function unresolvedErrorLines(span: ChatMessage[]): Map<string, string[]>
     if (!command) continue;
     const out = text(m);
     const failed = FAILED.test(out);
-    const lines = failed ? [...new Set(out.split("\n").filter((l) => ERROR.test(l) && l.trim().length > 12).map(lineKey))] : [];
-    for (const p of programs(command)) last.set(p, [command, failed ? (lines.length ? lines : [lineKey(out.split("\n")[0])]) : []]);
+    const ran = failed ? commandsOf(command).slice(-1) : commandsOf(command);
+    open = open.filter((f) => !ran.some((r) => r.program === f.program && (!r.files.length || f.files.every((x) => r.files.some((y) => same(x, y))))));
+    if (!failed || !ran.length) continue;
+    const lines = [...new Set(out.split("\n").filter((l) => ERROR.test(l) && l.trim().length > 12).map(lineKey))];
+    open.push({ line: command, ...ran[0], errors: lines.length ? lines : [lineKey(out.split("\n")[0])] });
   }
-  const out = new Map<string, string[]>();
-  for (const [line, errors] of last.values()) if (errors.length) out.set(line, errors);
-  return out;
+  return new Map(open.map((f) => [f.line, f.errors]));
 }
 
 export interface UnresolvedResult {
@@ -117,6 +127,6 @@ export async function unresolvedBench(): Promise<string> {
   for (const [w, [k, n]] of total) rows.push(["all", `${w / 1000}k`, "", "", `${k}/${n} (${n ? Math.round((k / n) * 100) : 100} %)`]);
   return (
     table(["fixture", "window", "spans with one", "commands still failing", "error lines kept"], rows) +
-    "\n\nSpans: each fixture cut every 30 messages (moved on to the next assistant turn) and whole, each compacted once at the window, forced to summarize (a runway as large as the window). Of the commands the middle ran (each program and sub-command of a shell call's first line: `git push`, `mix test`), those whose last run there failed (an exit status, a tool error, an error word in the first line): the distinct lines with an error word of that last run (longer than 12 characters, compared by their first 60, whitespace folded), and how many of them the checkpoint carries. Spans and fixtures without such a command are not counted."
+    "\n\nSpans: each fixture cut every 30 messages (moved on to the next assistant turn) and whole, each compacted once at the window, forced to summarize (a runway as large as the window). Of the runs of shell commands in the middle that failed (an exit status, a tool error, an error word in the first line), those no later run there covers (a failed run judged as its last command, `cd` aside: `git add … && git commit` as its commit; covered when a later run's command, any of a passing run's, is the same program and sub-command on no file in particular or on every file the failed one named: `mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not): the distinct lines with an error word of that run (longer than 12 characters, compared by their first 60, whitespace folded), and how many of them the checkpoint carries. Spans and fixtures without such a command are not counted."
   );
 }

@@ -21,8 +21,15 @@ export interface ErrorEntry {
   what: string;
   lines: string[];
   at: number;
+  /** What failed: a later success of it settles the error. */
+  step: Step;
   /** The later success that settled it. */
   resolvedAt?: number;
+}
+/** What a run is judged as: a command's program and sub-command (or a file, or a tool), with the files it names. */
+export interface Step {
+  key: string;
+  files: string[];
 }
 export interface Ledgers {
   requests: [text: string, at: number][];
@@ -86,12 +93,24 @@ export function commandOf(args: Record<string, unknown>): string | undefined {
   return c.trim().split("\n")[0].trim();
 }
 
-/** What a command's success settles: each step's program and sub-command (`cd` steps aside). */
-function stepKeys(command: string): string[] {
+/** A word that names a file or directory (`test/a_test.exs:42` names `test/a_test.exs`), not a flag or a redirection. */
+const FILE_WORD = /^[^-&>|<$][^\s]*(?:\/[^\s]*|\.[A-Za-z0-9]{1,8})$/;
+
+/** A command's steps (`cd` aside), each as program and sub-command with the files its arguments name. */
+export function steps(command: string): Step[] {
   return command
     .split(/&&|\|\||;/)
-    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => !/^\w+=/.test(w)).slice(0, 2).join(" "))
-    .filter((k) => k && !k.startsWith("cd "));
+    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !/^\w+=/.test(w)))
+    .filter((w) => w.length && w[0] !== "cd")
+    .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => FILE_WORD.test(x)))] }));
+}
+
+/** The same file, written from two directories (`_build/x/priv/a.exs` and `priv/a.exs`). */
+const sameFile = (a: string, b: string) => ((a = a.replace(/\/$/, "")), (b = b.replace(/\/$/, "")), a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
+
+/** Whether a passing run of `by` covers what `failed` ran: the same step, on every file it named (or on no file in particular: all of them). */
+function covers(by: Step, failed: Step): boolean {
+  return by.key === failed.key && (!by.files.length || failed.files.every((f) => by.files.some((g) => sameFile(f, g))));
 }
 
 /**
@@ -134,16 +153,19 @@ function pathsIn(text: string): string[] {
 export function ledgers(turns: HandoffTurn[]): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
   const touched: [path: string, op: string, at: number][] = [];
-  const settle = (keys: string[], failed: boolean, what: string, lines: string[], at: number) => {
-    for (const key of keys) {
-      const e = l.errors.get(key);
-      if (failed) {
-        // A settled error stays in the ledger when the same step fails again later; the ledger stays in the order of failure.
-        if (e?.resolvedAt !== undefined) l.errors.set(`${key}\u0000${e.at}`, e);
-        l.errors.delete(key);
-        l.errors.set(key, { what, lines: lines.length ? lines : ["failed"], at });
-      } else if (e && e.resolvedAt === undefined) e.resolvedAt = at;
+  // A failure is judged as its last step (`git add … && git commit` as its commit, `mix compile &&
+  // mix test a` as its test); a success as every step it ran. A success settles every open error it
+  // covers (`mix test` passing settles `mix test a_test.exs`, `mix test b_test.exs` does not); a
+  // failure that covers an open one takes its place (the latest run tells what still fails). Settled
+  // errors stay, in the order of failure.
+  const judge = (ran: Step[], failed: boolean, what: string, lines: string[], at: number) => {
+    const by = failed ? ran.slice(-1) : ran;
+    for (const [k, e] of l.errors) {
+      if (e.resolvedAt !== undefined || !by.some((step) => covers(step, e.step))) continue;
+      if (failed) l.errors.delete(k);
+      else e.resolvedAt = at;
     }
+    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, lines: lines.length ? lines : ["failed"], at, step: by[0] });
   };
   for (const t of turns) {
     const words = t.role === "user" ? t.words ?? userWords(t.text) : "";
@@ -178,12 +200,12 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
         Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok" });
         e.at.push(t.index);
         l.commands.set(command, e);
-        settle(stepKeys(command), failed, `\`${command}\``, errorLines, t.index);
+        judge(steps(command), failed, `\`${command}\``, errorLines, t.index);
       } else if (path) {
         const name = `${t.call?.name ?? ""} ${typeof args.command === "string" ? args.command : ""}`;
         if (!failed) touched.push([path, FILE_OPS.find(([re]) => re.test(name))?.[1] ?? "read", t.index]);
-        settle([path], failed, path, errorLines, t.index);
-      } else if (t.call) settle([t.call.name], failed, t.call.name, errorLines, t.index);
+        judge([{ key: path, files: [] }], failed, path, errorLines, t.index);
+      } else if (t.call) judge([{ key: t.call.name, files: [] }], failed, t.call.name, errorLines, t.index);
     }
     // Paths the user or the agent named; a tool's output is judged, not mined for paths.
     if (t.role !== "tool") for (const path of pathsIn(t.text)) touched.push([path, "mentioned", t.index]);

@@ -136,8 +136,9 @@ function cut(line: string, width: number): string {
 /** What is still failing, the latest first, each error line of it at a width. */
 function blockedItems(l: Ledgers, pass: number | undefined, [line, what]: [number, number]): string[] {
   const open = [...l.errors.values()].filter((e) => e.resolvedAt === undefined).reverse();
-  const seen = new Set<string>(); // a failure of several steps is in the ledger once a step
-  return open.filter((e) => !seen.has(`${e.at} ${e.what}`) && seen.add(`${e.at} ${e.what}`)).map((e) => `${clip(e.what, what)}: ${e.lines.map((x) => `"${cut(x, line)}"`).join(" / ")} ${refOf(e.at, pass)}`);
+  // A command shortened inside its backticks.
+  const name = (w: string) => (w.startsWith("`") ? `\`${clip(w.slice(1, -1), what)}\`` : clip(w, what));
+  return open.map((e) => `${name(e.what)}: ${e.lines.map((x) => `"${cut(x, line)}"`).join(" / ")} ${refOf(e.at, pass)}`);
 }
 
 /** Calls no result in these turns answers (the last three). */
