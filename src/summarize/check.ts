@@ -6,7 +6,7 @@ import { refOf } from "../archive/ref.js";
 import { clip } from "../prune/one-liner.js";
 import type { Redactor } from "../redact/index.js";
 import type { HandoffMaterial, SummaryCheck } from "../types.js";
-import { ledgers } from "./ledgers.js";
+import { ledgers, shortWhat } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
@@ -33,7 +33,7 @@ export function checkSummary(text: string, material: HandoffMaterial, redactor: 
   const appendix = [
     "\n\n---\nWhat the summary above missed, from the ledgers of the same turns:",
     ...(check.latestRequest ? [] : [`## Active task\n> ${clip(ask, 600)}`]),
-    ...(missed.length ? [`## Blocked\n${missed.map(([line, what, at]) => `- ${clip(what, 120)}: "${clip(line, 160)}" ${refOf(at, material.pass)}`).join("\n")}`] : []),
+    ...(missed.length ? [`## Blocked\n${[...missed].reverse().map(([line, what, at]) => `- ${shortWhat(what, 120)}: "${clip(line, 160)}" ${refOf(at, material.pass)}`).join("\n")}`] : []),
   ];
   return { text: text + appendix.join("\n\n"), check };
 }

@@ -1,6 +1,6 @@
 // Ledgers over the whole middle: what was asked, planned, touched, run and still failing, each with
 // the message indexes it came from. Strings as the turns hold them: the checkpoint passes redacted turns.
-import { exitCode, parseArguments } from "../prune/one-liner.js";
+import { clip, exitCode, parseArguments } from "../prune/one-liner.js";
 import type { HandoffTurn } from "../types.js";
 
 export interface FileEntry {
@@ -91,6 +91,11 @@ export function commandOf(args: Record<string, unknown>): string | undefined {
   if (Array.isArray(c)) c = c.at(-1);
   if (typeof c !== "string" || !/\s/.test(c.trim())) return undefined; // one word: an editor sub-command
   return c.trim().split("\n")[0].trim();
+}
+
+/** What failed, shortened to `width` (a command inside its backticks). */
+export function shortWhat(what: string, width: number): string {
+  return what.startsWith("`") && what.endsWith("`") ? `\`${clip(what.slice(1, -1), width)}\`` : clip(what, width);
 }
 
 /** A word that names a file or directory (`test/a_test.exs:42` names `test/a_test.exs`), not a flag or a redirection. */

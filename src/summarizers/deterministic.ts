@@ -4,7 +4,7 @@ import { heuristicTokens } from "../estimate/index.js";
 import type { Redactor } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/ref.js";
-import { PATH_KEYS, ledgers, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { PATH_KEYS, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -24,7 +24,7 @@ const WEIGHTS: [section: string, weight: number][] = [
   ["In progress", 1],
   ["Attachments", 1],
   ["Key decisions", 1],
-  ["Relevant files", 4],
+  ["Relevant files", 6],
   ["Critical values", 1],
 ];
 /** Sections whose long lines are written shorter (this many characters and the reference) when not all fit whole. */
@@ -93,6 +93,7 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   // A settled error is told on the line of the command that failed (once, however many steps it
   // had, its reference said once), else on a line of its own.
   const settled = new Map(errors.filter((e) => e.resolvedAt !== undefined).map((e) => [e.what, e]));
+  const blocked = new Set(errors.filter((e) => e.resolvedAt === undefined).map((e) => e.at));
   const quote = (e: ErrorEntry) => `("${clip(e.lines[0], 80)}"), then passed ${at(e.resolvedAt!)}`;
   const line = (c: CommandEntry) => {
     const e = settled.get(`\`${c.command}\``);
@@ -103,7 +104,8 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   // those that failed then passed, finished plan items, errors settled.
   const rank = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1);
   cp.set("Completed actions", [
-    ...[...l.commands.values()].sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
+    // A command whose last run is still failing is told under Blocked.
+    ...[...l.commands.values()].filter((c) => !blocked.has(last(c))).sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
     ...[...settled.values()].map((e) => `resolved: ${clip(e.what, 90)} failed ${at(e.at)} ${quote(e)}`),
   ]);
@@ -136,9 +138,7 @@ function cut(line: string, width: number): string {
 /** What is still failing, the latest first, each error line of it at a width. */
 function blockedItems(l: Ledgers, pass: number | undefined, [line, what]: [number, number]): string[] {
   const open = [...l.errors.values()].filter((e) => e.resolvedAt === undefined).reverse();
-  // A command shortened inside its backticks.
-  const name = (w: string) => (w.startsWith("`") ? `\`${clip(w.slice(1, -1), what)}\`` : clip(w, what));
-  return open.map((e) => `${name(e.what)}: ${e.lines.map((x) => `"${cut(x, line)}"`).join(" / ")} ${refOf(e.at, pass)}`);
+  return open.map((e) => `${shortWhat(e.what, what)}: ${e.lines.map((x) => `"${cut(x, line)}"`).join(" / ")} ${refOf(e.at, pass)}`);
 }
 
 /** Calls no result in these turns answers (the last three). */
@@ -240,9 +240,10 @@ function fit(s: string, items: string[], room: number): string[] {
 
 function render(cp: Checkpoint, limit: number, blocked?: (width: [number, number]) => string[]): string {
   if (blocked) {
-    // The widest that fits half the room: every unresolved error line shortened before one is left out.
+    // The widest that fits a tenth of the room, else the narrowest, up to half the room: every
+    // unresolved error line shortened before one is left out.
     const widths = BLOCKED_WIDTHS.map(blocked);
-    cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 2) ?? widths[widths.length - 1]);
+    cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 10) ?? widths[widths.length - 1]);
   }
   const room = allot(cp, limit);
   return WEIGHTS.map(([s, w]) => {
