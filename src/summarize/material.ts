@@ -2,6 +2,7 @@
 import { findHandoff } from "../assemble/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
+import { IMAGE_STUB } from "../prune/index.js";
 import { attachmentsOf } from "./attachments.js";
 import { exitCode, parseArguments } from "../prune/one-liner.js";
 import { commandOf, userWords, verdict } from "./ledgers.js";
@@ -54,20 +55,23 @@ function attachmentLines(named: string[], count: number): string[] {
   return lines;
 }
 
+/** The stubs pruning leaves for image parts: a part named stands in their place. */
+const STUB = new RegExp(`^${IMAGE_STUB.replace(/[[\]]/g, "\\$&").replace("{kind}", "[\\w-]+")}\n?`, "gm");
+
 /** A turn's text with its attachments named on lines of their own, and kept apart for the checkpoint. */
 function withAttachments(turn: { text: string; attachments?: string[] }, text: string, named: string[], count: number): string {
   if (!count) return text;
   if (named.length) turn.attachments = named.slice(0, count);
-  return [text, ...attachmentLines(named, count)].filter(Boolean).join("\n");
+  return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
 }
 
-function turnOf(m: MessageView, index: number, named: string[]): HandoffTurn | undefined {
+function turnOf(m: MessageView, index: number, named: string[], count: number): HandoffTurn | undefined {
   let text = m.text;
   const handoff = m.role === "user" || m.role === "assistant" ? findHandoff(text) : undefined;
   if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
   const turn: HandoffTurn = { index, role: m.role === "tool" ? "user" : m.role, text: "", toolCalls: [] };
   const own = text;
-  text = withAttachments(turn, text, named, m.images + m.attachments);
+  text = withAttachments(turn, text, named, count);
   if (!text && !m.toolCalls.length) return undefined;
   turn.toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
   bounded(turn, "text", text, BODY_LIMIT, BODY_SHARE);
@@ -85,7 +89,8 @@ function turnOf(m: MessageView, index: number, named: string[]): HandoffTurn | u
 function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], redact: (t: string) => string, whole: MessageView | undefined, named: string[]): HandoffTurn[] {
   return m.results.map((r, k) => {
     const turn: HandoffTurn = { index, role: "tool", text: "", toolCalls: [] };
-    bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, r.images), r.images), BODY_LIMIT, BODY_SHARE);
+    const count = (whole ?? m).results[k]?.images ?? r.images; // before pruning stubbed them
+    bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, count), count), BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
     const output = whole?.results[k]?.text;
@@ -191,13 +196,15 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
     // Parts named from the raw message: the results' first (they come first in every dialect), then its own.
+    // Counted before pruning stubbed them.
     const v = views[i];
-    const own = v.images + v.attachments;
-    const count = own + v.results.reduce((n, r) => n + r.images, 0);
+    const o = x.original?.[i] ?? v;
+    const own = o.images + o.attachments;
+    const count = own + o.results.reduce((n, r) => n + r.images, 0);
     const named = count && x.messages ? attachmentsOf(x.messages[i]) : [];
     if (named.length !== count) named.length = 0; // described apart from the view's count: counted only
     turns.push(...resultTurns(v, i, calls[i], x.redact, x.original?.[i], named));
-    const turn = turnOf(v, i, named);
+    const turn = turnOf(v, i, named, own);
     if (turn) turns.push(turn);
   }
   // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.

@@ -17,7 +17,7 @@ const WEIGHTS: [section: string, weight: number][] = [
   ["Goal", 0],
   ["User requests", 3],
   ["Constraints and preferences", 1],
-  // Every error still unresolved, before any resolved history: whole, or shortened to half the room.
+  // Every error still unresolved, before any resolved history: whole, or shortened to fit the room.
   ["Blocked", 0],
   ["Completed actions", 5],
   ["Active state", 1.5],
@@ -33,8 +33,8 @@ const SHORT: Record<string, number> = { "User requests": 100, "Active state": 12
 const BLOCKED_WIDTHS: [line: number, what: number][] = [
   [160, 120],
   [100, 80],
-  [72, 48],
-  [62, 32],
+  [72, 60],
+  [62, 48],
 ];
 /** Sections an update carries over from the previous checkpoint (older lines first). */
 const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
@@ -188,7 +188,7 @@ function allot(cp: Checkpoint, limit: number): Map<string, number> {
   let left = limit - cost("", cp.get(ROOT) ?? []);
   for (const [s, w] of WEIGHTS) {
     if (cp.get(s)?.length || s === "Active task") left -= s.length + 6; // the heading of a section written
-    if (!w) left -= out.set(s, s === "Blocked" ? Math.min(need(s), limit / 2) : need(s)).get(s)!;
+    if (!w) left -= out.set(s, s === "Blocked" ? Math.min(need(s), left) : need(s)).get(s)!;
   }
   let open = WEIGHTS.filter(([s, w]) => w && cp.get(s)?.length);
   while (open.length && left > 0) {
@@ -240,8 +240,8 @@ function fit(s: string, items: string[], room: number): string[] {
 
 function render(cp: Checkpoint, limit: number, blocked?: (width: [number, number]) => string[]): string {
   if (blocked) {
-    // The widest that fits a tenth of the room, else the narrowest, up to half the room: every
-    // unresolved error line shortened before one is left out.
+    // The widest that fits a tenth of the room, else the narrowest, up to all the room the task
+    // leaves: every unresolved error line shortened before one is left out, before any resolved history.
     const widths = BLOCKED_WIDTHS.map(blocked);
     cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 10) ?? widths[widths.length - 1]);
   }
