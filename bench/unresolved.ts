@@ -39,12 +39,12 @@ function commandsOf(line: string): { program: string; files: string[] }[] {
 }
 
 /**
- * The error lines (by key) of each failed run in `span` that no later run covers. A failed run is
- * judged as its last command (`git add … && git commit` as its commit); a later run covers it when one
- * of its commands (a passing run: any of them; a failing one: its last) is the same program and
- * sub-command, on no file in particular or on every file the failed one named, the same file written
- * from another directory counting (`mix test` settles `mix test a_test.exs`, `mix test b_test.exs`
- * does not). Failing again, it takes the older failure's place.
+ * The error lines (by key) of each failed run in `span` that later runs do not cover. A failed run is
+ * judged as its last command (`git add … && git commit` as its commit). Later passing runs cover it
+ * when their commands (any of them) of the same program and sub-command have done every file it
+ * named, the same file written from another directory counting, or one ran on no file in particular
+ * (`mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not); a later failing run
+ * that covers it alone takes its place.
  */
 export function unresolvedErrorLines(span: ChatMessage[]): Map<string, string[]> {
   const calls = new Map<string, string>();
@@ -60,7 +60,13 @@ export function unresolvedErrorLines(span: ChatMessage[]): Map<string, string[]>
     const out = text(m);
     const failed = FAILED.test(out);
     const ran = failed ? commandsOf(command).slice(-1) : commandsOf(command);
-    open = open.filter((f) => !ran.some((r) => r.program === f.program && (!r.files.length || f.files.every((x) => r.files.some((y) => same(x, y))))));
+    open = open.filter((f) => {
+      const mine = ran.filter((r) => r.program === f.program);
+      if (!mine.length || (!f.files.length && mine.every((r) => r.files.length))) return true;
+      const left = f.files.filter((x) => mine.every((r) => r.files.length && !r.files.some((y) => same(x, y))));
+      if (!failed) f.files = left; // the files later runs did are done
+      return left.length > 0;
+    });
     if (!failed || !ran.length) continue;
     const lines = [...new Set(out.split("\n").filter((l) => ERROR.test(l) && l.trim().length > 12).map(lineKey))];
     open.push({ line: command, ...ran[0], errors: lines.length ? lines : [lineKey(out.split("\n")[0])] });
@@ -127,6 +133,6 @@ export async function unresolvedBench(): Promise<string> {
   for (const [w, [k, n]] of total) rows.push(["all", `${w / 1000}k`, "", "", `${k}/${n} (${n ? Math.round((k / n) * 100) : 100} %)`]);
   return (
     table(["fixture", "window", "spans with one", "commands still failing", "error lines kept"], rows) +
-    "\n\nSpans: each fixture cut every 30 messages (moved on to the next assistant turn) and whole, each compacted once at the window, forced to summarize (a runway as large as the window). Of the runs of shell commands in the middle that failed (an exit status, a tool error, an error word in the first line), those no later run there covers (a failed run judged as its last command, `cd` aside: `git add … && git commit` as its commit; covered when a later run's command, any of a passing run's, is the same program and sub-command on no file in particular or on every file the failed one named: `mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not): the distinct lines with an error word of that run (longer than 12 characters, compared by their first 60, whitespace folded), and how many of them the checkpoint carries. Spans and fixtures without such a command are not counted."
+    "\n\nSpans: each fixture cut every 30 messages (moved on to the next assistant turn) and whole, each compacted once at the window, forced to summarize (a runway as large as the window). Of the runs of shell commands in the middle that failed (an exit status, a tool error, an error word in the first line), those later runs there do not cover (a failed run judged as its last command, `cd` aside: `git add … && git commit` as its commit; covered once later passing runs of the same program and sub-command have done every file it named, or one ran on no file in particular: `mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not): the distinct lines with an error word of that run (longer than 12 characters, compared by their first 60, whitespace folded), and how many of them the checkpoint carries. Spans and fixtures without such a command are not counted."
   );
 }

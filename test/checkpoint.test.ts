@@ -244,6 +244,19 @@ describe("ledgers", () => {
     expect(l.errors.size).toBe(3);
   });
 
+  it("settle a failure on several files once later runs of the same step have done each of them", () => {
+    n = 0;
+    const l = ledgers([
+      run("git add a.ex b.ex priv/static/app.css", "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\npriv/static"),
+      run("git add a.ex b.ex", ""),
+      run("git status --short", " M x"),
+    ]);
+    expect([...l.errors.values()].map((e) => [e.at, e.resolvedAt, e.step.files])).toEqual([[0, undefined, ["priv/static/app.css"]]]);
+    n = 0;
+    const later = ledgers([run("git add a.ex b.ex priv/static/app.css", "Exit code 1\nignored paths: error"), run("git add a.ex b.ex", ""), run("git add -f priv/static/app.css", "")]);
+    expect([...later.errors.values()].map((e) => [e.at, e.resolvedAt])).toEqual([[0, 2]]);
+  });
+
   it("take a relative path that ends an absolute one for that file, even when both are only named", () => {
     n = 0;
     const l = ledgers([turn("assistant", "The bug is in /repo/pkg/handlers/numpy_handler.py, not in /repo/pkg/overlays/numpy_handler.py."), turn("assistant", "Editing pkg/handlers/numpy_handler.py now.")]);

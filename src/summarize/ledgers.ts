@@ -113,9 +113,9 @@ export function steps(command: string): Step[] {
 /** The same file, written from two directories (`_build/x/priv/a.exs` and `priv/a.exs`). */
 const sameFile = (a: string, b: string) => ((a = a.replace(/\/$/, "")), (b = b.replace(/\/$/, "")), a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
 
-/** Whether a passing run of `by` covers what `failed` ran: the same step, on every file it named (or on no file in particular: all of them). */
-function covers(by: Step, failed: Step): boolean {
-  return by.key === failed.key && (!by.files.length || failed.files.every((f) => by.files.some((g) => sameFile(f, g))));
+/** The files a run of `step` leaves undone of `files` (none when it ran on no file in particular: all of them). */
+function undone(step: Step, files: string[]): string[] {
+  return step.files.length ? files.filter((f) => !step.files.some((g) => sameFile(f, g))) : [];
 }
 
 /**
@@ -159,15 +159,20 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
   const touched: [path: string, op: string, at: number][] = [];
   // A failure is judged as its last step (`git add … && git commit` as its commit, `mix compile &&
-  // mix test a` as its test); a success as every step it ran. A success settles every open error it
-  // covers (`mix test` passing settles `mix test a_test.exs`, `mix test b_test.exs` does not); a
-  // failure that covers an open one takes its place (the latest run tells what still fails). Settled
-  // errors stay, in the order of failure.
+  // mix test a` as its test); a success as every step it ran. Later successes of the same step settle
+  // an open error once they have done every file it named, or one ran on no file in particular
+  // (`mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not); a failure that covers
+  // it takes its place (the latest run tells what still fails). Settled errors stay, in order of failure.
   const judge = (ran: Step[], failed: boolean, what: string, lines: string[], at: number) => {
     const by = failed ? ran.slice(-1) : ran;
     for (const [k, e] of l.errors) {
-      if (e.resolvedAt !== undefined || !by.some((step) => covers(step, e.step))) continue;
-      if (failed) l.errors.delete(k);
+      const same = by.filter((step) => step.key === e.step.key);
+      // A run on no file in particular is settled only by another such run.
+      if (e.resolvedAt !== undefined || !same.length || (!e.step.files.length && same.every((step) => step.files.length))) continue;
+      const left = same.reduce((files, step) => undone(step, files), e.step.files);
+      if (failed) {
+        if (!left.length) l.errors.delete(k);
+      } else if (left.length) e.step = { ...e.step, files: left };
       else e.resolvedAt = at;
     }
     if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, lines: lines.length ? lines : ["failed"], at, step: by[0] });
