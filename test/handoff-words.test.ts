@@ -3,6 +3,7 @@
 // attachments named. On the real Claude Code sessions of test/fixtures, in the shapes Claude Code sends.
 import { describe, expect, it } from "vitest";
 import { aiSdkMessages, anthropicMessages, compact, type AnthropicMessage, type ChatMessage, type ModelMessage, type Summarizer } from "../src/index.js";
+import { attachmentsOf } from "../src/summarize/attachments.js";
 import { ledgers, userWords } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/types.js";
 import { unresolvedErrorLines, unresolvedKept, unresolvedOverFixtures } from "../bench/unresolved.js";
@@ -240,6 +241,24 @@ describe("attachments are named, not dropped", () => {
     ];
     const r = await compact(messages, { dialect: anthropicMessages, contextWindow: 4_000, force: true, headMessages: 1 });
     expect(sections(r.state.previousSummary!).get("Attachments")).toBe("- image/jpeg #2\n- application/pdf q3-report.pdf #4");
+  });
+
+  it("reads the parts of any dialect, tool results included, and names nothing it cannot see", () => {
+    // OpenAI Responses input items, an AI SDK tool result, an OpenAI audio part, a file by id only.
+    expect(
+      attachmentsOf({
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "see" },
+          { type: "input_image", image_url: png },
+          { type: "input_file", filename: "notes.txt", file_data: "data:text/plain;base64,aGk=" },
+        ],
+      }),
+    ).toEqual(["image/png", "text/plain notes.txt"]);
+    expect(attachmentsOf({ role: "tool", content: [{ type: "tool-result", toolCallId: "1", toolName: "shot", output: { type: "content", value: [{ type: "media", data: "iVBO", mediaType: "image/webp" }] } }] })).toEqual(["image/webp"]);
+    expect(attachmentsOf({ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklG", format: "wav" } }, { type: "file", file: { file_id: "file-abc" } }] })).toEqual(["audio/wav", "file"]);
+    expect(attachmentsOf({ role: "user", content: "no parts" })).toEqual([]);
   });
 
   it("AI SDK file and image parts", async () => {
