@@ -243,6 +243,22 @@ describe("attachments are named, not dropped", () => {
     expect(sections(r.state.previousSummary!).get("Attachments")).toBe("- image/jpeg #2\n- application/pdf q3-report.pdf #4");
   });
 
+  it("takes no stub pruning left for an image for the user's words", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Fix the header layout" },
+      { role: "assistant", content: "Looking." },
+      { role: "user", content: [{ type: "image_url", image_url: { url: png } }] as ChatMessage["content"] },
+      ...filler(12),
+      { role: "assistant", content: "Done?" },
+      { role: "user", content: [{ type: "text", text: TODO_REMINDER }] },
+    ];
+    const r = await compact(messages, { contextWindow: 4_000, force: true, headMessages: 2 });
+    const s = sections(r.state.previousSummary!);
+    expect(r.state.previousSummary).not.toContain("omitted during compaction");
+    expect(s.get("Attachments")).toBe("- image/png #2");
+    expect(s.get("User requests")).not.toMatch(/#2$/m);
+  });
+
   it("reads the parts of any dialect, tool results included, and names nothing it cannot see", () => {
     // OpenAI Responses input items, an AI SDK tool result, an OpenAI audio part, a file by id only.
     expect(

@@ -76,8 +76,8 @@ function turnOf(m: MessageView, index: number, named: string[], count: number): 
   turn.toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
   bounded(turn, "text", text, BODY_LIMIT, BODY_SHARE);
   // The user's own words, taken from the whole text: a cut could fall inside a harness block.
-  const words = turn.role === "user" ? userWords(own) : own;
-  if (words !== own.trim()) bounded(turn, "words", words, BODY_LIMIT, BODY_SHARE);
+  const words = ownWords(own);
+  if (turn.role === "user" && words !== own.trim()) bounded(turn, "words", words, BODY_LIMIT, BODY_SHARE);
   return turn;
 }
 
@@ -137,9 +137,12 @@ function boundTurns(turns: HandoffTurn[], limit: number): HandoffTurn[] {
   return [...head, gap, ...tail];
 }
 
+/** What the user wrote: harness blocks and the stubs pruning left for images taken out. */
+const ownWords = (text: string) => userWords(text.replace(STUB, ""));
+
 /** A user message's own words: an earlier handoff and harness blocks taken out. */
 function userText(m: MessageView): string {
-  return m.role === "user" ? userWords(findHandoff(m.text)?.rest ?? m.text) : "";
+  return m.role === "user" ? ownWords(findHandoff(m.text)?.rest ?? m.text) : "";
 }
 
 /**
