@@ -34,7 +34,7 @@ function commandsOf(line: string): { program: string; files: string[] }[] {
     .filter((w) => w.length && w[0] !== "cd")
     .map((w) => ({
       program: w.slice(0, 2).join(" "),
-      files: w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "").replace(/\/$/, "")).filter((x) => !/^[-&>|<$]/.test(x) && /\/|\.[A-Za-z0-9]{1,8}$/.test(x)),
+      files: w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => !/^[-&>|<$]/.test(x) && /\/|\.[A-Za-z0-9]{1,8}$/.test(x)),
     }));
 }
 
@@ -48,7 +48,12 @@ function commandsOf(line: string): { program: string; files: string[] }[] {
  */
 export function unresolvedErrorLines(span: ChatMessage[]): Map<string, string[]> {
   const calls = new Map<string, string>();
-  const same = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+  // The same file from another directory, or (a directory given with its slash) a file under it.
+  const same = (a: string, b: string) => {
+    const under = a.endsWith("/") && b.split("/").some((_, j, p) => j > 0 && (a === `${p.slice(0, j).join("/")}/` || a.endsWith(`/${p.slice(0, j).join("/")}/`)));
+    [a, b] = [a.replace(/\/$/, ""), b.replace(/\/$/, "")];
+    return under || a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+  };
   let open: { line: string; program: string; files: string[]; errors: string[] }[] = [];
   for (const m of span) {
     for (const c of m.tool_calls ?? []) {

@@ -110,8 +110,14 @@ export function steps(command: string): Step[] {
     .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => FILE_WORD.test(x)))] }));
 }
 
-/** The same file, written from two directories (`_build/x/priv/a.exs` and `priv/a.exs`). */
-const sameFile = (a: string, b: string) => ((a = a.replace(/\/$/, "")), (b = b.replace(/\/$/, "")), a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
+/** The same file written from two directories (`_build/x/priv/a.exs`, `priv/a.exs`), or a file under a directory named with its slash (`_build/x/priv/snap/`, `priv/snap/m.json`). */
+function sameFile(a: string, b: string): boolean {
+  const dir = a.endsWith("/");
+  [a, b] = [a.replace(/\/$/, ""), b.replace(/\/$/, "")];
+  if (a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`)) return true;
+  const parts = b.split("/");
+  return dir && parts.slice(1).some((_, j) => ((x) => a === x || a.endsWith(`/${x}`))(parts.slice(0, j + 1).join("/")));
+}
 
 /** The files a run of `step` leaves undone of `files` (none when it ran on no file in particular: all of them). */
 function undone(step: Step, files: string[]): string[] {
