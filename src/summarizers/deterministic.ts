@@ -118,7 +118,6 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
     ...(lastAssistant ? [`${clip(lastAssistant.text, 300)} ${at(lastAssistant.index)}`] : []),
   ]);
   cp.set("In progress", open.map(([i, call]) => `${clip(call, 200)} (no result in these turns) ${at(i)}`));
-  cp.set("Blocked", blockedItems(l, pass, BLOCKED_WIDTHS[0]));
   cp.set("Attachments", m.turns.flatMap((t) => (t.attachments ?? []).map((a) => `${clip(a, 160)} ${at(t.index)}`)));
   cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(s, 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(m.focus, 300)}`] : [])]);
   cp.set("Relevant files", fileItems(l, pass));
@@ -238,13 +237,12 @@ function fit(s: string, items: string[], room: number): string[] {
   return [...show(items.flatMap((_, i) => kept.get(i) ?? [])), ...(left ? [`… ${left} more not shown`] : [])];
 }
 
-function render(cp: Checkpoint, limit: number, blocked?: (width: [number, number]) => string[]): string {
-  if (blocked) {
-    // The widest that fits a tenth of the room, else the narrowest, up to all the room the task
-    // leaves: every unresolved error line shortened before one is left out, before any resolved history.
-    const widths = BLOCKED_WIDTHS.map(blocked);
-    cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 10) ?? widths[widths.length - 1]);
-  }
+function render(cp: Checkpoint, limit: number, blocked: (width: [number, number]) => string[]): string {
+  // Blocked at the widest that fits a quarter of the room, else the narrowest, taking up to all the
+  // room the task leaves: every unresolved error line shortened before one is left out, before any
+  // resolved history.
+  const widths = BLOCKED_WIDTHS.map(blocked);
+  cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 4) ?? widths[widths.length - 1]);
   const room = allot(cp, limit);
   return WEIGHTS.map(([s, w]) => {
     const all = cp.get(s) ?? [];
