@@ -10,6 +10,7 @@ import { loadBench } from "./load.js";
 import { peersBench } from "./peers.js";
 import { qualityBench } from "./quality.js";
 import { scalingBench } from "./scaling.js";
+import { unresolvedBench } from "./unresolved.js";
 
 /** Median ms of each function, measured interleaved so that machine drift hits them alike. */
 async function interleaved(fns: (() => unknown)[], rounds: number): Promise<number[]> {
@@ -76,6 +77,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   estimation: { title: "Token estimation against o200k_base", run: estimationBench },
   peers: { title: "Side by side: AI SDK pruneMessages, LangChain trimMessages", run: peersBench },
   quality: { title: "Quality without a model: artifact recall of the handoff", run: qualityBench },
+  unresolved: { title: "Unresolved errors kept by the handoff", run: unresolvedBench },
   cache: { title: "Cache economics: a long session turn by turn", run: cacheBench },
   load: { title: "Load: the worker under wrangler dev", run: () => loadBench(Number(process.env.LOAD_SECONDS ?? 60)) },
 };

@@ -119,7 +119,7 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
     return { ...rewrite.markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
-  return stage.summarizeMiddle({ plan, views, original: p.views, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
+  return stage.summarizeMiddle({ plan, views, original: p.views, messages: p.input, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
 }
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */

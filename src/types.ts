@@ -59,8 +59,12 @@ export interface HandoffTurn {
   failed?: boolean;
   /** For tool results: the exit status the whole output states, if any. */
   exit?: number;
-  /** For failed tool results: their first few error lines, from the whole output. */
+  /** For failed tool results: their error lines, from the whole output. */
   errorLines?: string[];
+  /** Its image and file parts, each as `mime/type name` as far as the message says (its text names them too). */
+  attachments?: string[];
+  /** For user turns whose text holds harness blocks (reminders, notices, slash-command echoes): the user's own words in it ("" for none). */
+  words?: string;
 }
 
 export interface HandoffMaterial {
@@ -69,8 +73,10 @@ export interface HandoffMaterial {
   middleCount: number;
   previousSummary?: string;
   focus?: string;
-  /** The latest real user request of the whole transcript, verbatim (bounded). */
+  /** The latest real user request of the whole transcript, in the user's own words (harness blocks out), verbatim (bounded). */
   latestAsk?: string;
+  /** Whether that request lies in the middle (its message is summarized away): the checkpoint must carry it. */
+  latestAskInMiddle?: boolean;
   /** The first real user request of the transcript (the goal), bounded. */
   firstAsk?: string;
   /** Whether that request lies before the middle: kept verbatim in the head. */

@@ -1,28 +1,31 @@
 // The check of a model's checkpoint: what the transcript no longer carries verbatim must survive it
-// (the latest request when it lies in the middle, every unresolved error line), or the missing items
+// (the latest request when it lies in the middle, every line of every unresolved error), or the missing items
 // are appended, in the deterministic checkpoint's words. (Imported statically: a dynamic chunk made
 // bundlers share the deterministic summarizer with, and load it for, `import { plan }`.)
 import { refOf } from "../archive/ref.js";
 import { clip } from "../prune/one-liner.js";
 import type { Redactor } from "../redact/index.js";
 import type { HandoffMaterial, SummaryCheck } from "../types.js";
-import { INJECTED, ledgers } from "./ledgers.js";
+import { ledgers, shortWhat } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
 
 export function checkSummary(text: string, material: HandoffMaterial, redactor: Redactor): { text: string; check: SummaryCheck } {
   const l = ledgers(material.turns);
-  // The latest real request is kept verbatim (tail or pinned) unless it is an agent notice: then the latest real one lies in the middle.
-  const latest = material.latestAsk && !INJECTED.test(material.latestAsk) ? undefined : l.requests.at(-1)?.[0];
+  // The latest request in the user's own words is kept verbatim (tail or pinned) unless the messages
+  // after it hold only harness blocks (a reminder, a notification): then it lies in the middle.
+  const latest = material.latestAskInMiddle ? material.latestAsk : undefined;
   const errors = [...l.errors.values()].filter((e) => e.resolvedAt === undefined);
-  const [ask, ...quoted] = redactor.redactMany([latest ?? "", ...errors.flatMap((e) => [e.lines[0], e.what])]);
+  // Every error line of each, with what failed and where.
+  const lines = errors.flatMap((e) => e.lines.map((line) => [line, e.what, e.at] as const));
+  const [ask, ...quoted] = redactor.redactMany([latest ?? "", ...lines.flatMap(([line, what]) => [line, what])]);
   const folded = clip(text, text.length * 4);
-  const missed = errors.map((e, i) => [quoted[2 * i], quoted[2 * i + 1], e.at] as const).filter(([line]) => !folded.includes(key(line)));
+  const missed = lines.map(([, , at], i) => [quoted[2 * i], quoted[2 * i + 1], at] as const).filter(([line]) => !folded.includes(key(line)));
   const check: SummaryCheck = {
     latestRequest: !latest || folded.includes(key(ask)),
-    unresolvedErrors: errors.length,
-    errorsKept: errors.length - missed.length,
+    unresolvedErrors: lines.length,
+    errorsKept: lines.length - missed.length,
     ledgersAppended: false,
   };
   if (check.latestRequest && !missed.length) return { text, check };
@@ -30,7 +33,7 @@ export function checkSummary(text: string, material: HandoffMaterial, redactor: 
   const appendix = [
     "\n\n---\nWhat the summary above missed, from the ledgers of the same turns:",
     ...(check.latestRequest ? [] : [`## Active task\n> ${clip(ask, 600)}`]),
-    ...(missed.length ? [`## Blocked\n${missed.map(([line, what, at]) => `- ${clip(what, 120)}: "${clip(line, 160)}" ${refOf(at, material.pass)}`).join("\n")}`] : []),
+    ...(missed.length ? [`## Blocked\n${[...missed].reverse().map(([line, what, at]) => `- ${shortWhat(what, 120)}: "${clip(line, 160)}" ${refOf(at, material.pass)}`).join("\n")}`] : []),
   ];
   return { text: text + appendix.join("\n\n"), check };
 }

@@ -2,9 +2,10 @@
 import { findHandoff } from "../assemble/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
-import { isRealUser } from "../plan/index.js";
+import { IMAGE_STUB } from "../prune/index.js";
+import { attachmentsOf } from "./attachments.js";
 import { exitCode, parseArguments } from "../prune/one-liner.js";
-import { commandOf, verdict } from "./ledgers.js";
+import { commandOf, userWords, verdict } from "./ledgers.js";
 import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
 export const BODY_LIMIT = 6000;
@@ -47,14 +48,37 @@ function bounded<T extends object>(o: T, key: keyof T & string, text: string, li
   return o;
 }
 
-function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
+/** Attachment lines (`[image/png a.png]`), as many as `count`, the rest counted. */
+function attachmentLines(named: string[], count: number): string[] {
+  const lines = named.slice(0, count).map((a) => `[${a}]`);
+  if (count > lines.length) lines.push(`[${count - lines.length} image/attachment part(s)]`);
+  return lines;
+}
+
+/** The stubs pruning leaves for image parts: a part named stands in their place. */
+const STUB = new RegExp(`^${IMAGE_STUB.replace(/[[\]]/g, "\\$&").replace("{kind}", "[\\w-]+")}\n?`, "gm");
+
+/** A turn's text with its attachments named on lines of their own, and kept apart for the checkpoint. */
+function withAttachments(turn: { text: string; attachments?: string[] }, text: string, named: string[], count: number): string {
+  if (!count) return text;
+  if (named.length) turn.attachments = named.slice(0, count);
+  return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
+}
+
+function turnOf(m: MessageView, index: number, named: string[], count: number): HandoffTurn | undefined {
   let text = m.text;
   const handoff = m.role === "user" || m.role === "assistant" ? findHandoff(text) : undefined;
   if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
-  if (m.images + m.attachments) text += `${text ? "\n" : ""}[${m.images + m.attachments} image/attachment part(s)]`;
+  const turn: HandoffTurn = { index, role: m.role === "tool" ? "user" : m.role, text: "", toolCalls: [] };
+  const own = text;
+  text = withAttachments(turn, text, named, count);
   if (!text && !m.toolCalls.length) return undefined;
-  const toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
-  return bounded({ index, role: m.role === "tool" ? "user" : m.role, text: "", toolCalls }, "text", text, BODY_LIMIT, BODY_SHARE);
+  turn.toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
+  bounded(turn, "text", text, BODY_LIMIT, BODY_SHARE);
+  // The user's own words, taken from the whole text: a cut could fall inside a harness block.
+  const words = ownWords(own);
+  if (turn.role === "user" && words !== own.trim()) bounded(turn, "words", words, BODY_LIMIT, BODY_SHARE);
+  return turn;
 }
 
 /**
@@ -62,10 +86,11 @@ function turnOf(m: MessageView, index: number): HandoffTurn | undefined {
  * output before pruning (`whole`): whether it failed, and then its error lines, taken from the whole
  * output redacted (an extract of raw text could hold a piece of a secret no shape recognises).
  */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], redact: (t: string) => string, whole?: MessageView): HandoffTurn[] {
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], redact: (t: string) => string, whole: MessageView | undefined, named: string[]): HandoffTurn[] {
   return m.results.map((r, k) => {
-    const text = r.images ? `${r.text}${r.text ? "\n" : ""}[${r.images} image/attachment part(s)]` : r.text;
-    const turn = bounded<HandoffTurn>({ index, role: "tool", text: "", toolCalls: [] }, "text", text, BODY_LIMIT, BODY_SHARE);
+    const turn: HandoffTurn = { index, role: "tool", text: "", toolCalls: [] };
+    const count = (whole ?? m).results[k]?.images ?? r.images; // before pruning stubbed them
+    bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, count), count), BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
     const output = whole?.results[k]?.text;
@@ -112,11 +137,12 @@ function boundTurns(turns: HandoffTurn[], limit: number): HandoffTurn[] {
   return [...head, gap, ...tail];
 }
 
-/** The index of the first real user request. */
-const firstAsk = (views: MessageView[]) => views.findIndex(isRealUser);
+/** What the user wrote: harness blocks and the stubs pruning left for images taken out. */
+const ownWords = (text: string) => userWords(text.replace(STUB, ""));
 
+/** A user message's own words: an earlier handoff and harness blocks taken out. */
 function userText(m: MessageView): string {
-  return findHandoff(m.text)?.rest ?? m.text;
+  return m.role === "user" ? ownWords(findHandoff(m.text)?.rest ?? m.text) : "";
 }
 
 /**
@@ -133,8 +159,9 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
   };
   const m = copy(raw, ["previousSummary", "focus", "latestAsk", "firstAsk"]);
   m.turns = turns.map((t) => {
-    const turn = copy(t, ["text"]);
+    const turn = copy(t, ["text", "words"]);
     if (t.errorLines) turn.errorLines = copy(t.errorLines, Object.keys(t.errorLines));
+    if (t.attachments) turn.attachments = copy(t.attachments, Object.keys(t.attachments));
     turn.toolCalls = t.toolCalls.map((c) => copy(c, ["name", "arguments"]));
     if (t.call) turn.call = copy(t.call, ["name", "arguments"]);
     return turn;
@@ -159,6 +186,8 @@ export interface MaterialInput {
   focus: string | undefined;
   /** For the error lines of failed runs, taken from their whole output redacted. */
   redact: (text: string) => string;
+  /** The raw messages, read for the names and types of their attachments. */
+  messages?: unknown[];
 }
 
 /** The middle as material for the summary: bounded, not yet redacted (summarizers get it through the chain). */
@@ -169,8 +198,16 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
-    turns.push(...resultTurns(views[i], i, calls[i], x.redact, x.original?.[i]));
-    const turn = turnOf(views[i], i);
+    // Parts named from the raw message: the results' first (they come first in every dialect), then its own.
+    // Counted before pruning stubbed them.
+    const v = views[i];
+    const o = x.original?.[i] ?? v;
+    const own = o.images + o.attachments;
+    const count = own + o.results.reduce((n, r) => n + r.images, 0);
+    const named = count && x.messages ? attachmentsOf(x.messages[i]) : [];
+    if (named.length !== count) named.length = 0; // described apart from the view's count: counted only
+    turns.push(...resultTurns(v, i, calls[i], x.redact, x.original?.[i], named));
+    const turn = turnOf(v, i, named, own);
     if (turn) turns.push(turn);
   }
   // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.
@@ -182,8 +219,13 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const material: HandoffMaterial = { turns: boundTurns(turns, INPUT_LIMIT), middleCount: middle.end - middle.start - x.pinned.length };
   if (previous) bounded(material, "previousSummary", previous, PREVIOUS_SUMMARY_LIMIT);
   if (x.focus) bounded(material, "focus", x.focus, ASK_LIMIT);
-  if (x.latestUserIndex >= 0) bounded(material, "latestAsk", userText(views[x.latestUserIndex]), ASK_LIMIT, 0.7);
-  const goal = firstAsk(views);
+  // The user's latest and first words: a message that holds only harness blocks (a reminder, a
+  // notification, a bare slash command's echo) asks nothing; the one before it did.
+  let latest = x.latestUserIndex;
+  while (latest >= 0 && !userText(views[latest])) latest--;
+  if (latest >= 0) bounded(material, "latestAsk", userText(views[latest]), ASK_LIMIT, 0.7);
+  if (latest >= middle.start && latest < middle.end && !x.pinned.includes(latest)) material.latestAskInMiddle = true;
+  const goal = views.findIndex((v) => userText(v) !== "");
   if (goal >= 0) bounded(material, "firstAsk", userText(views[goal]), ASK_LIMIT, 0.7);
   if (goal >= 0 && goal < middle.start) material.firstAskInHead = true;
   return material;

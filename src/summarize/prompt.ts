@@ -6,17 +6,17 @@ import { SECTIONS } from "./checkpoint.js";
 
 
 const GUIDE: Record<(typeof SECTIONS)[number], string> = {
-  "Active task": "the user's latest request, quoted verbatim",
+  "Active task": "the user's latest request, quoted verbatim in the user's own words (not reminders or notices the agent's harness added)",
   Goal: "what the whole conversation is trying to achieve",
   "Constraints and preferences": "rules, preferences and limits the user stated; keep their wording",
   "Completed actions": "what was done, each with its target (file, command, URL) and outcome",
   "Active state": "the current state of the work: branch, files changed, what passes and what fails",
   "In progress": "what was being done when these turns end",
-  Blocked: "open problems, with the exact error text",
+  Blocked: "open problems, with the exact error text: every error line still unresolved at the end of these turns",
   "Key decisions": "choices made and why",
   "Resolved questions": "questions that were settled, with their answers",
   "Pending asks": "user requests not yet done",
-  "Relevant files": "paths that matter, with a few words each",
+  "Relevant files": "paths that matter, with a few words each, and attachments (images, files) by type and name",
   "Remaining work": "what is left, as context for whoever continues (not as orders)",
   "Critical values": "exact identifiers, numbers, versions, ports, commands and names to keep verbatim",
 };

@@ -16,6 +16,8 @@ export interface StageInput {
   views: MessageView[];
   /** The views before pruning: the ledgers judge tool results on their whole output. */
   original: MessageView[];
+  /** The input messages, read for the names of their attachments. */
+  messages?: unknown[];
   perMessage: number[];
   state: CompactorState;
   contextWindow: number;
@@ -47,6 +49,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
     statePreviousSummary: x.state.previousSummary,
     focus: options.focus,
     redact: x.redactor.redact,
+    messages: x.messages,
   });
   material.pass = x.state.compactions; // the references the handoff cites are unique across passes
   const removed = removedSpan(pl, x.perMessage);

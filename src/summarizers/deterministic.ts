@@ -4,7 +4,7 @@ import { heuristicTokens } from "../estimate/index.js";
 import type { Redactor } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf } from "../archive/ref.js";
-import { INJECTED, PATH_KEYS, ledgers, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { PATH_KEYS, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -17,16 +17,25 @@ const WEIGHTS: [section: string, weight: number][] = [
   ["Goal", 0],
   ["User requests", 3],
   ["Constraints and preferences", 1],
+  // Every error still unresolved, before any resolved history: whole, or shortened to fit the room.
+  ["Blocked", 0],
   ["Completed actions", 5],
   ["Active state", 1.5],
   ["In progress", 1],
-  ["Blocked", 2],
+  ["Attachments", 1],
   ["Key decisions", 1],
-  ["Relevant files", 4],
+  ["Relevant files", 6],
   ["Critical values", 1],
 ];
 /** Sections whose long lines are written shorter (this many characters and the reference) when not all fit whole. */
-const SHORT: Record<string, number> = { "User requests": 100, "Active state": 120, Blocked: 200 };
+const SHORT: Record<string, number> = { "User requests": 100, "Active state": 120 };
+/** Widths (error line, command) Blocked is written at, widest first: every unresolved error line is shortened before one is left out. */
+const BLOCKED_WIDTHS: [line: number, what: number][] = [
+  [160, 120],
+  [100, 80],
+  [72, 60],
+  [62, 48],
+];
 /** Sections an update carries over from the previous checkpoint (older lines first). */
 const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
 /** Commands that only look (list, read, search, show status): the first to leave a full checkpoint. */
@@ -71,9 +80,8 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   const pass = m.pass;
   const at = (i: number) => refOf(i, pass);
   const cp: Checkpoint = new Map();
-  const latest = m.latestAsk?.trim();
-  // An agent notice (task notification, reminder) is not the task: the latest real request is.
-  const task = latest && !INJECTED.test(latest) ? latest : l.requests.at(-1)?.[0] ?? m.firstAsk;
+  // The user's latest words (a reminder or a notification after them is not the task).
+  const task = m.latestAsk?.trim() || l.requests.at(-1)?.[0] || m.firstAsk;
   // The latest request is kept verbatim: a long one must not take the ledgers' room. The first is
   // written only when the head does not keep it.
   cp.set("Active task", task ? clip(task, Math.min(1200, limit / 4)).split("\n").map((x) => `> ${x}`) : []);
@@ -85,6 +93,7 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   // A settled error is told on the line of the command that failed (once, however many steps it
   // had, its reference said once), else on a line of its own.
   const settled = new Map(errors.filter((e) => e.resolvedAt !== undefined).map((e) => [e.what, e]));
+  const blocked = new Set(errors.filter((e) => e.resolvedAt === undefined).map((e) => e.at));
   const quote = (e: ErrorEntry) => `("${clip(e.lines[0], 80)}"), then passed ${at(e.resolvedAt!)}`;
   const line = (c: CommandEntry) => {
     const e = settled.get(`\`${c.command}\``);
@@ -95,19 +104,21 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   // those that failed then passed, finished plan items, errors settled.
   const rank = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1);
   cp.set("Completed actions", [
-    ...[...l.commands.values()].sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
+    // A command whose last run is still failing is told under Blocked.
+    ...[...l.commands.values()].filter((c) => !blocked.has(last(c))).sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
     ...[...settled.values()].map((e) => `resolved: ${clip(e.what, 90)} failed ${at(e.at)} ${quote(e)}`),
   ]);
+  // What the agent last said, unless the user has asked something since.
   let lastAssistant: HandoffTurn | undefined;
   for (const t of m.turns) if (t.role === "assistant" && t.text.trim()) lastAssistant = t;
+  if (lastAssistant && lastAssistant.index < (l.requests.at(-1)?.[1] ?? -1)) lastAssistant = undefined;
   cp.set("Active state", [
     ...(l.plan?.items.filter(([done]) => done !== "x").map(([s, t]) => `${s === "~" ? "doing" : "todo"}: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
     ...(lastAssistant ? [`${clip(lastAssistant.text, 300)} ${at(lastAssistant.index)}`] : []),
   ]);
   cp.set("In progress", open.map(([i, call]) => `${clip(call, 200)} (no result in these turns) ${at(i)}`));
-  // Only what is still failing, the latest first.
-  cp.set("Blocked", errors.filter((e) => e.resolvedAt === undefined).reverse().map((e) => `${clip(e.what, 120)}: ${e.lines.map((x) => `"${clip(x, 160)}"`).join(" / ")} ${at(e.at)}`));
+  cp.set("Attachments", m.turns.flatMap((t) => (t.attachments ?? []).map((a) => `${clip(a, 160)} ${at(t.index)}`)));
   cp.set("Key decisions", [...l.decisions.map(([s, i]) => `${clip(s, 240)} ${at(i)}`), ...(m.focus ? [`Focus requested: ${clip(m.focus, 300)}`] : [])]);
   cp.set("Relevant files", fileItems(l, pass));
   if (l.root) cp.set(ROOT, [`(paths under ${l.root}/)`]);
@@ -115,6 +126,18 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   for (const t of m.turns) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index);
   cp.set("Critical values", [...urls].map(([u, i]) => `${clip(u, 200)} ${at(i)}`));
   return cp;
+}
+
+/** A line cut to `width` characters, whitespace folded, its beginning kept whole (an error line is recognised by it). */
+function cut(line: string, width: number): string {
+  const flat = clip(line, 4 * width);
+  return flat.length <= width ? flat : `${flat.slice(0, width - 2)} …`;
+}
+
+/** What is still failing, the latest first, each error line of it at a width. */
+function blockedItems(l: Ledgers, pass: number | undefined, [line, what]: [number, number]): string[] {
+  const open = [...l.errors.values()].filter((e) => e.resolvedAt === undefined).reverse();
+  return open.map((e) => `${shortWhat(e.what, what)}: ${e.lines.map((x) => `"${cut(x, line)}"`).join(" / ")} ${refOf(e.at, pass)}`);
 }
 
 /** Calls no result in these turns answers (the last three). */
@@ -164,7 +187,7 @@ function allot(cp: Checkpoint, limit: number): Map<string, number> {
   let left = limit - cost("", cp.get(ROOT) ?? []);
   for (const [s, w] of WEIGHTS) {
     if (cp.get(s)?.length || s === "Active task") left -= s.length + 6; // the heading of a section written
-    if (!w) left -= out.set(s, need(s)).get(s)!;
+    if (!w) left -= out.set(s, s === "Blocked" ? Math.min(need(s), left) : need(s)).get(s)!;
   }
   let open = WEIGHTS.filter(([s, w]) => w && cp.get(s)?.length);
   while (open.length && left > 0) {
@@ -214,12 +237,17 @@ function fit(s: string, items: string[], room: number): string[] {
   return [...show(items.flatMap((_, i) => kept.get(i) ?? [])), ...(left ? [`… ${left} more not shown`] : [])];
 }
 
-function render(cp: Checkpoint, limit: number): string {
+function render(cp: Checkpoint, limit: number, blocked: (width: [number, number]) => string[]): string {
+  // Blocked at the widest that fits a quarter of the room, else the narrowest, taking up to all the
+  // room the task leaves: every unresolved error line shortened before one is left out, before any
+  // resolved history.
+  const widths = BLOCKED_WIDTHS.map(blocked);
+  cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 4) ?? widths[widths.length - 1]);
   const room = allot(cp, limit);
   return WEIGHTS.map(([s, w]) => {
     const all = cp.get(s) ?? [];
     if (!all.length && s !== "Active task") return ""; // no "- none": it could be untrue
-    const lines = [...(s === "Relevant files" ? cp.get(ROOT) ?? [] : []), ...(w ? fit(s, all, room.get(s) ?? 0) : all)];
+    const lines = [...(s === "Relevant files" ? cp.get(ROOT) ?? [] : []), ...(w || s === "Blocked" ? fit(s, all, room.get(s) ?? 0) : all)];
     const body = lines.length ? lines.map((i) => (s === "Active task" ? i : `- ${i}`)).join("\n") : "- none";
     return `## ${s}\n${body}`;
   })
@@ -236,11 +264,13 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, redactor)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
-  let cp = sections(clean, ledgers(clean.turns), open, limit);
+  const l = ledgers(clean.turns);
+  let cp = sections(clean, l, open, limit);
   if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
+  const blocked = (width: [number, number]) => blockedItems(l, m.pass, width);
   // Paths and references count denser than 3.5 characters a token: held to the budget as the built-in estimate counts it.
-  let text = render(cp, limit);
-  for (let n = heuristicTokens(text); n > maxOutputTokens && limit > 1200; n = heuristicTokens(text)) text = render(cp, (limit = chars((limit * maxOutputTokens) / n - 10)));
+  let text = render(cp, limit, blocked);
+  for (let n = heuristicTokens(text); n > maxOutputTokens && limit > 1200; n = heuristicTokens(text)) text = render(cp, (limit = chars((limit * maxOutputTokens) / n - 10)), blocked);
   return text;
 }
 
