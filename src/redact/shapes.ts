@@ -50,7 +50,7 @@ export const VENDOR = [
   /sk-ant-(?:api|admin)\d\d-[\w-]{20}[\w-]*/, // Anthropic
   // OpenAI project and service keys carry "T3BlbkFJ" (base64 of "OpenAI"); plain sk- keys are many vendors'
   /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20}[\w-]*|sk-[A-Za-z\d]{20}[\w-]*/,
-  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16}[A-Za-z\d]*|sq0(?:atp|csp)-[\w-]{22}[\w-]*|EAA[A-Za-z\d]{20}[A-Za-z\d]*/, // Stripe (publishable pk_ keys are public), Square, Meta
+  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16}[A-Za-z\d]*|sq0(?:atp|csp)-[\w-]{22}[\w-]*|EAA[A-Za-z\d]{20}[\w-]*/, // Stripe (publishable pk_ keys are public), Square, Meta (Square's EAAA tokens hold - and _)
   /ATATT[\w=-]{30}[\w=-]*|ABSK[A-Za-z\d+/]{40}[A-Za-z\d+/]*={0,2}/, // Atlassian, Bedrock
   /(?:SK|AC)[\da-fx]{32}\b|SG\.[\w-]{22}\.[\w-]{43}\b/, // Twilio (hex, or the x of its documentation), SendGrid
   /A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})(?:-[A-Z\d]{5}){3}\b/, // 1Password secret keys
@@ -140,7 +140,8 @@ export function mixedRun(value: string, min: number): boolean {
  * pk_live_/pk_test_ keys are public; OpenAI's own sk-proj-… keys are judged by their marker above.
  */
 const VENDOR_PREFIX = /^(?!(?:foo|test|pk_(?:live|test)|sk-(?:proj|svcacct|admin)|gl[a-z]{2,5})[_-])(?:(?:[a-z][a-z\d]{0,9}|[A-Z][A-Z\d]{0,9})[_-]){1,2}(?=[\w-]{20})/;
-const TOKEN = new RegExp(`^(?:${VENDOR})`);
+/** A value that starts in a vendor's own token format. */
+export const TOKEN = new RegExp(`^(?:${VENDOR})`);
 const MIXED_HEX_40 = /^(?=[\da-f]{0,39}[A-F])(?=[\dA-F]{0,39}[a-f])[\da-fA-F]{40}$/;
 
 /**
