@@ -58,12 +58,13 @@ export function recall(archive: Archive, ref: string, options?: RecallOptions | 
 const NAME = "recall";
 const DESCRIPTION =
   `Read back content removed from this conversation by context compaction. The handoff and the pruned-output stand-ins cite references like #212: pass one to get the original text (redacted), in pieces of up to ${RECALL_PIECE} characters.`;
+// JSON Schema's type names as literals, so the AI SDK's jsonSchema() takes it as it is.
 const PARAMETERS = {
-  type: "object",
+  type: "object" as const,
   properties: {
-    ref: { type: "string", description: "The reference, e.g. #212" },
-    offset: { type: "integer", minimum: 0, description: "First character to return (for long content)" },
-    limit: { type: "integer", minimum: 1, maximum: RECALL_MAX, description: "How many characters to return" },
+    ref: { type: "string" as const, description: "The reference, e.g. #212" },
+    offset: { type: "integer" as const, minimum: 0, description: "First character to return (for long content)" },
+    limit: { type: "integer" as const, minimum: 1, maximum: RECALL_MAX, description: "How many characters to return" },
   },
   required: ["ref"],
   additionalProperties: false,
@@ -75,6 +76,9 @@ const PARAMETERS = {
  * `{ description, inputSchema }` (a JSON Schema: wrap it with the AI SDK's `jsonSchema()`).
  * Answer its calls with `recall(archive, args.ref, args)`.
  */
+export function recallTool(dialect: "ai-sdk"): { description: string; inputSchema: typeof PARAMETERS };
+export function recallTool(dialect: "anthropic"): { name: string; description: string; input_schema: typeof PARAMETERS };
+export function recallTool(dialect?: { name: string } | DialectName): object;
 export function recallTool(dialect: { name: string } | DialectName = "openai") {
   const name = typeof dialect === "string" ? dialect : dialect?.name;
   if (name === "anthropic") return { name: NAME, description: DESCRIPTION, input_schema: PARAMETERS };
