@@ -66,16 +66,25 @@ describe("the CLI reads the transcripts agents keep", () => {
       { type: "system", subtype: "compact_boundary", content: "Conversation compacted" },
       { type: "assistant", uuid: "u5", message: { id: "msg_2", type: "message", role: "assistant", content: [{ type: "text", text: "Fixed." }] } },
       { type: "user", uuid: "u6", message: { role: "user", content: "Thanks, now run the tests." } },
+      // two parallel calls, the first one's result logged between them
+      { type: "assistant", uuid: "u7", message: { id: "msg_3", type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_2", name: "Bash", input: { command: "npm test" } }] } },
+      { type: "user", uuid: "u8", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_2", content: "ok" }] } },
+      { type: "assistant", uuid: "u9", message: { id: "msg_3", type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_3", name: "Bash", input: { command: "npm run lint" } }] } },
+      { type: "user", uuid: "u10", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_3", content: "clean" }] } },
+      { type: "assistant", uuid: "u11", message: { id: "msg_4", type: "message", role: "assistant", content: [{ type: "text", text: "All green." }] } },
+      { type: "user", uuid: "u12", message: { role: "user", content: "Thanks, now run the tests." } },
     ];
     const r = cli("compact", file("claude.jsonl", jsonl(session)), "--json", "--window", "8000");
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.report.messagesBefore).toBe(5); // user, assistant (two lines, one message), tool result, assistant, user
+    // user, assistant (two lines, one message), tool result, assistant, user, assistant (both calls), two results, assistant, user
+    expect(out.report.messagesBefore).toBe(10);
+    expect(out.messages.find((m: { content: unknown }) => JSON.stringify(m.content).includes("toolu_2")).content.map((b: { id: string }) => b.id)).toEqual(["toolu_2", "toolu_3"]);
     expect(out.messages.at(-1)).toEqual({ role: "user", content: "Thanks, now run the tests." });
     expect(JSON.stringify(out.messages)).not.toContain('"usage"');
     expect(r.stderr).toMatch(/skipped 3 lines? that hold no message/);
     const human = cli("plan", "claude.jsonl");
-    expect(human.stdout).toMatch(/5 messages, anthropic format/);
+    expect(human.stdout).toMatch(/10 messages, anthropic format/);
   });
 });
 

@@ -138,12 +138,13 @@ function messageOf(line: object): { role: unknown; content?: unknown } | undefin
 /**
  * JSONL: one message a line (blank lines and CRLF allowed). Undefined when the first line is no JSON
  * (so a broken JSON file keeps its own error). Claude Code logs an assistant message a content block
- * a line, under one message id: those lines are joined back into the message.
+ * a line, under one message id, a tool's result sometimes between them: those lines are joined back
+ * into the first, so the message holds all its calls and their results follow it.
  */
 function jsonLines(path: string, text: string): unknown[] | undefined {
   const messages: unknown[] = [];
   let skipped = 0;
-  let lastId: unknown;
+  const byId = new Map<unknown, { content?: unknown }>();
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].trim()) continue;
@@ -160,11 +161,11 @@ function jsonLines(path: string, text: string): unknown[] | undefined {
       skipped++;
       continue;
     }
-    const id = (line as SessionRecord).message?.id;
-    const previous = messages.at(-1) as { role: unknown; content?: unknown } | undefined;
-    if (id !== undefined && id === lastId && previous && Array.isArray(previous.content) && Array.isArray(m.content)) previous.content = [...previous.content, ...m.content];
+    const id = m.role === "assistant" ? (line as SessionRecord).message?.id : undefined;
+    const first = id === undefined ? undefined : byId.get(id);
+    if (first && Array.isArray(first.content) && Array.isArray(m.content)) first.content = [...first.content, ...m.content];
     else messages.push(m);
-    lastId = id;
+    if (id !== undefined && !first) byId.set(id, m);
   }
   if (skipped) console.error(`context-compactor: skipped ${skipped} line${skipped === 1 ? "" : "s"} that hold no message (summaries, system records, snapshots, sidechains)`);
   return messages;
