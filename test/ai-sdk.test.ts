@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { compactionMiddleware, compactionStep, languageModelPrompt, type AiSdkCompactionEvent, type SavedCompaction } from "../src/ai-sdk/index.js";
 import { fromOpenAI } from "../src/convert.js";
-import { aiSdkMessages, estimateTokens, type ModelMessage } from "../src/index.js";
+import { aiSdkMessages, estimateTokens, recall, type Archive, type ModelMessage } from "../src/index.js";
 import { trajectory } from "./support/fixtures.js";
 import { transcript } from "./support/arbitraries.js";
 import { readmeBlocks, runBlock } from "./support/readme.js";
@@ -166,6 +166,61 @@ describe("compactionStep with a store", () => {
   });
 });
 
+/** References the messages cite: `[output pruned #4.6]` stand-ins and the handoff's `#12` / `#1.45`. */
+const citedRefs = (prompt: unknown[]) => [...new Set([...JSON.stringify(prompt).matchAll(/#\d+(?:\.\d+)?\b/g)].map((m) => m[0]))];
+
+describe("the archive through the AI SDK integration (recall works with compactionStep and compactionMiddleware)", () => {
+  it("each applied event carries its pass's archive, the store keeps them merged, and every reference a prompt cites resolves", async () => {
+    const prompts: ModelMessage[][] = [];
+    const events: AiSdkCompactionEvent[] = [];
+    const store = new Map<string, SavedCompaction>();
+    await generateText({ model: replayModel(prompts), tools, prompt: task, stopWhen: stepCountIs(turns.length), prepareStep: compactionStep({ contextWindow: WINDOW, store, onEvent: (e) => events.push(e) }) });
+    const applied = events.filter((e) => e.type === "applied");
+    expect(applied.length).toBeGreaterThanOrEqual(2);
+    const collected: Archive = {};
+    for (const e of applied) {
+      expect(Object.keys(e.archive ?? {}).length, "a pass archives what it removed").toBeGreaterThan(0);
+      Object.assign(collected, e.archive);
+    }
+    const saved = store.get("default")!;
+    expect(Object.keys(saved.archive!)).toEqual(Object.keys(collected));
+    // what the store keeps is plain JSON, and recall reads every reference any prompt cited from it
+    const stored: Archive = JSON.parse(JSON.stringify(saved.archive));
+    const refs = [...new Set(prompts.flatMap(citedRefs))];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(recall(stored, ref), ref).toMatch(new RegExp(`^${ref} `));
+  });
+
+  it("the middleware's applied events carry the archive too", async () => {
+    const events: AiSdkCompactionEvent[] = [];
+    const model = wrapLanguageModel({ model: replayModel([]), middleware: compactionMiddleware({ contextWindow: WINDOW, onEvent: (e) => events.push(e) }) });
+    await generateText({ model, tools, prompt: task, stopWhen: stepCountIs(turns.length) });
+    const applied = events.filter((e) => e.type === "applied");
+    expect(applied.length).toBeGreaterThan(0);
+    for (const e of applied) expect(Object.keys(e.archive ?? {}).length).toBeGreaterThan(0);
+  });
+
+  it("over archiveLimit the store evicts its oldest entries and the pass's report says which", async () => {
+    const events: AiSdkCompactionEvent[] = [];
+    const store = new Map<string, SavedCompaction>();
+    const limit = 30_000;
+    await generateText({ model: replayModel([]), tools, prompt: task, stopWhen: stepCountIs(turns.length), prepareStep: compactionStep({ contextWindow: WINDOW, store, archiveLimit: limit, onEvent: (e) => events.push(e) }) });
+    const saved = store.get("default")!;
+    expect(JSON.stringify(saved.archive).length).toBeLessThanOrEqual(limit);
+    const warnings = events.flatMap((e) => (e.type === "applied" ? e.report.warnings : [])).filter((w) => w.includes("evicted from the store"));
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings[0]).toMatch(/^archive: \d+ oldest stored entries \(#[\d.]+–#[\d.]+\) evicted from the store over archiveLimit 30000$/);
+    // the evicted references are gone, the rest resolve
+    const [, from] = /\((#[\d.]+)–/.exec(warnings[0])!;
+    expect(saved.archive![from]).toBeUndefined();
+  });
+
+  it("rejects a stored archive that is not one, naming the key", async () => {
+    const store = new Map<string, SavedCompaction>([["c", { state: { version: 1 }, base: [], replaced: 0, fingerprint: "x", archive: [] } as never]]);
+    await expect(compactionStep({ contextWindow: WINDOW, store, sessionId: "c" })({ steps: [], stepNumber: 0, messages: [{ role: "user", content: "hi" }] })).rejects.toThrow('store entry "c" is not a saved compaction: "archive" is not an archive');
+  });
+});
+
 describe("compactionStep on odd transcripts (property)", () => {
   it("never throws, keeps every step valid, and changes what was sent before only in a pass", async () => {
     await fc.assert(
@@ -272,5 +327,36 @@ describe('README "With the AI SDK", run as written', () => {
       expect(aiSdkValidity(prompt)).toEqual([]);
     }
     expect(prompts[1].at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Sum up what you did." }] });
+  });
+});
+
+describe('README "With the AI SDK": the recall tool wired into the loop, run as written', () => {
+  it("the model reads back, through recall, a message the pass removed and its prompt cites", async () => {
+    const [, block] = readmeBlocks("With the AI SDK");
+    const messages = ["claude-code-spotter__4d5611e5-241a", "claude-code-spotter__fa812bfe-b295"].flatMap((name) => fromOpenAI(trajectory(name).messages, "ai-sdk").messages) as ModelMessage[];
+    const prompts: ModelMessage[][] = [];
+    let asked: string | undefined;
+    // The mock model asks for the first pruned output its compacted prompt cites, then answers.
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        prompts.push(prompt as ModelMessage[]);
+        const cited = /\[output pruned (#[\d.]+)\]/.exec(JSON.stringify(prompt))?.[1];
+        if (!asked && cited) {
+          asked = cited;
+          return { content: [{ type: "tool-call", toolCallId: "r1", toolName: "recall", input: JSON.stringify({ ref: cited, limit: "500" }) }], finishReason: { unified: "tool-calls", raw: undefined }, usage: usage(100), warnings: [] };
+        }
+        return { content: [{ type: "text", text: "Done." }], finishReason: { unified: "stop", raw: undefined }, usage: usage(100), warnings: [] };
+      },
+    });
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    await runBlock(block, "ai-sdk-recall", { model, tools: {}, messages });
+    expect(log).toHaveBeenCalledWith("Done.");
+    expect(asked, "the compacted prompt cites a pruned output").toBeDefined();
+    // The second step's prompt holds the recall result: the archived message, under its reference.
+    const results = prompts[1].flatMap((m) => (m.role === "tool" && Array.isArray(m.content) ? m.content : [])) as { type: string; toolCallId: string; output: { type: string; value: string } }[];
+    const output = results.find((p) => p.type === "tool-result" && p.toolCallId === "r1")!.output;
+    expect(output.type).toBe("text");
+    expect(output.value.slice(0, 60)).toMatch(new RegExp(`^${asked} tool\\n← result`));
+    expect(output.value).toMatch(/\[characters 0–500 of \d+; call again with offset 500 for the rest\]$/);
   });
 });

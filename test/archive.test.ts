@@ -152,6 +152,53 @@ describe("recall", () => {
     expect(recall(archive, "constructor")).toBeUndefined();
   });
 
+  it("takes the model's arguments as they come: numeric strings are numbers, nonsense the defaults, all clamped", () => {
+    const whole = recall(archive, "#7")!;
+    // limit 0 once answered an empty piece and "call again with offset 0": a loop that never advances
+    expect(recall(archive, "#7", { offset: 0, limit: 0 })).toBe("#\n[characters 0–1 of 117; call again with offset 1 for the rest]");
+    // a negative offset once read from the end
+    expect(recall(archive, "#7", { offset: -17, limit: 20 })).toBe(recall(archive, "#7", { offset: 0, limit: 20 }));
+    // "100" + 20 once made offset 10020
+    expect(recall(archive, "#7", { offset: "100", limit: "10" } as never)).toBe(`${"b".repeat(10)}\n[characters 100–110 of 117; call again with offset 110 for the rest]`);
+    // null once threw a TypeError
+    expect(recall(archive, "#7", null as never)).toBe(whole);
+    expect(recall(archive, "#7", { offset: null, limit: null } as never)).toBe(whole);
+    expect(recall(archive, "#7", { offset: "soon", limit: {} } as never)).toBe(whole);
+    expect(recall(archive, "#7", { offset: 2.9, limit: 3.5 })).toBe(recall(archive, "#7", { offset: 2, limit: 3 }));
+    // past the end: an empty piece that says it is the end
+    expect(recall(archive, "#7", { offset: 500 })).toBe("\n[characters 117–117 of 117]");
+    expect(recall(archive, null as never)).toBeUndefined();
+  });
+
+  it("any arguments never throw, and following 'call again' reads the whole entry and ends (property)", () => {
+    const big = { "#1.3": { role: "tool", results: ["x".repeat(3_000)] } };
+    const whole = recall(big, "#1.3")!;
+    fc.assert(
+      fc.property(fc.anything(), fc.anything(), fc.array(fc.oneof(fc.integer(), fc.double(), fc.constantFrom("0", "-5", "50", " ", "1e3", null, undefined, true)), { minLength: 1, maxLength: 5 }), (offset, limit, limits) => {
+        const first = recall(big, "#1.3", { offset, limit } as never);
+        expect(typeof first).toBe("string");
+        let read = "";
+        let at: number | undefined = 0;
+        for (let calls = 0; at !== undefined; calls++) {
+          expect(calls).toBeLessThanOrEqual(whole.length);
+          const piece = recall(big, "#1.3", { offset: at, limit: limits[calls % limits.length] } as never)!;
+          const footer = /\n\[characters (\d+)–(\d+) of \d+(?:; call again with offset (\d+) for the rest)?\]$/.exec(piece);
+          if (!footer) {
+            read += piece; // the whole entry in one piece
+            break;
+          }
+          expect(+footer[1]).toBe(at);
+          read += piece.slice(0, footer.index);
+          const next: number | undefined = footer[3] === undefined ? undefined : +footer[3];
+          if (next !== undefined) expect(next).toBeGreaterThan(at);
+          at = next;
+        }
+        expect(read).toBe(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("recallTool gives the definition in each dialect's shape", () => {
     const openai = recallTool(openAIChat) as { type: string; function: { name: string; parameters: { required: string[] } } };
     expect(openai.type).toBe("function");

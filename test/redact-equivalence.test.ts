@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
-import { apply, mask, readTo, redactEncoded, redactShapes, redactor } from "../src/redact/index.js";
+import { apply, maskAt, readTo, redactEncoded, redactShapes, redactor } from "../src/redact/index.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
@@ -51,7 +51,9 @@ describe("the escape scanner", () => {
  */
 function applyByReplace(text: string, shape: Shape, prefilterInMatch = false): string {
   if (shape.needs && !shape.needs.test(text)) return text;
-  return text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
+  // a marker that takes the backslash before its match too is written after a stand-in, removed with it
+  const BACK = "\u0001";
+  const out = text.replace(shape.pattern, (match: string, ...args: unknown[]) => {
     if (prefilterInMatch && shape.needs && !shape.needs.test(match)) return match;
     const at = args[args.length - 2] as number;
     const group = shape.group?.find((g) => args[g - 1] !== undefined);
@@ -60,10 +62,12 @@ function applyByReplace(text: string, shape: Shape, prefilterInMatch = false): s
     if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) return match;
     if (group && shape.random?.includes(group) && !looksRandom(value)) return match;
     if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0)) return match;
-    if (!group) return mask(value);
-    const i = match.lastIndexOf(value);
-    return match.slice(0, i) + mask(value) + match.slice(i + value.length);
+    const i = group ? match.lastIndexOf(value) : 0;
+    const [from, marker] = maskAt(text, at + i, value);
+    const cut = from - at;
+    return (cut < 0 ? BACK : match.slice(0, cut)) + marker + match.slice(i + value.length);
   });
+  return out.includes(BACK) ? out.replaceAll(`\\${BACK}`, "") : out;
 }
 
 /**

@@ -144,13 +144,13 @@ describe("shapes", () => {
     gone(text, secret);
   });
 
-  it("keeps a vendor prefix of a long token, masks a short one whole", () => {
+  it("keeps a documented vendor prefix of a long token, masks a short one and any other value whole", () => {
     expect(gone("key sk-proj-AbCdEfGh1234567890T3BlbkFJxYz0987654321qwerty done", "AbCdEfGh1234567890T3BlbkFJ")).toBe("key sk-proj-…[REDACTED] done");
     expect(gone("xoxb-2345678901-3456789012-Zx81fQ2mN7pLk3vT9wRy4uHs", "Zx81fQ2mN7pLk3vT9wRy4uHs")).toBe("xoxb-…[REDACTED]");
-    expect(gone('AWS_ACCESS_KEY_ID="AKIAZ7Q3R4M5N6P7W2XY"', "AKIAZ7Q3R4M5N6P7W2XY")).toBe('AWS_ACCESS_KEY_ID="[REDACTED]"');
+    expect(gone('AWS_ACCESS_KEY_ID="AKIAZ7Q3R4M5N6P7W2XY"', "AKIAZ7Q3R4M5N6P7W2XY")).toBe('AWS_ACCESS_KEY_ID="AKIA…[REDACTED]"');
     expect(gone("password: Hunter2Pass9", "Hunter2Pass9")).toBe("password: [REDACTED]");
-    // a long value without a vendor prefix keeps four characters, never a UUID's first group
-    expect(gone("HEROKU_API_KEY=5eb4223e-5008-46e5-be67-c7b8f2732305", "5eb4223e")).toBe("HEROKU_API_KEY=5eb4…[REDACTED]");
+    // a long value without a documented vendor prefix keeps nothing of itself
+    expect(gone("HEROKU_API_KEY=5eb4223e-5008-46e5-be67-c7b8f2732305", "5eb4")).toBe("HEROKU_API_KEY=[REDACTED]");
   });
 
   it("turns a private key block into one marker: PEM, escaped in JSON, cut off, PGP and OpenSSH", () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `context-compactor` command: plan or compact a transcript file and show what happened.
 // Built into dist/cli.js (the package's `bin`); `npm run cli` runs this source with tsx.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CompactionInputError, HANDOFF_PREFIX, compact, plan, type CompactOptions, type CompactResult, type DialectName, type Plan } from "../src/index.js";
@@ -14,8 +14,9 @@ Usage:
   context-compactor plan FILE [options]      show where head, middle and tail fall; change nothing
   context-compactor --help | --version
 
-FILE is a JSON array of messages, or an object {"messages": [...], "system"?: ...}; "-" reads
-standard input. Relative paths are read from the current directory.
+FILE is a JSON array of messages, an object {"messages": [...], "system"?: ...}, or JSONL: one
+message a line, or a Claude Code session log (its user and assistant records; others are skipped).
+A UTF-8 BOM is ignored. "-" reads standard input. Relative paths are read from the current directory.
 
 Options:
   --window N          the model's context window in tokens (default 128000)
@@ -90,20 +91,84 @@ function readInput(file: string | undefined): { path: string; text: string } {
   const from = process.env.npm_lifecycle_event === "cli" ? (process.env.INIT_CWD ?? process.cwd()) : process.cwd();
   const path = resolve(from, file);
   if (!existsSync(path)) throw new InputError(`${file}: no such file (looked for ${path})`);
-  return { path, text: readFileSync(path, "utf8") };
+  if (statSync(path).isDirectory()) throw new InputError(`${file} is a directory: give a transcript file (JSON or JSONL)`);
+  try {
+    return { path, text: readFileSync(path, "utf8") };
+  } catch (e) {
+    throw new InputError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
 }
 
-function transcript(path: string, text: string): { messages: unknown[]; system?: unknown } {
+function transcript(path: string, raw: string): { messages: unknown[]; system?: unknown } {
+  const text = raw.replace(/^\uFEFF/, ""); // a BOM, as Windows editors write one
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
+    const lines = jsonLines(path, text);
+    if (lines) return { messages: lines };
     throw new InputError(`${path} is not JSON: ${(e as Error).message}`);
   }
   if (Array.isArray(data)) return { messages: data };
   const o = data as { messages?: unknown; system?: unknown } | null;
   if (o && Array.isArray(o.messages)) return { messages: o.messages, system: o.system };
-  throw new InputError(`${path}: expected a JSON array of messages, or an object with a "messages" array`);
+  if (o && typeof o === "object" && messageOf(o) !== undefined) return { messages: jsonLines(path, text) ?? [] }; // JSONL of one line
+  throw new InputError(`${path}: expected a JSON array of messages, an object with a "messages" array, or JSONL`);
+}
+
+/** A Claude Code session record: `{ type: "user" | "assistant", message: { role, content, … }, … }`. */
+interface SessionRecord {
+  type?: unknown;
+  isSidechain?: unknown;
+  message?: { id?: unknown; role?: unknown; content?: unknown };
+}
+
+/**
+ * The message a JSONL line holds: itself when it has a role, the `message` of a Claude Code user or
+ * assistant record (its role and content: the log's ids, model and usage are no part of it), and
+ * undefined for a line that holds none (a summary, a system record, a file snapshot, a sidechain's).
+ */
+function messageOf(line: object): { role: unknown; content?: unknown } | undefined {
+  const r = line as SessionRecord & { role?: unknown };
+  if (typeof r.role === "string") return r as { role: unknown };
+  if ((r.type !== "user" && r.type !== "assistant") || r.isSidechain === true || !r.message || typeof r.message.role !== "string") return undefined;
+  return { role: r.message.role, content: r.message.content };
+}
+
+/**
+ * JSONL: one message a line (blank lines and CRLF allowed). Undefined when the first line is no JSON
+ * (so a broken JSON file keeps its own error). Claude Code logs an assistant message a content block
+ * a line, under one message id, a tool's result sometimes between them: those lines are joined back
+ * into the first, so the message holds all its calls and their results follow it.
+ */
+function jsonLines(path: string, text: string): unknown[] | undefined {
+  const messages: unknown[] = [];
+  let skipped = 0;
+  const byId = new Map<unknown, { content?: unknown }>();
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].trim()) continue;
+    let line: unknown;
+    try {
+      line = JSON.parse(lines[i]);
+    } catch (e) {
+      if (!messages.length && !skipped) return undefined;
+      throw new InputError(`${path} line ${i + 1} is not JSON: ${(e as Error).message}`);
+    }
+    if (line === null || typeof line !== "object" || Array.isArray(line)) throw new InputError(`${path} line ${i + 1}: expected a message object`);
+    const m = messageOf(line);
+    if (!m) {
+      skipped++;
+      continue;
+    }
+    const id = m.role === "assistant" ? (line as SessionRecord).message?.id : undefined;
+    const first = id === undefined ? undefined : byId.get(id);
+    if (first && Array.isArray(first.content) && Array.isArray(m.content)) first.content = [...first.content, ...m.content];
+    else messages.push(m);
+    if (id !== undefined && !first) byId.set(id, m);
+  }
+  if (skipped) console.error(`context-compactor: skipped ${skipped} line${skipped === 1 ? "" : "s"} that hold no message (summaries, system records, snapshots, sidechains)`);
+  return messages;
 }
 
 function bar(p: Pick<Plan, "head" | "middle" | "tail">, n: number, width = 60): string {

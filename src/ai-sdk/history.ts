@@ -1,10 +1,11 @@
 // A conversation whose compacted past persists: the AI SDK hands every step (and every middleware
 // call) the whole original transcript, so the compacted base must stand in for the prefix it replaced,
 // call after call, or compaction would be redone, and the prompt cache broken, at every step.
+import { ARCHIVE_LIMIT } from "../archive/index.js";
 import { createCompactor, type Compactor } from "../compactor.js";
 import type { ModelMessage } from "../dialects/ai-sdk.js";
 import type { Dialect } from "../dialects/view.js";
-import type { CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
+import type { Archive, CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
 
 /** What a store keeps per conversation: plain JSON. */
 export interface SavedCompaction {
@@ -14,6 +15,11 @@ export interface SavedCompaction {
   replaced: number;
   /** Fingerprint of those original messages, to recognise them in a later run. */
   fingerprint: string;
+  /**
+   * What the passes removed, by the references their messages cite (`#12`, `#1.45`), merged across
+   * passes, for `recall`; over `archiveLimit` characters of JSON the oldest entries are evicted.
+   */
+  archive?: Archive;
 }
 
 /** Where compaction persists between runs (a `Map` will do; KV, a database or Durable Object storage too). */
@@ -32,7 +38,8 @@ export type AiSdkCompactionOptions = Omit<CompactOptions<ModelMessage>, "dialect
   onEvent?: (event: AiSdkCompactionEvent) => void;
 };
 
-export type AiSdkCompactionEvent = CompactionEvent | { type: "applied"; report: CompactReport; replaced: number };
+/** `applied`: a pass became the new base; `archive` is what that pass removed (merge them with `Object.assign`). */
+export type AiSdkCompactionEvent = CompactionEvent | { type: "applied"; report: CompactReport; replaced: number; archive?: Archive };
 
 /** A 53-bit hash of the messages' JSON (cyrb53): enough to tell one transcript prefix from another. */
 export function fingerprint(messages: unknown[]): string {
@@ -61,9 +68,25 @@ function checked(value: unknown, key: string): SavedCompaction | undefined {
         ? '"fingerprint" is not a string'
         : typeof v.state !== "object" || v.state === null
           ? '"state" is not a compactor state'
-          : undefined;
+          : v.archive !== undefined && (typeof v.archive !== "object" || v.archive === null || Array.isArray(v.archive))
+            ? '"archive" is not an archive'
+            : undefined;
   if (problem) throw new RangeError(`context-compactor: store entry "${key}" is not a saved compaction: ${problem}`);
   return v as SavedCompaction;
+}
+
+/**
+ * The stored archive with a pass's merged in, within `limit` characters of JSON: the oldest entries
+ * (earlier passes first) are evicted, and named. Reading the entries redacts them, as a store keeps them.
+ */
+function mergeArchives(stored: Archive | undefined, added: Archive | undefined, limit: number): { archive?: Archive; evicted: string[] } {
+  if (!added) return { archive: stored, evicted: [] };
+  const entries = Object.entries({ ...stored, ...added });
+  const sizes = entries.map(([ref, e]) => ref.length + JSON.stringify(e).length + 4);
+  let size = sizes.reduce((a, b) => a + b, 2);
+  let k = 0;
+  for (; size > limit && k < entries.length; k++) size -= sizes[k];
+  return { archive: Object.fromEntries(entries.slice(k)), evicted: entries.slice(0, k).map(([ref]) => ref) };
 }
 
 export interface History {
@@ -114,8 +137,11 @@ export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<
         return current;
       }
       originals = messages.slice();
-      await save({ state: compactor.state, base: result.messages, replaced: messages.length, fingerprint: fingerprint(messages) });
-      onEvent?.({ type: "applied", report: result.report, replaced: messages.length });
+      const limit = rest.archiveLimit ?? ARCHIVE_LIMIT;
+      const { archive, evicted } = mergeArchives(s.archive, result.archive, limit);
+      if (evicted.length) result.report.warnings.push(`archive: ${evicted.length} oldest stored entries (${evicted[0]}–${evicted.at(-1)}) evicted from the store over archiveLimit ${limit}`);
+      await save({ state: compactor.state, base: result.messages, replaced: messages.length, fingerprint: fingerprint(messages), ...(archive && { archive }) });
+      onEvent?.({ type: "applied", report: result.report, replaced: messages.length, archive: result.archive });
       return result.messages;
     },
     async observeUsage(usage) {

@@ -13,11 +13,14 @@ function textOf(ref: string, e: Archive[string]): string {
 }
 
 export interface RecallOptions {
-  /** First character to return (default 0). */
+  /** First character to return (default 0; clamped to the entry's length). */
   offset?: number;
-  /** How many characters (default 20,000). */
+  /** How many characters (default 20,000; 1 to 1,000,000). */
   limit?: number;
 }
+
+/** The most characters one recall returns, as the worker's archive route allows. */
+export const RECALL_MAX = 1_000_000;
 
 /** A reference as the archive keys it: "212", " #212" and "#212" are one reference. */
 export function normalizeRef(ref: string): string {
@@ -25,15 +28,28 @@ export function normalizeRef(ref: string): string {
 }
 
 /**
+ * A model's argument as a whole number: a number or a numeric string ("100"), truncated; anything
+ * else (null, "", "soon", an object) is `fallback`. Then clamped to [min, max].
+ */
+function wholeNumber(v: unknown, fallback: number, min: number, max: number): number {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i.test(v) ? Number(v) : NaN;
+  return Number.isNaN(n) ? fallback : Math.min(max, Math.max(min, Math.trunc(n)));
+}
+
+/**
  * The archived content under `ref` (`#212`, or `212`) as text; with offset/limit, one piece of it,
  * ending with where the next piece starts. Undefined when the archive has no such reference.
+ * `options` may be a tool call's arguments as the model wrote them: never a throw, and every piece
+ * either advances (limit at least 1) or says it is the last (an offset past the end gives an empty one).
  */
-export function recall(archive: Archive, ref: string, { offset = 0, limit = RECALL_PIECE }: RecallOptions = {}): string | undefined {
+export function recall(archive: Archive, ref: string, options?: RecallOptions | null): string | undefined {
   const key = normalizeRef(ref);
   const entry = Object.hasOwn(archive ?? {}, key) ? archive[key] : undefined;
   if (!entry) return undefined;
   const text = textOf(key, entry);
-  if (offset <= 0 && text.length <= limit) return text;
+  const offset = wholeNumber(options?.offset, 0, 0, text.length);
+  const limit = wholeNumber(options?.limit, RECALL_PIECE, 1, RECALL_MAX);
+  if (offset === 0 && text.length <= limit) return text;
   const end = Math.min(text.length, offset + limit);
   const more = end < text.length ? `; call again with offset ${end} for the rest` : "";
   return `${text.slice(offset, end)}\n[characters ${offset}–${end} of ${text.length}${more}]`;
@@ -42,12 +58,13 @@ export function recall(archive: Archive, ref: string, { offset = 0, limit = RECA
 const NAME = "recall";
 const DESCRIPTION =
   `Read back content removed from this conversation by context compaction. The handoff and the pruned-output stand-ins cite references like #212: pass one to get the original text (redacted), in pieces of up to ${RECALL_PIECE} characters.`;
+// JSON Schema's type names as literals, so the AI SDK's jsonSchema() takes it as it is.
 const PARAMETERS = {
-  type: "object",
+  type: "object" as const,
   properties: {
-    ref: { type: "string", description: "The reference, e.g. #212" },
-    offset: { type: "integer", minimum: 0, description: "First character to return (for long content)" },
-    limit: { type: "integer", minimum: 1, description: "How many characters to return" },
+    ref: { type: "string" as const, description: "The reference, e.g. #212" },
+    offset: { type: "integer" as const, minimum: 0, description: "First character to return (for long content)" },
+    limit: { type: "integer" as const, minimum: 1, maximum: RECALL_MAX, description: "How many characters to return" },
   },
   required: ["ref"],
   additionalProperties: false,
@@ -59,6 +76,9 @@ const PARAMETERS = {
  * `{ description, inputSchema }` (a JSON Schema: wrap it with the AI SDK's `jsonSchema()`).
  * Answer its calls with `recall(archive, args.ref, args)`.
  */
+export function recallTool(dialect: "ai-sdk"): { description: string; inputSchema: typeof PARAMETERS };
+export function recallTool(dialect: "anthropic"): { name: string; description: string; input_schema: typeof PARAMETERS };
+export function recallTool(dialect?: { name: string } | DialectName): object;
 export function recallTool(dialect: { name: string } | DialectName = "openai") {
   const name = typeof dialect === "string" ? dialect : dialect?.name;
   if (name === "anthropic") return { name: NAME, description: DESCRIPTION, input_schema: PARAMETERS };

@@ -14,7 +14,9 @@ export const STUB_RESULT = "[no result: this tool call was not answered in the t
 
 /**
  * Drops tool results whose call is gone and answers calls whose result is gone with a stub.
- * A tool-call group at the very end with no result yet is in flight and stays as is.
+ * A tool-call group at the very end with no result yet is in flight and stays as is, and so does a
+ * call there that awaits an approval, or whose approval was answered: the AI SDK runs it, or writes its
+ * denial, only while no result for it exists.
  */
 function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[]; sanitized: Sanitized } {
   const sanitized: Sanitized = { removedOrphanResults: [], stubbedCalls: [], rewritten: [], messagesDropped: 0, messagesAdded: 0 };
@@ -29,8 +31,8 @@ function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[];
 
   /** Answers the open calls before `next` is added; returns `next`, possibly rewritten. */
   const answerOpenCalls = <S extends Slot<M> | undefined>(next: S): S | Slot<M> => {
-    if (!open.size) return next;
-    const calls = [...open.values()];
+    const calls = [...open.values()].filter((c) => next || !c.approval);
+    if (!calls.length) return next;
     const a = dialect.answer(calls, STUB_RESULT, { last: lastCarrier >= 0 ? out[lastCarrier].message : undefined, next: next?.message });
     if (a.last) out[lastCarrier] = rewrite(out[lastCarrier], a.last);
     for (const m of a.insert ?? []) out.push(slot(m));

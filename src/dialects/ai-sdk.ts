@@ -47,6 +47,12 @@ function outputView(p: ModelPart): ToolResultView {
   return { id: String(p.toolCallId), text, images };
 }
 
+/** Marks the call a `tool-approval-request` is for (the request follows its call) with the approval's id. */
+function approvalOf(calls: ToolCallView[], p: ModelPart): void {
+  const call = calls.find((c) => c.id === String(p.toolCallId));
+  if (call) call.approval = String(p.approvalId);
+}
+
 function view(m: ModelMessage): MessageView {
   const v = emptyView(m.role);
   for (const p of parts(m.content)) {
@@ -54,6 +60,7 @@ function view(m: ModelMessage): MessageView {
     // Calls the provider ran itself carry their result in the same message: not ours to pair.
     else if (p.type === "tool-call" && !p.providerExecuted) v.toolCalls.push({ id: String(p.toolCallId), name: String(p.toolName), arguments: jsonOf(p.input ?? {}) });
     else if (p.type === "tool-result" && m.role === "tool") v.results.push(outputView(p));
+    else if (p.type === "tool-approval-request") approvalOf(v.toolCalls, p);
     else if (p.type === "image") v.images++;
     else if (p.type === "file") v.attachments++;
     else v.otherChars += jsonOf(p).length;

@@ -6,6 +6,8 @@ export interface ToolCallView {
   id: string;
   name: string;
   arguments: string;
+  /** The approval the call was put to (AI SDK `tool-approval-request`), if any: the SDK answers it once approved or denied. */
+  approval?: string;
 }
 
 /** One tool result a message carries (an OpenAI tool message carries one; others may carry several). */

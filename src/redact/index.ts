@@ -1,16 +1,23 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, looksRandom, mixedRun } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
-/** The vendor prefix of a token (`sk-proj-`, `xoxb-`, `ghp_`), or its first four characters (never a UUID's first group). */
-function prefixOf(value: string): string {
-  return /^[A-Za-z][A-Za-z\d]{0,6}[-_.](?:[a-z]{2,8}[-_])?/.exec(value)?.[0] ?? value.slice(0, 4);
-}
+/**
+ * The fixed start of a vendor's documented token format (`ghp_`, `xoxb-`, `sk-proj-`, `sk-ant-api03-`,
+ * `sk_live_`, `AKIA`): the lower-case word and separator that every such format in VENDOR begins with
+ * (its random body never holds a separator that soon), a second word only from this list.
+ */
+const PUBLIC_PREFIX = /^(?:[a-z]{2,6}[_-](?:ant-[a-z]{3,5}\d\d-|proj-|svcacct-|admin-|live_|test_)?|A(?:KIA|SIA|Iza))/;
 
-/** Values of 24 characters or more keep a short prefix, so a log reader can tell which key it was. */
+/**
+ * A secret's marker. Only a token in a vendor's documented format keeps its public prefix (so a reader
+ * can tell which key it was), and only before a body of 16 characters or more; nothing else keeps a
+ * character: any of a random body, an assigned value or a password is information.
+ */
 export function mask(value: string): string {
-  return value.length > 23 ? `${prefixOf(value)}…${REDACTED}` : REDACTED;
+  const prefix = TOKEN.test(value) ? PUBLIC_PREFIX.exec(value)?.[0] : undefined;
+  return prefix && value.length - prefix.length >= 16 ? `${prefix}…${REDACTED}` : REDACTED;
 }
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -91,6 +98,19 @@ const CSRF_ANY = /[cx]srf/i;
 const MASKED = /…|REDACTED\]/;
 
 /**
+ * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
+ * a JSON escape's backslash (`\nghp_…`: patterns read the n as a word character) keeps the escape's
+ * letter, which is no part of it; any other escaped character (`\u0041…`) is the token's own, masked
+ * with its backslash. Either way the JSON stays valid.
+ */
+export function maskAt(text: string, start: number, value: string): [from: number, marker: string] {
+  let i = start;
+  while (text.charCodeAt(i - 1) === 92) i--;
+  const letter = (start - i) % 2 && /[nrtbf]/.test(value[0]) ? 1 : 0;
+  return [(start - i) % 2 && !letter ? start - 1 : start + letter, mask(value.slice(letter))];
+}
+
+/**
  * `text` with every match of `shape` that passes its checks masked. `needed`: the shape's prefilter is
  * known to hold (for a window of a longer text). An exec loop, not `replace` with a callback: V8 calls
  * a replacer from C++ at several times the cost of a match, and adversarial text matches every few
@@ -113,9 +133,10 @@ export function apply(text: string, shape: Shape, needed = false): string {
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group)) continue;
-    const i = group ? match.lastIndexOf(value) : 0;
-    out += text.slice(done, at + i) + mask(value);
-    done = at + i + value.length;
+    const start = at + (group ? match.lastIndexOf(value) : 0);
+    const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
+    out += text.slice(done, Math.max(done, from)) + marker;
+    done = start + value.length;
   }
   return done ? out + text.slice(done) : text;
 }

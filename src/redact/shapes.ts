@@ -50,12 +50,12 @@ export const VENDOR = [
   /sk-ant-(?:api|admin)\d\d-[\w-]{20}[\w-]*/, // Anthropic
   // OpenAI project and service keys carry "T3BlbkFJ" (base64 of "OpenAI"); plain sk- keys are many vendors'
   /sk-(?:proj|svcacct|admin)-(?=[\w-]{0,200}T3BlbkFJ)[\w-]{20}[\w-]*|sk-[A-Za-z\d]{20}[\w-]*/,
-  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16}[A-Za-z\d]*|sq0(?:atp|csp)-[\w-]{22}[\w-]*|EAA[A-Za-z\d]{20}[A-Za-z\d]*/, // Stripe (publishable pk_ keys are public), Square, Meta
+  /[rs]k_(?:live|test|prod)_[A-Za-z\d]{16}[A-Za-z\d]*|sq0(?:atp|csp)-[\w-]{22}[\w-]*|EAA[A-Za-z\d]{20}[\w-]*/, // Stripe (publishable pk_ keys are public), Square, Meta (Square's EAAA tokens hold - and _)
   /ATATT[\w=-]{30}[\w=-]*|ABSK[A-Za-z\d+/]{40}[A-Za-z\d+/]*={0,2}/, // Atlassian, Bedrock
   /(?:SK|AC)[\da-fx]{32}\b|SG\.[\w-]{22}\.[\w-]{43}\b/, // Twilio (hex, or the x of its documentation), SendGrid
   /A3-[A-Z\d]{6}-(?:[A-Z\d]{11}|[A-Z\d]{6}-[A-Z\d]{5})(?:-[A-Z\d]{5}){3}\b/, // 1Password secret keys
   /v1\.0-[\da-f]{24}-[\da-f]{100}[\da-f]*|dapi[\da-f]{32}(?:-\d)?\b/, // Cloudflare origin CA, Databricks
-  /AP[\dA-F][A-Za-z\d]{10}[A-Za-z\d]*\b|AKC[A-Za-z\d]{10}[A-Za-z\d]*/, // Artifactory
+  /AP[\dA-F][A-Za-z\d]{10}[A-Za-z\d]*(?![\w-])|AKC[A-Za-z\d]{10}[A-Za-z\d]*/, // Artifactory (never the head of a longer token: a Firebase server key's APA91b…-…)
   /(?:hf|api_org)_[A-Za-z]{30}[A-Za-z]*/, // Hugging Face (letters only)
   /(?:sntry[su]|fm[12]r?)_[\w+/=-]{40}[\w+/=-]*|ZXlK[\w+/]{40}[\w+/]*|sha256~[\w-]{43}/, // base64 bodies (Sentry, Fly, a JWT encoded again), OpenShift
   /(?:hv[sbr]|s)\.(?=[\w-]{0,30}\d)[\w-]{24}[\w-]*|dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40}[A-Za-z\d]*/, // Vault, Doppler (dotted prefixes)
@@ -140,7 +140,8 @@ export function mixedRun(value: string, min: number): boolean {
  * pk_live_/pk_test_ keys are public; OpenAI's own sk-proj-… keys are judged by their marker above.
  */
 const VENDOR_PREFIX = /^(?!(?:foo|test|pk_(?:live|test)|sk-(?:proj|svcacct|admin)|gl[a-z]{2,5})[_-])(?:(?:[a-z][a-z\d]{0,9}|[A-Z][A-Z\d]{0,9})[_-]){1,2}(?=[\w-]{20})/;
-const TOKEN = new RegExp(`^(?:${VENDOR})`);
+/** A value that starts in a vendor's own token format. */
+export const TOKEN = new RegExp(`^(?:${VENDOR})`);
 const MIXED_HEX_40 = /^(?=[\da-f]{0,39}[A-F])(?=[\dA-F]{0,39}[a-f])[\da-fA-F]{40}$/;
 
 /**
@@ -334,6 +335,8 @@ export const SHAPES: Shape[] = [
   // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
   // every eyJ and rescan the run to its end (quadratic).
   { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtSecret },
+  // Azure AD client secrets, before the runs of token characters below: one would take the part after `~`
+  { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
   // A vendor's own format is a token wherever it stands; the generic shape not under a name that
   // says it is an id, a hash, a nonce or a record's key (`request_id=`, a JWK's `"x": "…"`). Every
@@ -349,7 +352,6 @@ export const SHAPES: Shape[] = [
   // Telegram bots, also glued behind `/bot` in the paths Telegram documents (`api.telegram.org/bot<token>/getMe`, `/file/bot<token>/…`)
   { pattern: /(?:\b|(?<=\/bot))\d{8,10}:AA[\w-]{33}(?![\w-])/g, needs: /:AA/ },
   { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /\d\|\w/ }, // Facebook app tokens
-  { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ }, // Azure AD client secrets
   // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
   { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g },
   // Webhook URLs carry their secret in the path, as each vendor documents it: Slack, Zapier
