@@ -88,7 +88,7 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole | u
  * answer no call of their group when assembly will drop them.
  */
 function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: boolean): NeutralRole | undefined {
-  let i = end - 1;
+  let i = past(views, end - 1, -1);
   if (orphansStay || i < 0 || views[i].role !== "tool") return i >= 0 ? wire(views[i].role) : undefined;
   // One walk back over the run of results to the call that opened it, then one check of each: linear.
   const owner = groupStart(views, i, 0);
@@ -99,6 +99,12 @@ function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: 
 }
 
 type Wire = (role: NeutralRole) => NeutralRole;
+
+/** From `i`, stepping by `step`, the first message in the alternation: system messages after the first (Claude Code's) stand outside it. */
+function past(views: MessageView[], i: number, step: number): number {
+  while (i > 0 && views[i]?.role === "system") i += step;
+  return i;
+}
 
 /** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail. */
 export function keptTokens(p: Plan, perMessage = p.tokens.perMessage): number {
@@ -143,7 +149,8 @@ export function planViews(
   // A pinned request follows the head unless that would put two user messages together; then the
   // handoff goes between them (as an assistant message) and the request follows it.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
-  if (pinned >= 0 && headRole === "user" && wire(views[tStart].role) === "user") {
+  const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
+  if (pinned >= 0 && headRole === "user" && roleAt(tStart) === "user") {
     // User messages on both sides of the request: no place for it that keeps alternation.
     pinned = -1;
     tStart = lu;
@@ -151,7 +158,7 @@ export function planViews(
   const handoffBeforePinned = pinned >= 0 && headRole === "user";
   const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
   const seamAt = (start: number) =>
-    start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : wire(views[start].role));
+    start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : roleAt(start));
   let seam = seamAt(tStart);
   // Never wrap the latest request in a merged handoff: start the tail one group earlier instead.
   if (seam === "merge" && tStart === lu) {
@@ -161,6 +168,9 @@ export function planViews(
       seam = seamAt(tStart);
     }
   }
+
+  // The newest system message (Claude Code's environment, deferred tools) is the newest instruction: kept verbatim.
+  const sys = views.map((v) => v.role).lastIndexOf("system");
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
@@ -197,7 +207,7 @@ export function planViews(
     fixedTokens,
     tailBudget,
     previousHandoffIndex,
-    pinned: pinned >= 0 ? [pinned] : [],
+    pinned: [sys < tStart ? sys : -1, pinned].filter((i) => i >= hEnd).sort((a, b) => a - b),
     handoffBeforePinned,
     seam: middleEmpty ? "none" : seam,
   };
