@@ -74,7 +74,7 @@ describe("role: system inside messages (Claude Code's default model)", () => {
     }
   });
 
-  it("keeps the invariants with system messages anywhere a client may put them", async () => {
+  it("keeps the invariants, and never adds a cache breakpoint, with system messages where a client puts them", async () => {
     // Generated transcripts in Anthropic form, with system messages inserted where Claude Code puts
     // them: first, or after a user message. (After an assistant message whose tool call a stub must
     // answer, the stub's user message and the next user message end up either side of it: not covered.)
@@ -87,13 +87,27 @@ describe("role: system inside messages (Claude Code's default model)", () => {
       }
       return messages;
     });
+    // Up to four cache_control breakpoints on arbitrary blocks, as a client may place them.
+    const withBreakpoints = fc.tuple(withSystem, fc.array(fc.nat(), { maxLength: 4 })).map(([messages, at]) => {
+      const blocks = messages.flatMap((m, i) => (typeof m.content === "string" ? [] : m.content.map((_, k) => [i, k] as const)));
+      for (const n of at) {
+        if (!blocks.length) break;
+        const [i, k] = blocks[n % blocks.length];
+        const content = [...(messages[i].content as AnthropicBlock[])];
+        content[k] = { ...content[k], cache_control: { type: "ephemeral" } };
+        messages[i] = { ...messages[i], content };
+      }
+      return messages;
+    });
     await fc.assert(
-      fc.asyncProperty(withSystem, options, async (messages, opts) => {
+      fc.asyncProperty(withBreakpoints, options, async (messages, opts) => {
         const o = { ...opts, dialect: anthropicMessages };
         const snapshot = JSON.stringify(messages);
         const p = plan(messages, o);
         const r = await compact(messages, o);
         expect(violations({ input: messages, snapshot, plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+        // Compaction never adds a breakpoint: pruned blocks keep theirs, the handoff and stubs carry none.
+        expect(breakpoints(r.messages)).toBeLessThanOrEqual(breakpoints(messages));
         // The newest system message survives as itself.
         const newest = [...messages].reverse().find((m) => m.role === "system");
         if (newest && r.report.mode !== "prune") expect(r.messages).toContain(newest);
