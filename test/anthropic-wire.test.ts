@@ -3,8 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { anthropicMessages, compact, plan, type AnthropicBlock, type AnthropicMessage, type SummarizeRequest } from "../src/index.js";
-import { fromOpenAI } from "../src/convert.js";
-import { options, transcript } from "./support/arbitraries.js";
+import { anthropicTranscript, options } from "./support/arbitraries.js";
 import { breakpoints, claudeCodeRequest, environment } from "./support/claude-code.js";
 import { violations } from "./support/invariants.js";
 import { validity } from "./support/validity.js";
@@ -75,32 +74,10 @@ describe("role: system inside messages (Claude Code's default model)", () => {
   });
 
   it("keeps the invariants, and never adds a cache breakpoint, with system messages where a client puts them", async () => {
-    // Generated transcripts in Anthropic form, with system messages inserted where Claude Code puts
-    // them: first, or after a user message. (After an assistant message whose tool call a stub must
-    // answer, the stub's user message and the next user message end up either side of it: not covered.)
-    const withSystem = fc.tuple(transcript, fc.array(fc.nat(), { maxLength: 3 })).map(([t, at]) => {
-      const messages = fromOpenAI(t, "anthropic").messages as AnthropicMessage[];
-      for (const k of at) {
-        const i = messages.length ? k % (messages.length + 1) : 0;
-        const before = messages[i - 1];
-        if (!before || before.role === "user") messages.splice(i, 0, { role: "system", content: [{ type: "text", text: `<env>inserted at ${i}</env>` }] });
-      }
-      return messages;
-    });
-    // Up to four cache_control breakpoints on arbitrary blocks, as a client may place them.
-    const withBreakpoints = fc.tuple(withSystem, fc.array(fc.nat(), { maxLength: 4 })).map(([messages, at]) => {
-      const blocks = messages.flatMap((m, i) => (typeof m.content === "string" ? [] : m.content.map((_, k) => [i, k] as const)));
-      for (const n of at) {
-        if (!blocks.length) break;
-        const [i, k] = blocks[n % blocks.length];
-        const content = [...(messages[i].content as AnthropicBlock[])];
-        content[k] = { ...content[k], cache_control: { type: "ephemeral" } };
-        messages[i] = { ...messages[i], content };
-      }
-      return messages;
-    });
+    // (After an assistant message whose tool call a stub must answer, a system message would end up
+    // between the stub's user message and the next user message: not generated, see docs/NOTES.md.)
     await fc.assert(
-      fc.asyncProperty(withBreakpoints, options, async (messages, opts) => {
+      fc.asyncProperty(anthropicTranscript, options, async (messages, opts) => {
         const o = { ...opts, dialect: anthropicMessages };
         const snapshot = JSON.stringify(messages);
         const p = plan(messages, o);
@@ -112,7 +89,7 @@ describe("role: system inside messages (Claude Code's default model)", () => {
         const newest = [...messages].reverse().find((m) => m.role === "system");
         if (newest && r.report.mode !== "prune") expect(r.messages).toContain(newest);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });
