@@ -74,8 +74,6 @@ describe("role: system inside messages (Claude Code's default model)", () => {
   });
 
   it("keeps the invariants, and never adds a cache breakpoint, with system messages where a client puts them", async () => {
-    // (After an assistant message whose tool call a stub must answer, a system message would end up
-    // between the stub's user message and the next user message: not generated, see docs/NOTES.md.)
     await fc.assert(
       fc.asyncProperty(anthropicTranscript, options, async (messages, opts) => {
         const o = { ...opts, dialect: anthropicMessages };

@@ -100,9 +100,9 @@ function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: 
 
 type Wire = (role: NeutralRole) => NeutralRole;
 
-/** From `i`, stepping by `step`, the first message in the alternation: system messages after the first (Claude Code's) stand outside it. */
+/** From `i`, stepping by `step`, the first message in the alternation: system messages (Claude Code's inside Anthropic messages too) stand outside it. */
 function past(views: MessageView[], i: number, step: number): number {
-  while (i > 0 && views[i]?.role === "system") i += step;
+  while (i >= 0 && views[i]?.role === "system") i += step;
   return i;
 }
 
@@ -169,8 +169,11 @@ export function planViews(
     }
   }
 
-  // The newest system message (Claude Code's environment, deferred tools) is the newest instruction: kept verbatim.
+  // The newest system message (Claude Code's environment, deferred tools) is the newest instruction:
+  // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
+  // the calls the head left open.
   const sys = views.map((v) => v.role).lastIndexOf("system");
+  const pins = [pinned, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
@@ -207,8 +210,8 @@ export function planViews(
     fixedTokens,
     tailBudget,
     previousHandoffIndex,
-    pinned: [sys < tStart ? sys : -1, pinned].filter((i) => i >= hEnd).sort((a, b) => a - b),
-    handoffBeforePinned,
+    pinned: pins,
+    handoffBeforePinned: handoffBeforePinned || pins[0] === sys,
     seam: middleEmpty ? "none" : seam,
   };
 }

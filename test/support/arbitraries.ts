@@ -91,8 +91,8 @@ export const options = fc.record(
 
 /**
  * Anthropic transcripts as Claude Code writes them: the generated ones converted, with `role: "system"`
- * messages inserted where it puts them (first, or after a user message), and up to four
- * `cache_control` breakpoints on arbitrary blocks.
+ * messages inserted anywhere but between a tool call and its result, and up to four `cache_control`
+ * breakpoints on arbitrary blocks.
  */
 export const anthropicTranscript = fc
   .tuple(transcript, fc.array(fc.nat(), { maxLength: 3 }), fc.array(fc.nat(), { maxLength: 4 }))
@@ -101,7 +101,8 @@ export const anthropicTranscript = fc
     for (const k of systemAt) {
       const i = messages.length ? k % (messages.length + 1) : 0;
       const before = messages[i - 1];
-      if (!before || before.role === "user") messages.splice(i, 0, { role: "system", content: [{ type: "text", text: `<env>inserted at ${i}</env>` }] });
+      const awaited = before?.role === "assistant" && typeof before.content !== "string" && before.content.some((b) => b.type === "tool_use");
+      if (!awaited) messages.splice(i, 0, { role: "system", content: [{ type: "text", text: `<env>inserted at ${i}</env>` }] });
     }
     const blocks = messages.flatMap((m, i) => (typeof m.content === "string" ? [] : m.content.map((_, k) => [i, k] as const)));
     for (const n of breakpointAt) {
