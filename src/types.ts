@@ -142,11 +142,13 @@ export interface Plan {
   /** Index of an earlier handoff (ours or another agent's) found in the transcript, or -1. */
   previousHandoffIndex: number;
   /**
-   * Middle messages kept verbatim: the latest user request when everything after it is too large
-   * for the tail. In the output they stand, as the same objects, right before the handoff.
+   * Middle messages kept verbatim: the latest user request when everything after it is too large for
+   * the tail, then the newest system message inside the transcript (Claude Code's environment) when
+   * it falls in the middle. In the output they stand, in this order and as the same objects, next to
+   * the handoff.
    */
   pinned: number[];
-  /** The pinned request follows the handoff instead of preceding it (when it would meet a user message). */
+  /** The pinned messages follow the handoff instead of preceding it (when the request would meet a user message, or only a system message is pinned). */
   handoffBeforePinned: boolean;
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";

@@ -112,8 +112,8 @@ describe("anthropic specifics", () => {
     expect(t).toBeLessThan(1650);
   });
 
-  it("rejects a system role inside messages with a clear error", () => {
-    expect(() => plan([{ role: "system", content: "x" }] as never, { contextWindow: 1000, dialect: anthropicMessages })).toThrow(/messages\[0\]: role: role must be "user" or "assistant"/);
+  it("rejects an unknown role inside messages with a clear error", () => {
+    expect(() => plan([{ role: "tool", content: "x" }] as never, { contextWindow: 1000, dialect: anthropicMessages })).toThrow(/messages\[0\]: role: role must be "user", "assistant" or "system"/);
   });
 });
 

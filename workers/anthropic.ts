@@ -2,11 +2,15 @@
 // built on it, pointed at this worker's base URL). Compacts with the Anthropic dialect, forwards to
 // ANTHROPIC_UPSTREAM_BASE_URL, streams the answer back byte for byte; errors in Anthropic's shape.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { compact } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
-import { proxyHeaders, runCompact, sseData, watchUsage } from "./proxy.js";
-import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
-import { AnthropicError, MessagesRequest, SessionId } from "./schemas.js";
+import { coreOptions } from "./options.js";
+import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { forwardedHeaders, upstreamUrl } from "./wire.js";
+import { AnthropicError, CountTokensRequest, CountTokensResponse, MessagesRequest, SessionId } from "./schemas.js";
 
 type App = { Bindings: Env };
 
@@ -60,6 +64,41 @@ function anthropicUsage(text: string, streamed: boolean): unknown {
 
 const json = (description: string) => ({ content: { "application/json": { schema: AnthropicError } }, description });
 
+/** The client's headers (Claude Code's anthropic-beta, x-app, x-stainless-*, …), its version, and the worker's key. */
+function anthropicHeaders(c: Context<App>): Headers {
+  return forwardedHeaders(c.req.raw.headers, {
+    "content-type": "application/json",
+    "anthropic-version": c.req.header("anthropic-version") ?? "2023-06-01",
+    "x-api-key": c.env.ANTHROPIC_API_KEY,
+  });
+}
+
+/** The window to compact for: header, table (with the 1M beta), capped by what an overflow taught the session. */
+async function windowOf(c: Context<App>, model: string, sessionId: string | undefined): Promise<number> {
+  const window = windowFor(c.env, model, c.req.header("x-context-window"), c.req.header("anthropic-beta"));
+  const learned = sessionId ? await sessionOf(c.env, sessionId).learnedWindow(model) : undefined;
+  return Math.min(window, learned ?? window);
+}
+
+/** A fetch that threw: the idle timeout (504) or an unreachable upstream (502), in Anthropic's shape. */
+function unreachable(failed: unknown): Response {
+  if (!(failed instanceof SendFailed)) throw failed; // a compaction input error: the app's handler answers it
+  const err = failed.reason;
+  if (err instanceof UpstreamTimeout) return anthropicError(504, err.message, "timeout_error");
+  return anthropicError(502, upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
+}
+
+/** The upstream's error answer in Anthropic's shape, with its back-off headers (and the retry, when there was one). */
+async function anthropicFailure(res: Response, sent: Pick<Sent, "retried">): Promise<Response> {
+  const f = await upstreamFailure(res);
+  const answer = anthropicError(f.status, f.message, f.type);
+  f.headers.forEach((v, k) => answer.headers.set(k, v));
+  if (sent.retried) answer.headers.set("x-compaction-retried", "overflow");
+  return answer;
+}
+
+const streamed = (res: Response, stream: unknown) => stream === true && res.body !== null && (res.headers.get("content-type") ?? "").includes("event-stream");
+
 export function messagesRoute(app: OpenAPIHono<App>): void {
   app.openapi(
     createRoute({
@@ -87,49 +126,123 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL?.replace(/\/+$/, "");
+      const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
       if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
       const sessionId = c.req.valid("header")["x-session-id"];
-      const result = await runCompact(
-        c.env,
-        body.messages,
-        { contextWindow: windowFor(c.env, body.model, c.req.header("x-context-window")), maxOutputTokens: body.max_tokens, tools: body.tools, dialect: "anthropic", system: body.system },
-        sessionId,
-      );
-      const system = result.system ?? body.system;
-
-      let res: Response;
+      const window = await windowOf(c, body.model, sessionId);
+      let sent: Sent;
       try {
-        res = await idleFetch(
-          `${upstream}/v1/messages`,
-          {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              "anthropic-version": c.req.header("anthropic-version") ?? "2023-06-01",
-              ...(c.req.header("anthropic-beta") ? { "anthropic-beta": c.req.header("anthropic-beta")! } : {}),
-              ...(c.env.ANTHROPIC_API_KEY ? { "x-api-key": c.env.ANTHROPIC_API_KEY } : {}),
-            },
-            body: JSON.stringify({ ...body, messages: result.messages, ...(system === undefined ? {} : { system }) }),
+        sent = await sendCompacted({
+          window,
+          compactFor: (contextWindow, force) =>
+            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, sessionId),
+          send: (result) => {
+            const system = result.system ?? body.system;
+            const request = { ...body, messages: result.messages, ...(system === undefined ? {} : { system }) };
+            return idleFetch(upstreamUrl(upstream, "/v1/messages", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);
           },
-          upstreamTimeoutMs(c.env),
-          c.req.raw.signal,
-        );
+          learn: sessionId ? (tokens, note) => sessionOf(c.env, sessionId).learnedWindow(body.model, tokens, note) : undefined,
+        });
       } catch (err) {
-        if (err instanceof UpstreamTimeout) return anthropicError(504, err.message, "timeout_error") as never;
-        return anthropicError(502, upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: ")) as never;
+        return unreachable(err) as never;
       }
+      const { result, res } = sent;
       // The upstream's own status (429, 529, …), its error type, its back-off headers, and its message made safe.
-      if (!res.ok) {
-        const f = await upstreamFailure(res);
-        const answer = anthropicError(f.status, f.message, f.type);
-        f.headers.forEach((v, k) => answer.headers.set(k, v));
-        return answer as never;
-      }
+      if (!res.ok) return (await anthropicFailure(res, sent)) as never;
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);
-      const out = watchUsage(c, res.body, sessionId, (text) => anthropicUsage(text, body.stream === true), result);
+      if (sent.retried) headers.set("x-compaction-retried", "overflow");
+      const out = watchUsage(c, streamed(res, body.stream) ? cutAware(res.body!, "anthropic") : res.body, sessionId, (text) => anthropicUsage(text, body.stream === true), result);
       return new Response(out, { status: res.status, headers }) as never;
     },
+  );
+}
+
+/**
+ * POST /v1/messages/count_tokens: what the request will cost once compacted, counted by the upstream.
+ * The compaction here is stateless and deterministic (no session written, no model summarizer called):
+ * a count has no side effects. An upstream without the route (404) gets the worker's own estimate.
+ */
+export function countTokensRoute(app: OpenAPIHono<App>): void {
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/messages/count_tokens",
+      summary: "Anthropic token counting: the request as the worker would send it (compacted), counted by the upstream",
+      description: "`{ input_tokens }` from the upstream; when it has no count_tokens route (404), the worker's own estimate (`x-count-source: estimate`). Errors use Anthropic's shape.",
+      request: {
+        body: { content: { "application/json": { schema: CountTokensRequest } }, required: true },
+        headers: z.object({ "x-session-id": SessionId.optional(), "x-context-window": z.string().optional(), "anthropic-version": z.string().optional(), "anthropic-beta": z.string().optional() }),
+      },
+      responses: {
+        200: { content: { "application/json": { schema: CountTokensResponse } }, description: "The count, with the compaction report in x-compaction-* headers" },
+        400: json("Invalid input"),
+        401: json("Missing or wrong token"),
+        502: json("No upstream, or the upstream could not be reached"),
+        504: json("The upstream did not answer in time"),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
+      if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
+      const contextWindow = await windowOf(c, body.model, c.req.valid("header")["x-session-id"]);
+      const result = await compact(body.messages, coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }));
+      const system = result.system ?? body.system;
+      let res: Response;
+      try {
+        const request = { ...body, messages: result.messages, ...(system === undefined ? {} : { system }) };
+        res = await idleFetch(upstreamUrl(upstream, "/v1/messages/count_tokens", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);
+      } catch (err) {
+        return unreachable(new SendFailed(err)) as never;
+      }
+      if (res.status === 404) {
+        await res.body?.cancel();
+        const headers = proxyHeaders(res, [], result);
+        headers.set("x-count-source", "estimate");
+        return Response.json({ input_tokens: result.report.tokensAfter }, { headers }) as never;
+      }
+      if (!res.ok) return (await anthropicFailure(res, {})) as never;
+      return new Response(res.body, { status: res.status, headers: proxyHeaders(res, ["content-type", "request-id", "x-request-id"], result) }) as never;
+    },
+  );
+}
+
+/**
+ * GET /v1/models (and /v1/models/{id}): the upstream's list, passed through (Claude Code asks for it).
+ * A request with anthropic-version goes to the Anthropic upstream, any other to the OpenAI-compatible one;
+ * either is used when it is the only one configured.
+ */
+export function modelsRoute(app: OpenAPIHono<App>): void {
+  const handler = async (c: Context<App>) => {
+    const anthropic = c.req.header("anthropic-version") !== undefined;
+    const useAnthropic = c.env.ANTHROPIC_UPSTREAM_BASE_URL && (anthropic || !c.env.UPSTREAM_BASE_URL);
+    const fail = (status: number, message: string) => (anthropic ? anthropicError(status, message) : Response.json({ error: { type: status === 504 ? "upstream_timeout" : "no_upstream", message } }, { status }));
+    if (!useAnthropic && !c.env.UPSTREAM_BASE_URL) return fail(404, "no upstream is configured to list models");
+    const path = c.req.path.slice("/v1".length); // /models or /models/{id}
+    const url = useAnthropic ? upstreamUrl(c.env.ANTHROPIC_UPSTREAM_BASE_URL!, `/v1${path}`, c.req.url) : upstreamUrl(c.env.UPSTREAM_BASE_URL!, path, c.req.url);
+    const headers = useAnthropic
+      ? forwardedHeaders(c.req.raw.headers, { "anthropic-version": c.req.header("anthropic-version") ?? "2023-06-01", "x-api-key": c.env.ANTHROPIC_API_KEY })
+      : forwardedHeaders(c.req.raw.headers, { authorization: c.env.UPSTREAM_API_KEY ? `Bearer ${c.env.UPSTREAM_API_KEY}` : undefined });
+    let res: Response;
+    try {
+      res = await idleFetch(url, { method: "GET", headers }, upstreamTimeoutMs(c.env), c.req.raw.signal);
+    } catch (err) {
+      if (err instanceof UpstreamTimeout) return fail(504, err.message);
+      return fail(502, upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
+    }
+    if (!res.ok) {
+      const f = await upstreamFailure(res);
+      return anthropic ? anthropicError(f.status, f.message, f.type) : Response.json({ error: { type: "upstream_error", message: f.message, status: f.status } }, { status: f.status, headers: f.headers });
+    }
+    const out = new Headers();
+    for (const k of ["content-type", "request-id", "x-request-id"]) if (res.headers.get(k)) out.set(k, res.headers.get(k)!);
+    return new Response(res.body, { status: res.status, headers: out });
+  };
+  const doc = { 200: { description: "The upstream's model list (or model), unchanged" }, 404: { description: "No upstream is configured" }, 502: { description: "The upstream could not be reached" } };
+  app.openapi(createRoute({ method: "get", path: "/v1/models", summary: "The upstream's models, passed through", responses: doc }), handler as never);
+  app.openapi(
+    createRoute({ method: "get", path: "/v1/models/{id}", summary: "One of the upstream's models, passed through", request: { params: z.object({ id: z.string().min(1).max(200).openapi({ param: { name: "id", in: "path" } }) }) }, responses: doc }),
+    handler as never,
   );
 }

@@ -3,14 +3,16 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { normalizeRef, plan } from "../src/index.js";
-import { anthropicErrorShape, messagesRoute } from "./anthropic.js";
+import { anthropicErrorShape, countTokensRoute, messagesRoute, modelsRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
-import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { forwardedHeaders, upstreamUrl } from "./wire.js";
 import { redactMessage } from "../src/redact/index.js";
 
 export type App = { Bindings: Env };
@@ -29,6 +31,7 @@ export const app = new OpenAPIHono<App>({
 });
 
 app.use("/v1/messages", anthropicErrorShape); // first, so that every error of that route takes Anthropic's shape
+app.use("/v1/messages/*", anthropicErrorShape);
 app.use("/v1/*", corsAllowList(["authorization", "content-type", "x-session-id", "x-context-window", "x-api-key", "anthropic-version", "anthropic-beta"], COMPACTION_HEADERS));
 app.use("/v1/*", auth);
 app.use("/v1/*", async (c, next) =>
@@ -168,46 +171,60 @@ app.openapi(
   }),
   async (c) => {
     const body = c.req.valid("json");
-    const upstream = c.env.UPSTREAM_BASE_URL?.replace(/\/+$/, "");
+    const upstream = c.env.UPSTREAM_BASE_URL;
     if (!upstream) return fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
     const sessionId = c.req.valid("header")["x-session-id"];
-    const options: HttpOptions = {
-      contextWindow: windowFor(c.env, body.model, c.req.header("x-context-window")),
-      maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
-      tools: body.tools,
-    };
-    const result = await runCompact(c.env, body.messages, options, sessionId);
+    const window = windowFor(c.env, body.model, c.req.header("x-context-window"));
+    const learned = sessionId ? await sessionOf(c.env, sessionId).learnedWindow(body.model) : undefined;
+    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools });
 
-    let res: Response;
+    let sent: Sent;
     try {
-      res = await idleFetch(
-        `${upstream}/chat/completions`,
-        {
-          method: "POST",
-          headers: { "content-type": "application/json", ...(c.env.UPSTREAM_API_KEY ? { authorization: `Bearer ${c.env.UPSTREAM_API_KEY}` } : {}) },
-          body: JSON.stringify({ ...body, messages: result.messages }),
-        },
-        upstreamTimeoutMs(c.env),
-        c.req.raw.signal,
-      );
-      if (!res.ok) {
-        // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
-        const f = await upstreamFailure(res);
-        const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
-        return Response.json({ error }, { status: f.status, headers: f.headers }) as never;
-      }
-    } catch (err) {
+      sent = await sendCompacted({
+        window: Math.min(window, learned ?? window),
+        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), sessionId),
+        send: (result) =>
+          idleFetch(
+            upstreamUrl(upstream, "/chat/completions", c.req.url),
+            {
+              method: "POST",
+              // The client's headers pass on, but its credential: the upstream gets the worker's own key.
+              headers: forwardedHeaders(c.req.raw.headers, { "content-type": "application/json", authorization: c.env.UPSTREAM_API_KEY ? `Bearer ${c.env.UPSTREAM_API_KEY}` : undefined }),
+              body: JSON.stringify({ ...body, messages: result.messages }),
+            },
+            upstreamTimeoutMs(c.env),
+            c.req.raw.signal,
+          ),
+        learn: sessionId ? (tokens, note) => sessionOf(c.env, sessionId).learnedWindow(body.model, tokens, note) : undefined,
+      });
+    } catch (failed) {
+      if (!(failed instanceof SendFailed)) throw failed;
+      const err = failed.reason;
       if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
       return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
     }
+    const { result, res } = sent;
+    const retried = sent.retried ? { "x-compaction-retried": "overflow" } : {};
+    if (!res.ok) {
+      // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
+      const f = await upstreamFailure(res);
+      const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
+      const headers = new Headers(f.headers);
+      for (const [k, v] of Object.entries(retried)) headers.set(k, v);
+      return Response.json({ error }, { status: f.status, headers }) as never;
+    }
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
-    const out = watchUsage(c, res.body, sessionId, (text) => openAIUsage(text, body.stream === true), result);
+    for (const [k, v] of Object.entries(retried)) headers.set(k, v);
+    const sse = body.stream === true && res.body && (res.headers.get("content-type") ?? "").includes("event-stream");
+    const out = watchUsage(c, sse ? cutAware(res.body!, "openai-chat") : res.body, sessionId, (text) => openAIUsage(text, body.stream === true), result);
     return new Response(out, { status: res.status, headers }) as never;
   },
 );
 
 messagesRoute(app);
+countTokensRoute(app);
+modelsRoute(app);
 
 // ---- documents and the demo -----------------------------------------------------------------------
 

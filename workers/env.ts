@@ -42,22 +42,47 @@ export function summarizerFor(env: Env): Summarizer | undefined {
   }
 }
 
+/**
+ * Context windows (input + output, tokens) by model-name prefix; the longest matching prefix wins.
+ * Checked 2026-11-28 against the providers' model pages and gateways' model cards (docs search):
+ * Claude 4.x 200k (Sonnet 4/4.5/4.6 and Opus 4.6 reach 1M with the `context-1m` beta, below); the
+ * Claude 5 family (Opus 5/5.5, Sonnet 5/5.5, Fable, Mythos) 1M natively, as Claude Code reports for
+ * claude-opus-5-5; Haiku 200k. GPT-5, 5.1-5.3 (and -mini, -nano, -codex) 400k (272k input + 128k
+ * output); GPT-5.4 and later 1.05M; GPT-4.1 1M; o-series 200k. Gemini 2.x/3.x 1M (1,048,576), Gemini
+ * 1.5 Pro and 3.5 Pro 2M. A window learned from a provider's overflow error beats the table.
+ */
 const WINDOWS: Record<string, number> = {
   "gpt-4o": 128_000,
-  "gpt-4o-mini": 128_000,
   "gpt-4.1": 1_047_576,
-  "gpt-4.1-mini": 1_047_576,
   "gpt-5": 400_000,
+  "gpt-5.4": 1_050_000,
+  "gpt-5.4-mini": 400_000,
+  "gpt-5.4-nano": 400_000,
+  "gpt-5.5": 1_050_000,
+  "gpt-5.6": 1_050_000,
+  "o1": 200_000,
+  "o1-mini": 128_000,
   "o3": 200_000,
   "o4-mini": 200_000,
   "claude": 200_000,
-  "claude-sonnet-4": 200_000,
-  "claude-opus-4": 200_000,
+  "claude-opus-5": 1_000_000,
+  "claude-sonnet-5": 1_000_000,
+  "claude-fable-5": 1_000_000,
+  "claude-mythos-5": 1_000_000,
+  "gemini": 1_048_576,
+  "gemini-1.5-pro": 2_097_152,
+  "gemini-3.5-pro": 2_097_152,
 };
 export const DEFAULT_WINDOW = 128_000;
+/** What Anthropic's `context-1m-…` beta (or Claude Code's `[1m]` model suffix) gives. */
+export const ONE_MILLION = 1_000_000;
 
-/** A model's context window: the x-context-window header, else the table (longest matching prefix). */
-export function windowFor(env: Env, model: string, header: string | undefined): number {
+/**
+ * A model's context window: the x-context-window header, else the table (longest matching prefix of
+ * the name without a provider path such as `anthropic/`). A `[1m]` suffix or an `anthropic-beta`
+ * header naming `context-1m` asks for 1M tokens.
+ */
+export function windowFor(env: Env, model: string, header: string | undefined, beta?: string): number {
   const fromHeader = Number(header);
   if (header && Number.isInteger(fromHeader) && fromHeader > 0) return fromHeader;
   let table = WINDOWS;
@@ -66,8 +91,12 @@ export function windowFor(env: Env, model: string, header: string | undefined): 
   } catch {
     // a malformed MODEL_WINDOWS leaves the built-in table
   }
+  const name = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
+  const oneMillion = /\[1m\]$/.test(name) || /(?:^|,)\s*context-1m/.test(beta ?? "");
+  const bare = name.replace(/\[1m\]$/, "");
   const key = Object.keys(table)
-    .filter((k) => model === k || model.startsWith(`${k}-`) || model.startsWith(k))
+    .filter((k) => bare.startsWith(k.toLowerCase()))
     .sort((a, b) => b.length - a.length)[0];
-  return key ? table[key] : DEFAULT_WINDOW;
+  const window = key ? table[key] : DEFAULT_WINDOW;
+  return oneMillion ? Math.max(window, ONE_MILLION) : window;
 }

@@ -140,3 +140,17 @@ export const MessagesRequest = z
   .passthrough()
   .superRefine(otherFieldsBounded)
   .openapi("MessagesRequest");
+
+/** POST /v1/messages/count_tokens: a Messages request without max_tokens. */
+export const CountTokensRequest = z
+  .object({
+    model: z.string().min(1),
+    messages: Messages.min(1),
+    system: z.union([z.string(), boundedList("Text blocks")]).optional(),
+    tools: boundedList("Tool definitions").optional(),
+  })
+  .passthrough()
+  .superRefine(otherFieldsBounded)
+  .openapi("CountTokensRequest");
+
+export const CountTokensResponse = z.object({ input_tokens: z.number().int().nonnegative() }).passthrough().openapi("CountTokensResponse");

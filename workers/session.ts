@@ -110,6 +110,20 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
+  /**
+   * The context window the provider enforces for `model`, as an overflow error taught it (kv key
+   * "windows"). With `tokens`, records that limit (the smallest seen stays) and reports the overflow
+   * (`note`) among the session's reports; without, only reads.
+   */
+  async learnedWindow(model: string, tokens?: number, note?: string): Promise<number | undefined> {
+    const windows = this.read<Record<string, number>>("windows") ?? {};
+    if (tokens === undefined || !(tokens > 0)) return windows[model];
+    const window = Math.min(tokens, windows[model] ?? tokens);
+    this.write("windows", { ...windows, [model]: window });
+    this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify({ mode: "overflow", model, window, warnings: [note ?? ""] }));
+    return window;
+  }
+
   async snapshot(): Promise<{ state: CompactorState | null; reports: unknown[] }> {
     const reports = this.ctx.storage.sql
       .exec<{ at: number; report: string }>("SELECT at, report FROM reports ORDER BY id DESC")

@@ -114,3 +114,47 @@ export function upstreamMessage(text: string, lead = ""): string {
   const s = typeof message === "string" ? message : JSON.stringify(message);
   return redactMessage(lead + s.slice(0, 100_000)); // redacted whole (echoed keys of any form masked), then capped
 }
+
+/** The SSE dialects a proxied stream may speak: each has its own error event. */
+export type StreamFormat = "anthropic" | "openai-chat" | "responses";
+
+/** The error event a client of `format` understands, as SSE text (its own event, after a blank line). */
+export function streamErrorEvent(format: StreamFormat, err: unknown): string {
+  const timeout = err instanceof UpstreamTimeout;
+  // Never the raw error text of a network failure beyond its message, redacted (it may quote a URL with a key).
+  const message = upstreamMessage(err instanceof Error ? err.message : "the upstream stream failed", "the upstream stream was cut: ");
+  if (format === "anthropic") {
+    const type = timeout ? "overloaded_error" : "api_error"; // overloaded: the error Anthropic clients retry
+    return `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message } })}\n\n`;
+  }
+  const code = timeout ? "upstream_timeout" : "upstream_error";
+  if (format === "responses") return `event: error\ndata: ${JSON.stringify({ type: "error", code, message, param: null })}\n\n`;
+  return `data: ${JSON.stringify({ error: { type: code, code, message } })}\n\n`;
+}
+
+/**
+ * A proxied SSE body whose upstream may be cut (idle timeout, reset): the bytes pass through as they
+ * come; a failure ends the stream with an error event in the client's format, after a blank line so
+ * that it never joins a half-sent event, and nothing after it: no clean `[DONE]` or `message_stop`
+ * a client would take for a complete answer.
+ */
+export function cutAware(body: ReadableStream<Uint8Array>, format: StreamFormat): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const encoder = new TextEncoder();
+  let tail = "\n\n"; // the last two characters sent: whether an event boundary was reached
+  return new ReadableStream<Uint8Array>({
+    async pull(out) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) return out.close();
+        out.enqueue(value);
+        tail = (tail + String.fromCharCode(...value.subarray(-2))).slice(-2).replace(/\r/g, "\n");
+      } catch (err) {
+        const lead = tail.endsWith("\n\n") ? "" : tail.endsWith("\n") ? "\n" : "\n\n";
+        out.enqueue(encoder.encode(lead + streamErrorEvent(format, err)));
+        out.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}

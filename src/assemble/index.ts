@@ -102,7 +102,8 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
   for (let i = plan.tail.start; i < x.input.length; i++) slots.push({ message: x.pruned[i], view: x.prunedViews[i], from: i });
 
   if (x.handoff !== undefined && plan.seam === "merge") {
-    const at = plan.head.end + plan.pinned.length;
+    let at = plan.head.end + plan.pinned.length;
+    while (slots[at].view.role === "system") at++; // a system message stands outside the alternation
     const merged = dialect.prepend(slots[at].message, x.handoff);
     slots[at] = { message: merged, view: dialect.view(merged), from: -1 };
   }

@@ -1,11 +1,12 @@
 // Anthropic Messages: system beside the messages, content blocks, tool results inside user messages,
-// strict user/assistant alternation.
+// strict user/assistant alternation. Claude Code also puts `role: "system"` messages inside `messages`
+// (environment, deferred tools): valid, viewed as system, and outside the alternation.
 import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolResultView } from "./view.js";
 import { contentIssues, isString, validateEach, type PartRule } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
 export interface AnthropicMessage {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "system";
   content: string | AnthropicBlock[];
   [k: string]: unknown;
 }
@@ -17,11 +18,13 @@ const BLOCKS: PartRule[] = [
 ];
 
 function check(m: Record<string, unknown>): string[] {
-  if (m.role !== "user" && m.role !== "assistant") return ['role: role must be "user" or "assistant" (the system prompt goes in options.system)'];
+  if (m.role !== "user" && m.role !== "assistant" && m.role !== "system") return ['role: role must be "user", "assistant" or "system"'];
   return contentIssues(m.content, BLOCKS, "a content block", "content must be a string or an array of content blocks");
 }
 
 const IMAGE = new Set(["image"]);
+/** How a compaction block reads: one of the openings findHandoff knows as another agent's handoff. */
+const COMPACTION_OPENING = "[CONTEXT COMPACTION by the provider]";
 const ATTACHMENT = new Set(["document", "file", "container_upload"]);
 
 function blocks(content: AnthropicMessage["content"]): AnthropicBlock[] {
@@ -49,6 +52,8 @@ function view(m: AnthropicMessage): MessageView {
     else if (b.type === "tool_result") v.results.push(resultView(b));
     else if (IMAGE.has(b.type)) v.images++;
     else if (ATTACHMENT.has(b.type)) v.attachments++;
+    // The provider's own compaction (context management): an earlier handoff, read as one, never edited.
+    else if (b.type === "compaction") addText(v, `${COMPACTION_OPENING}\n${typeof b.content === "string" ? b.content : jsonOf(b.content ?? "")}`);
     // thinking, redacted_thinking, server tools and their results: kept as they are, counted by size
     else v.otherChars += jsonOf(b).length;
   }

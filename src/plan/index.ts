@@ -103,7 +103,7 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole | u
  * answer no call of their group when assembly will drop them.
  */
 function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: boolean): NeutralRole | undefined {
-  let i = end - 1;
+  let i = past(views, end - 1, -1);
   if (orphansStay || i < 0 || views[i].role !== "tool") return i >= 0 ? wire(views[i].role) : undefined;
   // One walk back over the run of results to the call that opened it, then one check of each: linear.
   const owner = groupStart(views, i, 0);
@@ -114,6 +114,12 @@ function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: 
 }
 
 type Wire = (role: NeutralRole) => NeutralRole;
+
+/** From `i`, stepping by `step`, the first message in the alternation: system messages (Claude Code's inside Anthropic messages too) stand outside it. */
+function past(views: MessageView[], i: number, step: number): number {
+  while (i >= 0 && views[i]?.role === "system") i += step;
+  return i;
+}
 
 /** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail. */
 export function keptTokens(p: Plan, perMessage = p.tokens.perMessage): number {
@@ -159,7 +165,8 @@ export function planViews(
   // A pinned request follows the head unless that would put two user messages together; then the
   // handoff goes between them (as an assistant message) and the request follows it.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
-  if (pinned >= 0 && headRole === "user" && wire(views[tStart].role) === "user") {
+  const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
+  if (pinned >= 0 && headRole === "user" && roleAt(tStart) === "user") {
     // User messages on both sides of the request: no place for it that keeps alternation.
     pinned = -1;
     tStart = lu;
@@ -167,7 +174,7 @@ export function planViews(
   const handoffBeforePinned = pinned >= 0 && headRole === "user";
   const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
   const seamAt = (start: number) =>
-    start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : wire(views[start].role));
+    start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : roleAt(start));
   let seam = seamAt(tStart);
   // Never wrap the latest request in a merged handoff: start the tail one group earlier instead; with
   // no group left between head and tail, end the head one message earlier (its last assistant message
@@ -180,6 +187,12 @@ export function planViews(
     else if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];
     else tStart = hEnd;
   }
+
+  // The newest system message (Claude Code's environment, deferred tools) is the newest instruction:
+  // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
+  // the calls the head left open.
+  const sys = views.map((v) => v.role).lastIndexOf("system");
+  const pins = [pinned, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
@@ -217,8 +230,8 @@ export function planViews(
     fixedTokens,
     tailBudget,
     previousHandoffIndex,
-    pinned: pinned >= 0 ? [pinned] : [],
-    handoffBeforePinned,
+    pinned: pins,
+    handoffBeforePinned: handoffBeforePinned || pins[0] === sys,
     seam: middleEmpty ? "none" : seam,
   };
 }

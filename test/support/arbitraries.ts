@@ -1,6 +1,7 @@
 // fast-check generators of odd but valid OpenAI transcripts and option sets.
 import fc from "fast-check";
-import { HANDOFF_END, HANDOFF_PREFIX, type ChatMessage, type CompactOptions } from "../../src/index.js";
+import { HANDOFF_END, HANDOFF_PREFIX, type AnthropicBlock, type AnthropicMessage, type ChatMessage, type CompactOptions } from "../../src/index.js";
+import { fromOpenAI } from "../../src/convert.js";
 
 const words = fc.oneof(
   fc.string({ maxLength: 60 }),
@@ -102,3 +103,29 @@ export const options = fc.record(
   },
   { requiredKeys: ["contextWindow"] },
 ) as fc.Arbitrary<CompactOptions>;
+
+/**
+ * Anthropic transcripts as Claude Code writes them: the generated ones converted, with `role: "system"`
+ * messages inserted anywhere but between a tool call and its result, and up to four `cache_control`
+ * breakpoints on arbitrary blocks.
+ */
+export const anthropicTranscript = fc
+  .tuple(transcript, fc.array(fc.nat(), { maxLength: 3 }), fc.array(fc.nat(), { maxLength: 4 }))
+  .map(([t, systemAt, breakpointAt]) => {
+    const messages = fromOpenAI(t, "anthropic").messages as AnthropicMessage[];
+    for (const k of systemAt) {
+      const i = messages.length ? k % (messages.length + 1) : 0;
+      const before = messages[i - 1];
+      const awaited = before?.role === "assistant" && typeof before.content !== "string" && before.content.some((b) => b.type === "tool_use");
+      if (!awaited) messages.splice(i, 0, { role: "system", content: [{ type: "text", text: `<env>inserted at ${i}</env>` }] });
+    }
+    const blocks = messages.flatMap((m, i) => (typeof m.content === "string" ? [] : m.content.map((_, k) => [i, k] as const)));
+    for (const n of breakpointAt) {
+      if (!blocks.length) break;
+      const [i, k] = blocks[n % blocks.length];
+      const content = [...(messages[i].content as AnthropicBlock[])];
+      content[k] = { ...content[k], cache_control: { type: "ephemeral" } };
+      messages[i] = { ...messages[i], content };
+    }
+    return messages;
+  });

@@ -63,8 +63,10 @@ export function violations({ input, snapshot, plan, result, dialect = "openai" }
   const written = new Set(out.filter((m) => !input.includes(m)));
   // A handoff of its own must not repeat a neighbour's role; a merged one inherits its message's place.
   const inserted = new Set(plan.seam === "merge" ? [] : [...written].filter((m) => text(m).startsWith(HANDOFF_PREFIX)));
-  out.forEach((m, i) => {
-    const prev = out[i - 1];
+  // System messages inside the transcript (Claude Code's) stand outside the alternation.
+  const turns = out.filter((m) => m.role !== "system");
+  turns.forEach((m, i) => {
+    const prev = turns[i - 1];
     if (!prev || (!inserted.has(m) && !inserted.has(prev))) return;
     if ((m.role === "user" || m.role === "assistant") && m.role === prev.role) {
       v.push(`1: compaction put two ${m.role} messages together at ${i - 1}, ${i}`);

@@ -5,14 +5,19 @@ import type { AnthropicBlock, AnthropicMessage, ChatMessage, DialectName, ModelM
  * Anthropic Messages: the first message is from the user; user and assistant strictly alternate;
  * every tool_use is answered by a tool_result in the very next (user) message, which lists its
  * tool_result blocks first; a tool_result answers a tool_use of the message just before; thinking
- * blocks open an assistant message. A trailing assistant tool_use is in flight.
+ * blocks open an assistant message. A trailing assistant tool_use is in flight. System messages inside
+ * `messages` are outside the alternation.
  */
 export function anthropicValidity(messages: AnthropicMessage[]): string[] {
   const p: string[] = [];
   const blocks = (m: AnthropicMessage): AnthropicBlock[] => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content);
-  if (messages.length && messages[0].role !== "user") p.push("the first message is not from the user");
+  // A system message inside messages (Claude Code's) stands outside the alternation.
+  const turns = messages.map((m, i) => [m, i] as const).filter(([m]) => m.role !== "system");
+  if (turns.length && turns[0][0].role !== "user") p.push("the first message is not from the user");
+  turns.forEach(([m, i], k) => {
+    if (k > 0 && turns[k - 1][0].role === m.role) p.push(`messages ${turns[k - 1][1]} and ${i} are both ${m.role}`);
+  });
   messages.forEach((m, i) => {
-    if (i > 0 && messages[i - 1].role === m.role) p.push(`messages ${i - 1} and ${i} are both ${m.role}`);
     const bs = blocks(m);
     const uses = bs.filter((b) => b.type === "tool_use").map((b) => String(b.id));
     if (m.role === "assistant") {
@@ -22,7 +27,7 @@ export function anthropicValidity(messages: AnthropicMessage[]): string[] {
         const answered = new Set(blocks(messages[i + 1]).filter((b) => b.type === "tool_result").map((b) => String(b.tool_use_id)));
         for (const id of uses) if (!answered.has(id)) p.push(`message ${i}: tool_use ${id} has no tool_result in the next message`);
       }
-    } else {
+    } else if (m.role === "user") {
       const results = bs.filter((b) => b.type === "tool_result");
       const lastResult = bs.map((b) => b.type).lastIndexOf("tool_result");
       if (results.length && bs.slice(0, lastResult).some((b) => b.type !== "tool_result")) p.push(`message ${i}: tool_result blocks are not first`);

@@ -3,6 +3,7 @@ import { SELF, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../workers/app.js";
 import { ARCHIVE_CAP, type SessionObject } from "../../workers/session.js";
+import { windowFor } from "../../workers/env.js";
 import { trajectories } from "../portable/fixtures.gen.js";
 
 const auth = { authorization: "Bearer test-token", "content-type": "application/json" };
@@ -251,12 +252,74 @@ describe("POST /v1/chat/completions", () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { issues: { path: string }[] } }).error.issues[0].path).toBe("model");
   });
+
+  it("forwards the client's query and headers, with the worker's key in place of the client's credentials", async () => {
+    const seen: { url: string; headers: Headers }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (url, init) => {
+      seen.push({ url: String(url), headers: new Headers(init?.headers) });
+      return Response.json({ choices: [{ message: { role: "assistant", content: "ok" } }] });
+    });
+    const client = { "x-stainless-lang": "js", "openai-organization": "org-1", "user-agent": "OpenAI/JS 6.1.0", cookie: "a=b", "x-session-id": `h-${crypto.randomUUID()}`, "x-context-window": "128000", connection: "close", te: "trailers" };
+    const res = await app.request("http://localhost/v1/chat/completions?api-version=2026-01-01", { method: "POST", headers: { ...auth, ...client }, body: JSON.stringify({ model: "gpt-4o", messages: small }) }, upstreamEnv, { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext);
+    expect(res.status).toBe(200);
+    expect(seen[0].url).toBe("http://upstream.test/v1/chat/completions?api-version=2026-01-01");
+    expect(seen[0].headers.get("authorization")).toBe("Bearer sk-upstream");
+    for (const k of ["x-stainless-lang", "openai-organization", "user-agent"]) expect(seen[0].headers.get(k), k).toBe(client[k as keyof typeof client]);
+    for (const k of ["cookie", "x-session-id", "x-context-window", "connection", "te"]) expect(seen[0].headers.get(k), k).toBeNull();
+  });
+
+  it("answers a context_length_exceeded error with one compaction for the stated limit and one retry", async () => {
+    const id = `ctx-${crypto.randomUUID()}`;
+    const bodies: { messages: unknown[] }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      if (bodies.length > 1) return Response.json({ choices: [{ message: { role: "assistant", content: "ok" } }] });
+      const message = "This model's maximum context length is 16384 tokens. However, your messages resulted in 140000 tokens. Please reduce the length of the messages.";
+      return Response.json({ error: { message, type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } }, { status: 400 });
+    });
+    const res = await request({ model: "gpt-4o", messages: big }, { "x-session-id": id });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-compaction-retried")).toBe("overflow");
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1].messages.length).toBeLessThan(bodies[0].messages.length);
+    expect(Number(res.headers.get("x-compaction-tokens-after"))).toBeLessThan(16_384);
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(id)) as DurableObjectStub<SessionObject>;
+    expect(await stub.learnedWindow("gpt-4o")).toBe(16_384);
+  });
+});
+
+describe("model windows", () => {
+  it("cover the current families, the 1M beta and suffix, a provider path, and MODEL_WINDOWS", () => {
+    const w = (model: string, beta?: string, extra: object = {}) => windowFor({ ...env, ...extra } as never, model, undefined, beta);
+    expect(w("claude-opus-5-5")).toBe(1_000_000);
+    expect(w("claude-sonnet-5")).toBe(1_000_000);
+    expect(w("claude-haiku-4-5-20251001")).toBe(200_000);
+    expect(w("claude-sonnet-4-5-20250929")).toBe(200_000);
+    expect(w("claude-sonnet-4-5-20250929", "claude-code-20250219,context-1m-2025-08-07")).toBe(1_000_000);
+    expect(w("claude-opus-4-6[1m]")).toBe(1_000_000);
+    expect(w("anthropic/claude-opus-5-5")).toBe(1_000_000);
+    expect(w("gpt-5")).toBe(400_000);
+    expect(w("gpt-5-mini")).toBe(400_000);
+    expect(w("gpt-5.1-codex")).toBe(400_000);
+    expect(w("gpt-5.4")).toBe(1_050_000);
+    expect(w("gpt-5.4-mini")).toBe(400_000);
+    expect(w("gpt-4.1-nano")).toBe(1_047_576);
+    expect(w("o3-mini")).toBe(200_000);
+    expect(w("gemini-2.5-pro")).toBe(1_048_576);
+    expect(w("models/gemini-3-flash")).toBe(1_048_576);
+    expect(w("gemini-3.5-pro")).toBe(2_097_152);
+    expect(w("llama-3")).toBe(128_000);
+    expect(w("my-model", undefined, { MODEL_WINDOWS: '{"my-model": 32000}' })).toBe(32_000);
+    expect(windowFor(env as never, "claude-opus-5-5", "64000")).toBe(64_000);
+  });
 });
 
 describe("documents", () => {
   it("serves the OpenAPI document of every route", async () => {
     const doc = (await (await SELF.fetch("http://localhost/openapi.json")).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/plan", "/v1/sessions/{id}", "/v1/sessions/{id}/archive/{ref}"]);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/messages/count_tokens", "/v1/models", "/v1/models/{id}", "/v1/plan", "/v1/sessions/{id}", "/v1/sessions/{id}/archive/{ref}"]),
+    );
   });
 
   it("serves the demo at /", async () => {
@@ -420,17 +483,40 @@ describe("the proxy's upstream", () => {
     expect(seen[0].aborted).toBe(true);
   });
 
-  it("ends a stream that goes quiet, and aborts the upstream", async () => {
+  it("ends a stream that goes quiet with an error chunk, never a clean [DONE], and aborts the upstream", async () => {
     let upstreamSignal: AbortSignal | undefined;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
       upstreamSignal = init!.signal!;
-      const body = new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: {"choices":[]}\n\n')) }); // then nothing
+      const body = new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"Hal')) }); // cut mid-event, then nothing
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
     });
     const res = await chat();
     expect(res.status).toBe(200);
-    await expect(res.text()).rejects.toThrow(/upstream/);
+    const text = await res.text();
+    expect(text).not.toContain("[DONE]");
+    // The error is an event of its own, after the half-sent one, in the format OpenAI clients read.
+    const events = text.split("\n\n").filter(Boolean);
+    const last = JSON.parse(events.at(-1)!.replace(/^data: /, ""));
+    expect(last).toEqual({ error: { type: "upstream_timeout", code: "upstream_timeout", message: expect.stringMatching(/cut.*50 ms/) } });
     expect(upstreamSignal!.aborted).toBe(true);
+  });
+
+  it("ends a stream the upstream breaks with an error chunk too", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      let sent = false;
+      const body = new ReadableStream({
+        pull: (c) => {
+          if (sent) return c.error(new TypeError("Network connection lost."));
+          sent = true;
+          c.enqueue(new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n'));
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    });
+    const text = await (await chat()).text();
+    expect(text.startsWith('data: {"choices"')).toBe(true);
+    expect(text.endsWith("\n\n")).toBe(true);
+    expect(JSON.parse(text.split("\n\n").filter(Boolean).at(-1)!.slice(6))).toMatchObject({ error: { type: "upstream_error", message: expect.stringMatching(/Network connection lost/) } });
   });
 
   it("aborts the upstream request when the client goes away", async () => {

@@ -1,0 +1,124 @@
+// Anthropic Messages as Claude Code writes it: `role: "system"` messages inside `messages`, signed
+// thinking, cache_control breakpoints, and the provider's own compaction blocks.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { anthropicMessages, compact, plan, type AnthropicBlock, type AnthropicMessage, type SummarizeRequest } from "../src/index.js";
+import { anthropicTranscript, options } from "./support/arbitraries.js";
+import { breakpoints, claudeCodeRequest, environment } from "./support/claude-code.js";
+import { violations } from "./support/invariants.js";
+import { validity } from "./support/validity.js";
+import { readFileSync } from "node:fs";
+import { SSE_DIR } from "./support/sse.js";
+
+const compactionStream = readFileSync(`${SSE_DIR}anthropic__vercel-compaction.txt`, "utf8");
+
+const optionsOf = (req: ReturnType<typeof claudeCodeRequest>, contextWindow: number) => ({ contextWindow, dialect: anthropicMessages, system: req.system, tools: req.tools, maxOutputTokens: 4000 });
+
+describe("role: system inside messages (Claude Code's default model)", () => {
+  it("is valid, viewed as system, and counted", () => {
+    const req = claudeCodeRequest(2);
+    const p = plan(req.messages, optionsOf(req, 200_000));
+    expect(p.shouldCompact).toBe(false);
+    expect(p.tokens.perMessage[1]).toBeGreaterThan(20);
+    expect(anthropicMessages.view(environment).role).toBe("system");
+    expect(anthropicMessages.view(environment).text).toContain("Working directory: /repo");
+  });
+
+  it("a compacted Claude Code request keeps messages[1], the signed thinking of kept turns byte for byte, and at most 4 breakpoints", async () => {
+    const req = claudeCodeRequest(80, { outputChars: 200 });
+    const snapshot = JSON.stringify(req.messages);
+    const o = optionsOf(req, 20_000);
+    const p = plan(req.messages, o);
+    const r = await compact(req.messages, o);
+    expect(r.report.mode).toBe("summary");
+    expect(JSON.stringify(req.messages)).toBe(snapshot);
+    expect(r.messages[1]).toBe(environment);
+    expect(validity("anthropic", r.messages)).toEqual([]);
+    expect(violations({ input: req.messages, snapshot, plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+    // Every kept message with thinking is the same object: signatures and cache_control untouched.
+    const kept = req.messages.filter((m) => r.messages.includes(m));
+    const signed = kept.filter((m) => typeof m.content !== "string" && m.content.some((b) => b.type === "thinking"));
+    expect(signed.length).toBeGreaterThan(0);
+    const last = r.messages.at(-1)!;
+    expect(last).toBe(req.messages.at(-1));
+    expect(breakpoints({ system: r.system, tools: req.tools, messages: r.messages })).toBeLessThanOrEqual(4);
+    expect(breakpoints(r.messages)).toBe(1);
+  });
+
+  it("the newest system message in the middle is kept verbatim, not summarized away", async () => {
+    const req = claudeCodeRequest(80, { outputChars: 200, systemAt: 40 });
+    const update = req.messages.find((m, i) => i > 1 && m.role === "system")!;
+    const o = optionsOf(req, 20_000);
+    const p = plan(req.messages, o);
+    const at = req.messages.indexOf(update);
+    expect(at).toBeGreaterThanOrEqual(p.middle.start);
+    expect(at).toBeLessThan(p.middle.end);
+    expect(p.pinned).toContain(at);
+    const r = await compact(req.messages, o);
+    expect(r.report.mode).toBe("summary");
+    expect(r.messages).toContain(update);
+    expect(r.messages).toContain(environment);
+    expect(validity("anthropic", r.messages)).toEqual([]);
+    expect(violations({ input: req.messages, snapshot: JSON.stringify(req.messages), plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+  });
+
+  it("a system message at the seam never puts two user or two assistant turns together", async () => {
+    for (const headMessages of [1, 2, 3, 4]) {
+      for (const systemAt of [0, 1, 2, 30, 38]) {
+        const req = claudeCodeRequest(40, { systemAt });
+        const o = { ...optionsOf(req, 30_000), headMessages };
+        const r = await compact(req.messages, o);
+        expect(validity("anthropic", r.messages), `head ${headMessages}, system after round ${systemAt}`).toEqual([]);
+      }
+    }
+  });
+
+  it("keeps the invariants, and never adds a cache breakpoint, with system messages where a client puts them", async () => {
+    await fc.assert(
+      fc.asyncProperty(anthropicTranscript, options, async (messages, opts) => {
+        const o = { ...opts, dialect: anthropicMessages };
+        const snapshot = JSON.stringify(messages);
+        const p = plan(messages, o);
+        const r = await compact(messages, o);
+        expect(violations({ input: messages, snapshot, plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+        // Compaction never adds a breakpoint: pruned blocks keep theirs, the handoff and stubs carry none.
+        expect(breakpoints(r.messages)).toBeLessThanOrEqual(breakpoints(messages));
+        // The newest system message survives as itself.
+        const newest = [...messages].reverse().find((m) => m.role === "system");
+        if (newest && r.report.mode !== "prune") expect(r.messages).toContain(newest);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("the provider's compaction block", () => {
+  // The block as Anthropic streams it (content_block_start + compaction_delta), assembled as a client resends it.
+  const summary = compactionStream
+    .split("\n")
+    .filter((l: string) => l.startsWith("data:") && l.includes("compaction_delta"))
+    .map((l: string) => JSON.parse(l.slice(5)).delta.content)
+    .join("");
+  const compaction: AnthropicBlock = { type: "compaction", content: summary };
+
+  it("is an earlier handoff: found by the plan, never edited", async () => {
+    const req = claudeCodeRequest(80, { outputChars: 200 });
+    const carrier: AnthropicMessage = { role: "assistant", content: [compaction, { type: "text", text: "Based on the conversation history, here is the summary." }] };
+    const messages: AnthropicMessage[] = [req.messages[0], carrier, { role: "user", content: "Go on with the data structures." }, ...req.messages.slice(2)];
+    const o = optionsOf(req, 20_000);
+    const p = plan(messages, o);
+    expect(p.previousHandoffIndex).toBe(1);
+    expect(p.head.end).toBeLessThanOrEqual(1);
+    // A model summarizer is handed its text as the previous checkpoint, to update rather than re-summarize.
+    const seen: string[] = [];
+    const model = Object.assign(async (req: SummarizeRequest) => (seen.push(JSON.stringify(req.messages)), "## Goal\n- Fix the failing test."), { label: "stub" });
+    const r = await compact(messages, { ...o, summarizer: model });
+    expect(r.report.mode).toBe("summary");
+    expect(seen[0]).toContain("previous-checkpoint");
+    expect(seen[0]).toContain("Docker and Kubernetes");
+    // Kept whole, or gone whole with its message: never edited.
+    const blocks = r.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).filter((b) => b.type === "compaction");
+    for (const b of blocks) expect(b).toBe(compaction);
+    expect(validity("anthropic", r.messages)).toEqual([]);
+  });
+});
