@@ -34,7 +34,7 @@ function lastHandoffIndex(views: MessageView[]): number {
   return -1;
 }
 
-function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number): number {
+function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number, turns: boolean): number {
   let system = 0;
   while (system < views.length && views[system].role === "system") system++;
   let end = Math.min(views.length, system + s.headMessages);
@@ -42,21 +42,28 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
   // they are large (an agent that reads ten files first), then it ends before the call instead.
   let results = 0;
   let extended = end;
-  while (extended < views.length && views[extended].results.length) results += perMessage[extended++];
+  while (extended < views.length && continues(views, extended, turns)) results += perMessage[extended++];
   if (results <= s.thresholdTokens * HEAD_RESULTS_SHARE) end = extended;
-  else end = Math.max(system, groupStart(views, end - 1, system));
+  else end = Math.max(system, groupStart(views, end - 1, system, turns));
   // An earlier handoff is state, not an ordinary turn: the head stops before it.
   if (handoffAt >= system && handoffAt < end) end = handoffAt;
   return end;
 }
 
-/** Start of the tool-call group containing `i`: back past tool results to the call that made them. */
-function groupStart(views: MessageView[], i: number, floor: number): number {
-  while (i > floor && views[i].results.length) i--;
+/**
+ * Whether message `i` belongs to the group before it: tool results do; with `turns` (a model turn
+ * spread over several messages, as Responses API items are), so does an assistant message after one.
+ */
+const continues = (views: MessageView[], i: number, turns: boolean) =>
+  views[i].results.length > 0 || (turns && views[i].role === "assistant" && views[i - 1]?.role === "assistant");
+
+/** Start of the tool-call group containing `i`: back past tool results to the call that made them (and its turn). */
+function groupStart(views: MessageView[], i: number, floor: number, turns = false): number {
+  while (i > floor && continues(views, i, turns)) i--;
   return i;
 }
 
-function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number): number {
+function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number, turns: boolean): number {
   const n = views.length;
   const ceiling = budget * TAIL_SOFT_CEILING;
   let start = n;
@@ -68,7 +75,7 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
     acc += t;
     start--;
   }
-  return start < n ? groupStart(views, start, floor) : start;
+  return start < n ? groupStart(views, start, floor, turns) : start;
 }
 
 /**
@@ -116,6 +123,7 @@ export function planViews(
   force: boolean,
   wire: Wire = (r) => r,
   orphansStay = false,
+  turns = false,
 ): Plan {
   const n = views.length;
   const perMessage = views.map((m) => messageTokens(m, s));
@@ -126,10 +134,10 @@ export function planViews(
 
   const previousHandoffIndex = lastHandoffIndex(views);
   const lu = latestUserIndex(views);
-  const hEnd = headEnd(views, perMessage, s, previousHandoffIndex);
+  const hEnd = headEnd(views, perMessage, s, previousHandoffIndex, turns);
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
-  let tStart = tailStart(views, perMessage, hEnd, tailBudget);
+  let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   let pinned = -1;
@@ -155,7 +163,7 @@ export function planViews(
   let seam = seamAt(tStart);
   // Never wrap the latest request in a merged handoff: start the tail one group earlier instead.
   if (seam === "merge" && tStart === lu) {
-    const earlier = groupStart(views, tStart - 1, hEnd);
+    const earlier = groupStart(views, tStart - 1, hEnd, turns);
     if (earlier > hEnd) {
       tStart = earlier;
       seam = seamAt(tStart);

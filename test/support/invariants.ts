@@ -65,7 +65,7 @@ export function violations({ input, snapshot, plan, result, dialect = "openai" }
   const inserted = new Set(plan.seam === "merge" ? [] : [...written].filter((m) => text(m).startsWith(HANDOFF_PREFIX)));
   out.forEach((m, i) => {
     const prev = out[i - 1];
-    if (!prev || (!inserted.has(m) && !inserted.has(prev))) return;
+    if (!prev || (!inserted.has(m) && !inserted.has(prev)) || dialect === "openai-responses") return; // Responses has no alternation rule
     if ((m.role === "user" || m.role === "assistant") && m.role === prev.role) {
       v.push(`1: compaction put two ${m.role} messages together at ${i - 1}, ${i}`);
     }
