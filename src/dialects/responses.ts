@@ -39,13 +39,13 @@ const PARTS: PartRule[] = [
 const CALLS: Record<string, string> = {
   function_call: "function_call_output",
   custom_tool_call: "custom_tool_call_output",
-  local_shell_call: "local_shell_call_output",
+  local_shell_call: "function_call_output", // as Codex answers it
   shell_call: "shell_call_output",
   apply_patch_call: "apply_patch_call_output",
   computer_call: "computer_call_output",
   mcp_approval_request: "mcp_approval_response",
 };
-const OUTPUTS = new Set(Object.values(CALLS));
+const OUTPUTS = new Set([...Object.values(CALLS), "local_shell_call_output"]);
 /** The calls and outputs compaction may edit (shrink arguments, prune outputs); the others are opaque. */
 const EDITABLE: Record<string, string> = { function_call: "arguments", custom_tool_call: "input" };
 const EDITABLE_OUTPUTS = new Set(["function_call_output", "custom_tool_call_output"]);
@@ -68,8 +68,7 @@ function check(m: Item): string[] {
   if (type === "function_call") return needs(m, ["call_id", "name", "arguments"]);
   if (type === "custom_tool_call") return needs(m, ["call_id", "name", "input"]);
   if (EDITABLE_OUTPUTS.has(type)) return [...needs(m, ["call_id"]), ...outputIssues(m.output)];
-  if (type === "reasoning" && m.summary !== undefined && !Array.isArray(m.summary)) return ["summary: a reasoning item's summary must be an array"];
-  return []; // opaque: passed through whole, never read beyond its size
+  return []; // opaque (reasoning too): passed through whole, never read beyond its size and summary
 }
 
 const IMAGE = new Set(["input_image", "image_url", "image"]);
@@ -147,7 +146,8 @@ const isMessage = (m: Item) => (m.type ?? "message") === "message" && m.role !==
 
 function withoutImages(item: ResponsesItem, stub: string): ResponsesItem {
   const m = item as Item;
-  const swap = (ps: Part[]) => ps.map((p) => (IMAGE.has(p.type) || ATTACHMENT.has(p.type) ? { type: "input_text", text: stub.replace("{kind}", p.type) } : p));
+  // An assistant message takes output_text parts, everything else input_text.
+  const swap = (ps: Part[]) => ps.map((p) => (IMAGE.has(p.type) || ATTACHMENT.has(p.type) ? textPart(m, stub.replace("{kind}", p.type)) : p));
   if (isMessage(m) && Array.isArray(m.content)) return { ...m, content: swap(m.content as Part[]) } as ResponsesItem;
   if (EDITABLE_OUTPUTS.has(m.type as string) && Array.isArray(m.output)) return { ...m, output: swap(m.output as Part[]) } as ResponsesItem;
   return item;

@@ -74,7 +74,8 @@ export function itemViolations(input: ResponsesItem[], result: CompactResult<Res
   const v: string[] = [];
   const ins = input as Item[];
   const out = result.messages as Item[];
-  const key = (m: Item | undefined) => (m ? `${typeOf(m)}:${String(m.call_id ?? m.id ?? JSON.stringify(m.content))}` : "end");
+  // Calls and outputs by call_id, other items by id; messages by role (their parts may be rewritten).
+  const key = (m: Item | undefined) => (m ? `${typeOf(m)}:${String(m.call_id ?? m.id ?? m.role)}` : "end");
   out.forEach((m, k) => {
     const j = ins.indexOf(m);
     if (!EDITABLE.has(typeOf(m)) && j < 0) v.push(`output ${k}: a ${typeOf(m)} item was written or edited`);
@@ -86,7 +87,8 @@ export function itemViolations(input: ResponsesItem[], result: CompactResult<Res
   ins.forEach((m, j) => {
     if (typeOf(m) !== "reasoning" || out.includes(m)) return;
     const next = ins[j + 1];
-    const kept = next && out.some((o) => key(o) === key(next));
+    // A call or output may come back rewritten (pruned, shrunk): found by its call_id; anything else by identity.
+    const kept = next && (out.includes(next) || (next.call_id !== undefined && out.some((o) => key(o) === key(next))));
     if (kept && result.report.mode !== "noop") v.push(`input ${j}: reasoning removed while ${key(next)} it preceded was kept`);
   });
   if (result.report.mode === "noop") return v;

@@ -114,10 +114,10 @@ export function responsesValidity(items: ResponsesItem[]): string[] {
     const type = String(m.type ?? "message");
     if (Object.hasOwn(ANSWERS, type)) open.set(String(m.call_id), { type, at: i });
     else if (Object.values(ANSWERS).includes(type)) {
-      const id = String(m.call_id);
+      const id = String(m.call_id ?? m.id); // a local shell output may carry only id
       const call = open.get(id);
       if (!call) p.push(`item ${i}: ${type} ${id} answers no earlier open call${answered.has(id) ? " (answered twice)" : ""}`);
-      else if (ANSWERS[call.type] !== type) p.push(`item ${i}: ${type} answers a ${call.type}`);
+      else if (ANSWERS[call.type] !== type && !(call.type === "local_shell_call" && type === "function_call_output")) p.push(`item ${i}: ${type} answers a ${call.type}`);
       open.delete(id);
       answered.add(id);
       lastResult = i;
