@@ -140,6 +140,22 @@ describe("model turns spread over items", () => {
     expect(responsesValidity(r.messages)).toEqual([]);
   });
 
+  it("a call with no call_id pairs by its id; an output with no id at all is opaque, never dropped as an orphan", async () => {
+    const items = session(8) as Record<string, unknown>[];
+    items.splice(7, 0, { type: "local_shell_call", id: "ls_9", call_id: null, status: "completed", action: { type: "exec", command: ["ls"], env: {} } });
+    items.splice(8, 0, { type: "function_call_output", call_id: "ls_9", output: "a\nb" });
+    items.splice(9, 0, { type: "shell_call_output", output: [] });
+    const views = items.map((m) => openAIResponses.view(m as ResponsesItem));
+    expect(views[7].toolCalls.map((c) => c.id)).toEqual(["ls_9"]);
+    expect(views[8].results.map((r) => r.id)).toEqual(["ls_9"]);
+    expect(views[9].results).toEqual([]);
+    for (const contextWindow of [5_000, 8_000, 12_000]) {
+      const { problems, result } = await check(items as ResponsesItem[], { contextWindow });
+      expect(problems).toEqual([]);
+      expect(result.report.sanitized).toMatchObject({ stubbedCalls: [], removedOrphanResults: [] });
+    }
+  });
+
   it("a stub answers a custom tool call in its own output type", async () => {
     const items = [
       { role: "user", content: "patch it" },

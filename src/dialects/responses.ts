@@ -86,7 +86,9 @@ function partsView(v: MessageView, content: unknown): void {
 }
 
 /** The id an output item answers: its call_id (an MCP approval its request's id; a local shell output may carry only id). */
-const answered = (m: Item) => String(m.call_id ?? m.approval_request_id ?? m.id);
+const answered = (m: Item) => m.call_id ?? m.approval_request_id ?? m.id;
+/** The id a call is answered by: its call_id (an MCP approval request's own id; an older local shell call may have only id). */
+const callId = (m: Item) => (m.type === "mcp_approval_request" ? m.id : (m.call_id ?? m.id));
 
 function view(item: ResponsesItem): MessageView {
   const m = item as Item;
@@ -96,26 +98,28 @@ function view(item: ResponsesItem): MessageView {
     partsView(v, m.content);
     return v;
   }
-  if (OUTPUTS.has(type)) {
+  const id = OUTPUTS.has(type) ? answered(m) : Object.hasOwn(CALLS, type) ? callId(m) : undefined;
+  // An output or call without an id to pair by is opaque: kept or removed whole like any other.
+  if (OUTPUTS.has(type) && isString(id)) {
     const v = emptyView("tool");
     if (EDITABLE_OUTPUTS.has(type)) {
       const o = emptyView("tool");
       partsView(o, m.output);
-      v.results.push({ id: answered(m), text: o.text, images: o.images + o.attachments });
+      v.results.push({ id, text: o.text, images: o.images + o.attachments });
       v.otherChars = o.otherChars;
     } else {
       // Opaque: a result with no text is never pruned; its size still counts.
-      v.results.push({ id: answered(m), text: "", images: 0 });
+      v.results.push({ id, text: "", images: 0 });
       if (type === "computer_call_output") v.images = 1;
       else v.otherChars = jsonOf(m).length;
     }
     return v;
   }
   const v = emptyView("assistant");
-  if (Object.hasOwn(CALLS, type)) {
+  if (Object.hasOwn(CALLS, type) && isString(id)) {
     const field = EDITABLE[type];
     const call: ToolCallView & { answer: string } = {
-      id: String(type === "mcp_approval_request" ? m.id : m.call_id),
+      id,
       name: String(m.name ?? type),
       arguments: field ? String(m[field]) : "", // an opaque call's arguments are never shrunk
       answer: CALLS[type],
@@ -157,6 +161,7 @@ function withoutImages(item: ResponsesItem, stub: string): ResponsesItem {
 function stubOutput(c: ToolCallView, text: string): ResponsesItem {
   const type = (c as { answer?: string }).answer ?? "function_call_output";
   if (type === "mcp_approval_response") return { type, approval_request_id: c.id, approve: false, reason: text } as ResponsesItem;
+  if (type === "apply_patch_call_output") return { type, call_id: c.id, status: "failed", output: text } as ResponsesItem;
   return { type, call_id: c.id, output: text } as ResponsesItem;
 }
 

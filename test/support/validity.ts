@@ -112,8 +112,9 @@ export function responsesValidity(items: ResponsesItem[]): string[] {
   let lastResult = -1;
   list.forEach((m, i) => {
     const type = String(m.type ?? "message");
-    if (Object.hasOwn(ANSWERS, type)) open.set(String(m.call_id), { type, at: i });
-    else if (Object.values(ANSWERS).includes(type)) {
+    // A call without call_id pairs by its id; an output with no id at all pairs with nothing (opaque).
+    if (Object.hasOwn(ANSWERS, type)) open.set(String(m.call_id ?? m.id), { type, at: i });
+    else if (Object.values(ANSWERS).includes(type) && (m.call_id ?? m.id) != null) {
       const id = String(m.call_id ?? m.id); // a local shell output may carry only id
       const call = open.get(id);
       if (!call) p.push(`item ${i}: ${type} ${id} answers no earlier open call${answered.has(id) ? " (answered twice)" : ""}`);
