@@ -215,6 +215,13 @@ describe("types and helpers", () => {
     expect(estimateTokens(sdk, { dialect: openAIResponses })).toBeGreaterThan(0);
   });
 
+  it("detectDialect tells items from the other formats' messages", () => {
+    expect(detectDialect([{ role: "assistant", content: [{ type: "reasoning", text: "hm" }, { type: "text", text: "ok" }] }])).toBe("ai-sdk");
+    expect(detectDialect([{ role: "user", content: [{ type: "input_text", text: "hi" }] }])).toBe("openai-responses");
+    expect(detectDialect([{ type: "reasoning", summary: [] }])).toBe("openai-responses");
+    expect(detectDialect([{ role: "user", content: "hi" }])).toBe("openai");
+  });
+
   it("converts to and from Chat Completions, listing what Chat cannot carry", () => {
     const items = toResponses(trajectory("swe-agent__fc_install").messages);
     const back = toOpenAI(items, "openai-responses");

@@ -262,8 +262,9 @@ export function detectDialect(messages: unknown[]): DialectName {
   return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? "openai");
 }
 
-/** An item type, or a content part type, that only the Responses API has. */
+/** An item type, or a content part type, that only the Responses API has (AI SDK parts are "reasoning" too). */
 function responsesLike(messages: unknown[]): boolean {
-  const only = /^(?:function_call|function_call_output|custom_tool_call|reasoning|compaction|item_reference|input_text|output_text|input_image|input_file)$/;
-  return (messages as Item[]).some((m) => only.test(String(m?.type)) || (Array.isArray(m?.content) && (m.content as Item[]).some((p) => only.test(String(p?.type)))));
+  const item = /^(?:function_call|function_call_output|custom_tool_call|reasoning|compaction|item_reference|message)$/;
+  const part = /^(?:input_text|output_text|input_image|input_file)$/;
+  return (messages as Item[]).some((m) => item.test(String(m?.type)) || (Array.isArray(m?.content) && (m.content as Item[]).some((p) => part.test(String(p?.type)))));
 }
