@@ -169,4 +169,8 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
     createRoute({ method: "delete", path: "/v1/responses/{id}", summary: "Deletes a stored response at the upstream", request: { params: id }, responses: passed }),
     (c) => passThrough(c, "DELETE") as never,
   );
+  // The rest of the Responses API a client may call, undocumented here: the provider documents them.
+  app.post("/v1/responses/input_tokens", (c) => passThrough(c, "POST"));
+  app.post("/v1/responses/:id/cancel", (c) => passThrough(c, "POST"));
+  app.get("/v1/responses/:id/input_items", (c) => passThrough(c, "GET"));
 }

@@ -149,11 +149,20 @@ describe("passed through untouched", () => {
     expect(sent[0]).toMatchObject({ url: "http://upstream.test/v1/responses/compact", method: "POST", auth: "Bearer sk-upstream", text });
   });
 
-  it("GET /v1/responses/:id with its query, DELETE /v1/responses/:id", async () => {
+  it("GET and DELETE /v1/responses/:id, its input_items and cancel, input_tokens: path and query kept", async () => {
     const sent = upstream(() => Response.json(completed));
     const got = await call("/v1/responses/resp_1?include[]=reasoning.encrypted_content", { method: "GET" });
     expect(await got.json()).toEqual(completed);
     await call("/v1/responses/resp_1", { method: "DELETE" });
-    expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual(["GET http://upstream.test/v1/responses/resp_1?include[]=reasoning.encrypted_content", "DELETE http://upstream.test/v1/responses/resp_1"]);
+    await call("/v1/responses/resp_1/input_items?limit=5", { method: "GET" });
+    await call("/v1/responses/resp_1/cancel", { method: "POST", body: "" });
+    await call("/v1/responses/input_tokens", { method: "POST", body: JSON.stringify({ model: "gpt-5", input: "hi" }) });
+    expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([
+      "GET http://upstream.test/v1/responses/resp_1?include[]=reasoning.encrypted_content",
+      "DELETE http://upstream.test/v1/responses/resp_1",
+      "GET http://upstream.test/v1/responses/resp_1/input_items?limit=5",
+      "POST http://upstream.test/v1/responses/resp_1/cancel",
+      "POST http://upstream.test/v1/responses/input_tokens",
+    ]);
   });
 });
