@@ -2,7 +2,7 @@
 // by call_id, reasoning kept with the call it precedes, opaque items whole or archived), on generated
 // transcripts and on real trajectories converted to items.
 import fc from "fast-check";
-import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { HANDOFF_PREFIX, SYSTEM_NOTE, CompactionInputError, compact, estimateTokens, openAIResponses, plan, recallTool, type CompactOptions, type Dialect, type ResponsesItem } from "../src/index.js";
 import { convert, detectDialect, fromOpenAI, toOpenAI } from "../src/convert.js";
@@ -213,6 +213,9 @@ describe("types and helpers", () => {
     // @ts-expect-error Chat Completions tool messages are no Responses items
     expect(() => plan([{ role: "tool", tool_call_id: "x", content: "y" }], { contextWindow: 1000, dialect: openAIResponses })).toThrow(CompactionInputError);
     expect(estimateTokens(sdk, { dialect: openAIResponses })).toBeGreaterThan(0);
+    // The usual loop: the last response's output appended to the input, as the SDK types them.
+    const output: ResponseOutputItem[] = [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "done", annotations: [] }] }];
+    expect((await compact([...sdk, ...output], { contextWindow: 1000, dialect: openAIResponses })).report.mode).toBe("noop");
   });
 
   it("detectDialect tells items from the other formats' messages", () => {

@@ -12,7 +12,7 @@ import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCa
  */
 export interface ResponsesItem {
   type?: string | null;
-  role?: "user" | "assistant" | "system" | "developer";
+  role?: string; // "user", "assistant", "system" or "developer" on a message; output items may carry others
   id?: unknown;
   content?: unknown;
   call_id?: unknown;
