@@ -138,6 +138,16 @@ describe("POST /v1/responses", () => {
   });
 });
 
+describe("the dialect by name on /v1/plan and /v1/compact", () => {
+  it("compacts Responses items with dialect: \"openai-responses\"", async () => {
+    const res = await SELF.fetch("http://localhost/v1/compact", { method: "POST", headers: auth, body: JSON.stringify({ messages: big, options: { contextWindow: 32_000, dialect: "openai-responses" } }) });
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as { messages: never[]; report: { mode: string } };
+    expect(r.report.mode).toBe("summary");
+    expect(responsesValidity(r.messages)).toEqual([]);
+  });
+});
+
 describe("passed through untouched", () => {
   it("POST /v1/responses/compact: the body byte for byte, the answer unchanged", async () => {
     const answer = { id: "cmp_1", object: "response.compaction", output: [{ type: "compaction", encrypted_content: "gAAAA" }], usage: { input_tokens: 10 } };
