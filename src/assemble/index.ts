@@ -58,10 +58,7 @@ function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[];
       continue;
     }
     // In an itemized dialect an assistant message after another is the same turn: its calls join the group.
-    if (!(dialect.itemized && s.view.role === "assistant" && out.at(-1)?.view.role === "assistant")) {
-      s = answerOpenCalls(s);
-      open = new Map();
-    }
+    if (!(dialect.itemized && s.view.role === "assistant" && out.at(-1)?.view.role === "assistant")) s = answerOpenCalls(s); // leaves no call open
     out.push(s);
     for (const c of s.view.toolCalls) open.set(c.id, c);
     lastCarrier = -1;
