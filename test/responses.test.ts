@@ -130,6 +130,17 @@ describe("model turns spread over items", () => {
     expect(r.messages.filter((m) => (m as { type?: string }).type === "compaction")).toEqual([]);
   });
 
+  it("an opaque item removed is archived with what it said (its image payload left out)", async () => {
+    const items = session(12) as Record<string, unknown>[];
+    items.splice(3, 0, { type: "mcp_call", id: "mcp_1", server_label: "docs", name: "search", arguments: '{"q":"build"}', output: "mcp result 42" });
+    items.splice(4, 0, { type: "image_generation_call", id: "ig_1", status: "completed", result: "iVBORw0KGgo".repeat(5_000) });
+    const r = await compact(items as ResponsesItem[], { contextWindow: 6_000, dialect: openAIResponses });
+    expect(r.messages).not.toContain(items[3]);
+    expect(JSON.stringify(r.archive?.["#3"])).toContain("mcp result 42");
+    expect(JSON.stringify(r.archive?.["#4"])).not.toContain("iVBORw0KGgo");
+    expect(openAIResponses.view(items[4] as ResponsesItem)).toMatchObject({ images: 1 });
+  });
+
   it("opaque outputs are never pruned, only removed whole", async () => {
     const items = session(6) as Record<string, unknown>[];
     items.splice(4, 0, { type: "local_shell_call", id: "ls_1", call_id: "sh_1", status: "completed", action: { type: "exec", command: ["ls"], env: {} } });

@@ -110,8 +110,7 @@ function view(item: ResponsesItem): MessageView {
     } else {
       // Opaque: a result with no text is never pruned; its size still counts.
       v.results.push({ id, text: "", images: 0 });
-      if (type === "computer_call_output") v.images = 1;
-      else v.otherChars = jsonOf(m).length;
+      opaque(v, m);
     }
     return v;
   }
@@ -125,7 +124,7 @@ function view(item: ResponsesItem): MessageView {
       answer: CALLS[type],
     };
     v.toolCalls.push(call);
-    if (!field) v.otherChars = jsonOf(m).length;
+    if (!field) opaque(v, m);
   } else if (type === "reasoning") {
     for (const s of (Array.isArray(m.summary) ? m.summary : []) as Part[]) if (isString(s?.text)) addText(v, s.text);
     v.otherChars = isString(m.encrypted_content) ? m.encrypted_content.length : jsonOf(m.content ?? "").length;
@@ -134,9 +133,21 @@ function view(item: ResponsesItem): MessageView {
     v.role = "user";
     v.text = `[CONTEXT COMPACTION — the provider's encrypted checkpoint of earlier turns]`;
     v.otherChars = String(m.encrypted_content ?? "").length;
-  } else if (type === "image_generation_call") v.images = 1;
-  else v.otherChars = jsonOf(m).length; // server-side tool runs, item references, types not known yet
+  } else opaque(v, m); // server-side tool runs, item references, types not known yet
   return v;
+}
+
+/** Items whose payload is an image (base64): counted as one, never as text. */
+const PICTURES: Record<string, string> = { image_generation_call: "result", computer_call_output: "output" };
+
+/**
+ * An item compaction never edits, as text: what the summarizer may read and the archive keeps when
+ * it is removed, and what it costs. An image payload is counted as an image instead.
+ */
+function opaque(v: MessageView, m: Item): void {
+  const picture = PICTURES[m.type as string];
+  if (picture) v.images = 1;
+  v.text = `[${String(m.type ?? "item_reference")}] ${jsonOf({ ...m, type: undefined, ...(picture ? { [picture]: undefined } : {}) })}`;
 }
 
 /** A message's content as parts (a string becomes one text part of the role's kind). */
