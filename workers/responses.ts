@@ -97,7 +97,7 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       description:
         "`instructions` is the system prompt (counted; given the compaction note when a handoff is written). Every other field " +
         "(`tools`, `store`, `include`, `reasoning`, `context_management`, …) is forwarded untouched. A request with " +
-        "`previous_response_id`, or a string `input`, is forwarded untouched with `x-compaction-mode: skipped`.",
+        "`previous_response_id` or `conversation` (the server holds the history), or a string `input`, is forwarded untouched with `x-compaction-mode: skipped`.",
       request: {
         body: { content: { "application/json": { schema: ResponsesRequest } }, required: true },
         headers: z.object({ "x-session-id": SessionId.optional(), "x-context-window": z.string().optional() }),
@@ -119,7 +119,7 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       const asSent = () => c.req.text(); // the body as the client wrote it
 
       // The server holds the history (or there is none to compact): forwarded as it came.
-      if (body.previous_response_id || !Array.isArray(body.input)) {
+      if (body.previous_response_id || body.conversation || !Array.isArray(body.input)) {
         const res = await forward(c, `${upstream}/responses`, init(await asSent()));
         return relayed(res, new Headers({ "x-compaction-mode": "skipped" })) as never;
       }

@@ -153,6 +153,7 @@ export const ResponsesRequest = z
     max_output_tokens: z.number().int().positive().nullable().optional(),
     stream: z.boolean().nullable().optional(),
     previous_response_id: z.string().nullable().optional().openapi({ description: "With it, the request is forwarded untouched (the server holds the history)" }),
+    conversation: z.unknown().optional().openapi({ description: "With it too (an id or { id }), the request is forwarded untouched" }),
   })
   .passthrough()
   .superRefine(otherFieldsBounded)

@@ -104,6 +104,14 @@ describe("POST /v1/responses", () => {
     expect(sent[0].text).toBe(text);
   });
 
+  it("forwards a request in a stored conversation untouched, compaction skipped", async () => {
+    const sent = upstream(() => Response.json(completed));
+    const body = { model: "gpt-5", conversation: "conv_1", input: big };
+    const res = await post(body, { "x-context-window": "16000" });
+    expect(res.headers.get("x-compaction-mode")).toBe("skipped");
+    expect(sent[0].text).toBe(JSON.stringify(body));
+  });
+
   it("forwards a string input untouched", async () => {
     const sent = upstream(() => Response.json(completed));
     const res = await post({ model: "gpt-5", input: "Say hi" });
