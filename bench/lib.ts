@@ -109,5 +109,6 @@ export const BUDGETS = [
   { names: ["compact"], budget: 15_000, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 16_500, total: TOTAL_COMPACT + 1_500 },
   { names: ["compact", "anthropicMessages", "anthropic"], budget: 17_500, total: TOTAL_COMPACT + 2_500 },
+  { names: ["compact", "openAIResponses"], budget: 16_500, total: TOTAL_COMPACT + 1_500 },
   { names: ["plan"], budget: 10_000, total: 7_000 },
 ];

@@ -57,7 +57,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
-  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied));
+  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized));
   const system = dialect.appendSystemNote ? options.system : undefined;
   return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
 }

@@ -15,5 +15,6 @@ export { heuristicTokens } from "./estimate/index.js";
 export { openAIChat } from "./dialects/openai.js";
 export { anthropicMessages, type AnthropicBlock, type AnthropicMessage } from "./dialects/anthropic.js";
 export { aiSdkMessages, type ModelMessage, type ModelPart } from "./dialects/ai-sdk.js";
+export { openAIResponses, type ResponsesItem } from "./dialects/responses.js";
 export type { Answer, Dialect, MessageView, NeutralRole, ToolCallView, ToolResultView } from "./dialects/view.js";
 export type * from "./types.js";

@@ -25,7 +25,7 @@ export interface ChatMessage {
 }
 
 /** Names of the built-in dialects, as HTTP APIs and the converters use them. */
-export type DialectName = "openai" | "anthropic" | "ai-sdk";
+export type DialectName = "openai" | "anthropic" | "ai-sdk" | "openai-responses";
 
 export interface SummarizeRequest {
   /** The summarization prompt, already redacted and bounded. */

@@ -7,6 +7,7 @@ import { BUDGETS, bundleSize } from "../bench/lib.js";
 const MARKERS = {
   "the Anthropic dialect": "[tool results removed: their calls are gone]",
   "the AI SDK dialect": 'a "tool-call" part needs',
+  "the Responses dialect": "a handoff cannot be merged into a",
   "the SSE reader": "TextDecoderStream",
   "the network summarizers": "text/event-stream",
   "the model prompt text": "You write a checkpoint of part of a conversation",

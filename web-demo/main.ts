@@ -19,7 +19,7 @@ import { SAMPLES } from "./samples.js";
 
 interface Loaded {
   name: string;
-  /** Any of the three formats: read through `dialects[dialect]`. */
+  /** Any of the built-in formats: read through `dialects[dialect]`. */
   messages: any[];
   dialect: DialectName;
   system?: unknown;
@@ -39,9 +39,10 @@ export function parseTranscript(name: string, text: string): Loaded {
   } catch (e) {
     throw new Error(`${name} is not valid JSON: ${(e as Error).message}`);
   }
-  const obj = data as { messages?: unknown; system?: unknown };
-  const messages = Array.isArray(data) ? data : Array.isArray(obj?.messages) ? obj.messages : undefined;
-  if (!messages) throw new Error(`${name}: expected an array of messages, or an object with a "messages" array`);
+  const obj = data as { messages?: unknown; input?: unknown; system?: unknown };
+  // A request body: Chat and Anthropic carry "messages", the Responses API "input".
+  const messages = Array.isArray(data) ? data : Array.isArray(obj?.messages) ? obj.messages : Array.isArray(obj?.input) ? obj.input : undefined;
+  if (!messages) throw new Error(`${name}: expected an array of messages, or an object with a "messages" (or Responses "input") array`);
   const dialect = detectDialect(messages);
   // Validate now, so the error names the message at fault instead of failing later.
   plan(messages, { contextWindow: 1_000_000, dialect: dialects[dialect], system: obj?.system });

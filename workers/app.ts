@@ -9,6 +9,7 @@ import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { responsesRoutes } from "./responses.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
@@ -225,12 +226,13 @@ app.openapi(
 messagesRoute(app);
 countTokensRoute(app);
 modelsRoute(app);
+responsesRoutes(app);
 
 // ---- documents and the demo -----------------------------------------------------------------------
 
 app.doc31("/openapi.json", {
   openapi: "3.1.0",
-  info: { title: "context-compactor edge worker", version: "0.1.0", description: "Compaction of LLM transcripts at the edge: plan, compact, and compacting proxies for OpenAI Chat Completions and Anthropic Messages clients." },
+  info: { title: "context-compactor edge worker", version: "0.1.0", description: "Compaction of LLM transcripts at the edge: plan, compact, and compacting proxies for OpenAI Chat Completions, OpenAI Responses and Anthropic Messages clients." },
   security: [{ bearer: [] }],
 });
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });

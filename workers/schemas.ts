@@ -11,7 +11,7 @@ export const ErrorBody = z
   })
   .openapi("Error");
 
-const Dialect = z.enum(["openai", "anthropic", "ai-sdk"]);
+const Dialect = z.enum(["openai", "anthropic", "ai-sdk", "openai-responses"]);
 
 /** Deeper JSON than any transcript needs: refused here, before recursive code (JSON.stringify) meets it. */
 export const MAX_DEPTH = 100;
@@ -38,9 +38,11 @@ const boundedList = (description: string) =>
     })
     .openapi({ description });
 
+const LISTS = new Set(["messages", "tools", "input"]);
+
 /** Every field but the bounded lists is forwarded as it is: bounded too, since it is serialized again. */
 function otherFieldsBounded(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  const key = Object.keys(body).find((k) => k !== "messages" && k !== "tools" && tooDeep(body[k]));
+  const key = Object.keys(body).find((k) => !LISTS.has(k) && tooDeep(body[k]));
   if (key) ctx.addIssue({ code: "custom", path: [key], message: `nested deeper than ${MAX_DEPTH} levels` });
 }
 
@@ -154,3 +156,19 @@ export const CountTokensRequest = z
   .openapi("CountTokensRequest");
 
 export const CountTokensResponse = z.object({ input_tokens: z.number().int().nonnegative() }).passthrough().openapi("CountTokensResponse");
+
+/** OpenAI Responses API request: what compaction reads; every other field is forwarded untouched. */
+export const ResponsesRequest = z
+  .object({
+    model: z.string().min(1).optional(),
+    input: z.union([z.string(), boundedList("Responses input items (messages, function_call, function_call_output, reasoning, …)")]).optional(),
+    instructions: z.string().nullable().optional().openapi({ description: "The system prompt: counted, and given the compaction note when a handoff is written" }),
+    tools: boundedList("Tool definitions").optional(),
+    max_output_tokens: z.number().int().positive().nullable().optional(),
+    stream: z.boolean().nullable().optional(),
+    previous_response_id: z.string().nullable().optional().openapi({ description: "With it, the request is forwarded untouched (the server holds the history)" }),
+    conversation: z.unknown().optional().openapi({ description: "With it too (an id or { id }), the request is forwarded untouched" }),
+  })
+  .passthrough()
+  .superRefine(otherFieldsBounded)
+  .openapi("ResponsesRequest");

@@ -83,6 +83,7 @@ export function recallTool(dialect: { name: string } | DialectName = "openai") {
   const name = typeof dialect === "string" ? dialect : dialect?.name;
   if (name === "anthropic") return { name: NAME, description: DESCRIPTION, input_schema: PARAMETERS };
   if (name === "ai-sdk") return { description: DESCRIPTION, inputSchema: PARAMETERS };
+  if (name === "openai-responses") return { type: "function", name: NAME, description: DESCRIPTION, parameters: PARAMETERS };
   // The provider-level prompt (LanguageModelV3FunctionTool), as middleware passes tools to a model.
   if (name === "ai-sdk-prompt") return { type: "function", name: NAME, description: DESCRIPTION, inputSchema: PARAMETERS };
   return { type: "function", function: { name: NAME, description: DESCRIPTION, parameters: PARAMETERS } };

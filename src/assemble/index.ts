@@ -59,9 +59,10 @@ function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[];
       lastCarrier = out.length - 1;
       continue;
     }
-    s = answerOpenCalls(s);
+    // In an itemized dialect an assistant message after another is the same turn: its calls join the group.
+    if (!(dialect.itemized && s.view.role === "assistant" && out.at(-1)?.view.role === "assistant")) s = answerOpenCalls(s); // leaves no call open
     out.push(s);
-    open = new Map(s.view.toolCalls.map((c) => [c.id, c]));
+    for (const c of s.view.toolCalls) open.set(c.id, c);
     lastCarrier = -1;
   }
   // Results have started to arrive for the last group: the ones still missing will not.

@@ -5,11 +5,17 @@ import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
 import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
 import { anthropicMessages } from "./anthropic.js";
 import { openAIChat } from "./openai.js";
+import { openAIResponses, type ResponsesItem } from "./responses.js";
 import { sniffDialect } from "./detect.js";
 import type { Dialect } from "./view.js";
 
 /** The built-in dialect objects by name, for HTTP APIs and pages that choose a format by name. */
-export const dialects: Record<DialectName, Dialect<any>> = { openai: openAIChat, anthropic: anthropicMessages, "ai-sdk": aiSdkMessages };
+export const dialects: Record<DialectName, Dialect<any>> = {
+  openai: openAIChat,
+  anthropic: anthropicMessages,
+  "ai-sdk": aiSdkMessages,
+  "openai-responses": openAIResponses,
+};
 
 export interface Converted {
   messages: unknown[];
@@ -165,11 +171,61 @@ function aiSdkToOpenAI(messages: ModelMessage[], lost: string[]): ChatMessage[] 
   return out;
 }
 
+// ---- OpenAI Responses ---------------------------------------------------------------------------
+
+type Item = Record<string, unknown>;
+
+function openAIToResponses(messages: ChatMessage[], lost: string[]): ResponsesItem[] {
+  const out: Item[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === "tool") return void out.push({ type: "function_call_output", call_id: m.tool_call_id!, output: contentText(m.content) });
+    const kind = m.role === "assistant" ? "output_text" : "input_text";
+    const parts = contentParts(m.content, (url) => ({ type: "input_image", image_url: url }), `message ${i}`, "Responses", lost).map((p) =>
+      p.type === "text" ? { type: kind, text: String(p.text) } : p,
+    );
+    const plain = parts.every((p) => p.type === kind);
+    if (parts.length) out.push({ type: "message", role: m.role, content: plain ? parts.map((p) => String(p.text)).join("\n") : parts });
+    for (const c of m.tool_calls ?? []) out.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+  });
+  return out as ResponsesItem[];
+}
+
+function responsesToOpenAI(items: ResponsesItem[], system: unknown, lost: string[]): ChatMessage[] {
+  const out: ChatMessage[] = typeof system === "string" && system ? [{ role: "system", content: system }] : [];
+  (items as Item[]).forEach((m, i) => {
+    const type = m.type ?? "message";
+    const prev = out[out.length - 1];
+    if (type === "function_call" || type === "custom_tool_call") {
+      if (type === "custom_tool_call") lost.push(`item ${i}: a custom tool call is carried as a function call with { input }`);
+      const args = type === "function_call" ? String(m.arguments) : JSON.stringify({ input: m.input });
+      const call: ToolCall = { id: String(m.call_id), type: "function", function: { name: String(m.name), arguments: args } };
+      // Calls of one turn are one assistant message in Chat Completions.
+      if (prev?.role === "assistant" && (prev.tool_calls?.length || !prev.content)) prev.tool_calls = [...(prev.tool_calls ?? []), call];
+      else out.push({ role: "assistant", content: null, tool_calls: [call] });
+    } else if (type === "function_call_output" || type === "custom_tool_call_output") {
+      const o = m.output;
+      const parts = (Array.isArray(o) ? o : []) as Item[];
+      if (parts.some((p) => p.type !== "input_text")) lost.push(`item ${i}: images and files inside a tool output cannot be carried by an OpenAI tool message`);
+      out.push({ role: "tool", tool_call_id: String(m.call_id), content: typeof o === "string" ? o : parts.filter((p) => p.type === "input_text").map((p) => String(p.text)).join("\n") });
+    } else if (type === "message" && m.role !== undefined) {
+      const c = m.content;
+      const content: ContentPart[] = [];
+      for (const p of (typeof c === "string" ? [{ type: "input_text", text: c }] : Array.isArray(c) ? c : []) as Item[]) {
+        if (p.type === "input_text" || p.type === "output_text") content.push(text(String(p.text)));
+        else if (p.type === "input_image" && typeof p.image_url === "string") content.push({ type: "image_url", image_url: { url: p.image_url } });
+        else lost.push(`item ${i}: a "${String(p.type)}" part has no OpenAI equivalent`);
+      }
+      out.push({ role: m.role as ChatMessage["role"], content: content.every((p) => p.type === "text") ? content.map((p) => String(p.text)).join("\n") : content });
+    } else lost.push(`item ${i}: a "${String(type)}" item has no OpenAI equivalent`);
+  });
+  return out;
+}
+
 // ---- entry points -------------------------------------------------------------------------------
 
 /** A dialect name checked against the built-in ones (own keys: "__proto__" is no dialect). */
 function known(name: DialectName): DialectName {
-  if (!Object.hasOwn(dialects, name)) throw new RangeError(`context-compactor: unknown dialect ${JSON.stringify(name)} (openai, anthropic or ai-sdk)`);
+  if (!Object.hasOwn(dialects, name)) throw new RangeError(`context-compactor: unknown dialect ${JSON.stringify(name)} (openai, anthropic, ai-sdk or openai-responses)`);
   return name;
 }
 
@@ -179,6 +235,7 @@ export function toOpenAI(messages: unknown[], from: DialectName, system?: unknow
   known(from);
   if (from === "openai") return { messages: messages as ChatMessage[], lost };
   if (from === "anthropic") return { messages: anthropicToOpenAI(messages as AnthropicMessage[], system, lost), lost };
+  if (from === "openai-responses") return { messages: responsesToOpenAI(messages as ResponsesItem[], system, lost), lost };
   return { messages: aiSdkToOpenAI(messages as ModelMessage[], lost), lost };
 }
 
@@ -188,6 +245,7 @@ export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted 
   known(to);
   if (to === "openai") return { messages, lost };
   if (to === "anthropic") return openAIToAnthropic(messages, lost);
+  if (to === "openai-responses") return { messages: openAIToResponses(messages, lost), lost };
   return { messages: openAIToAiSdk(messages, lost), lost };
 }
 
@@ -201,5 +259,12 @@ export function convert(messages: unknown[], options: { from: DialectName; to: D
 
 /** The dialect messages are written in, by shape; OpenAI's when nothing tells. */
 export function detectDialect(messages: unknown[]): DialectName {
-  return sniffDialect(messages) ?? "openai";
+  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? "openai");
+}
+
+/** An item type, or a content part type, that only the Responses API has (AI SDK parts are "reasoning" too). */
+function responsesLike(messages: unknown[]): boolean {
+  const item = /^(?:function_call|function_call_output|custom_tool_call|reasoning|compaction|item_reference|message)$/;
+  const part = /^(?:input_text|output_text|input_image|input_file)$/;
+  return (messages as Item[]).some((m) => item.test(String(m?.type)) || (Array.isArray(m?.content) && (m.content as Item[]).some((p) => part.test(String(p?.type)))));
 }

@@ -79,6 +79,11 @@ export interface Dialect<M> {
   wireRole?(role: NeutralRole): NeutralRole;
   /** Whether a message left without results keeps its place (strict alternation) instead of being dropped. Default false. */
   readonly keepsEmptied?: boolean;
+  /**
+   * A model turn comes as several messages (Responses API items: reasoning, text, one per call):
+   * consecutive assistant messages are then one turn, never cut apart, and their calls one group. Default false.
+   */
+  readonly itemized?: boolean;
   /** Tool results replaced (prune), by index in `view(message).results`. */
   withResults(message: M, outputs: Map<number, string>): M;
   /** An assistant message whose tool calls get new argument strings (JSON), by call index. */

@@ -44,19 +44,19 @@ function lastHandoffIndex(views: MessageView[], latest: number): number {
   return -1;
 }
 
-function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number): number {
+function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number, turns: boolean): number {
   let system = 0;
   while (system < views.length && views[system].role === "system") system++;
   let end = Math.min(views.length, system + s.headMessages);
   // A head never ends between a tool call and its results: it takes the results along.
-  while (end < views.length && views[end].results.length) end++;
+  while (end < views.length && continues(views, end, turns)) end++;
   // Its tool results share a small budget (an agent whose first act reads a large file must not be
   // stuck): the head ends before the call whose results pass it, leaving them to prune or summarize.
   let results = 0;
   for (let i = system; i < end; i++) {
     results += views[i].results.length ? perMessage[i] : 0;
     if (results > s.thresholdTokens * HEAD_RESULTS_SHARE) {
-      end = groupStart(views, i, system);
+      end = groupStart(views, i, system, turns);
       break;
     }
   }
@@ -65,13 +65,20 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
   return end;
 }
 
-/** Start of the tool-call group containing `i`: back past tool results to the call that made them. */
-function groupStart(views: MessageView[], i: number, floor: number): number {
-  while (i > floor && views[i].results.length) i--;
+/**
+ * Whether message `i` belongs to the group before it: tool results do; with `turns` (a model turn
+ * spread over several messages, as Responses API items are), so does an assistant message after one.
+ */
+const continues = (views: MessageView[], i: number, turns: boolean) =>
+  views[i].results.length > 0 || (turns && views[i].role === "assistant" && views[i - 1]?.role === "assistant");
+
+/** Start of the tool-call group containing `i`: back past tool results to the call that made them (and its turn). */
+function groupStart(views: MessageView[], i: number, floor: number, turns = false): number {
+  while (i > floor && continues(views, i, turns)) i--;
   return i;
 }
 
-function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number): number {
+function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number, turns: boolean): number {
   const n = views.length;
   const ceiling = budget * TAIL_SOFT_CEILING;
   let start = n;
@@ -83,7 +90,7 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
     acc += t;
     start--;
   }
-  return start < n ? groupStart(views, start, floor) : start;
+  return start < n ? groupStart(views, start, floor, turns) : start;
 }
 
 /**
@@ -137,6 +144,7 @@ export function planViews(
   force: boolean,
   wire: Wire = (r) => r,
   orphansStay = false,
+  turns = false,
 ): Plan {
   const n = views.length;
   const perMessage = views.map((m) => messageTokens(m, s));
@@ -147,10 +155,10 @@ export function planViews(
 
   const lu = latestUserIndex(views);
   const previousHandoffIndex = lastHandoffIndex(views, lu);
-  let hEnd = headEnd(views, perMessage, s, previousHandoffIndex);
+  let hEnd = headEnd(views, perMessage, s, previousHandoffIndex, turns);
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
-  let tStart = tailStart(views, perMessage, hEnd, tailBudget);
+  let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   let pinned = -1;
@@ -159,7 +167,7 @@ export function planViews(
     for (let i = lu; i < n; i++) after += perMessage[i];
     // One that carries tool results (Anthropic's [tool_result, text]) keeps the call that made them: never pinned apart.
     if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > 1 && !views[lu].results.length) pinned = lu;
-    else tStart = groupStart(views, lu, hEnd);
+    else tStart = groupStart(views, lu, hEnd, turns);
   }
 
   // A pinned request follows the head unless that would put two user messages together; then the
@@ -180,8 +188,8 @@ export function planViews(
   // no group left between head and tail, end the head one message earlier (its last assistant message
   // joins the middle), or else summarize nothing (the middle joins the tail).
   if (seam === "merge" && tStart === lu) {
-    const earlier = groupStart(views, tStart - 1, hEnd);
-    const shorter = groupStart(views, hEnd - 1, 0);
+    const earlier = groupStart(views, tStart - 1, hEnd, turns);
+    const shorter = groupStart(views, hEnd - 1, 0, turns);
     const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), wire(views[lu].role));
     if (earlier > hEnd) seam = seamAt((tStart = earlier));
     else if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];

@@ -67,7 +67,7 @@ export function violations({ input, snapshot, plan, result, dialect = "openai" }
   const turns = out.filter((m) => m.role !== "system");
   turns.forEach((m, i) => {
     const prev = turns[i - 1];
-    if (!prev || (!inserted.has(m) && !inserted.has(prev))) return;
+    if (!prev || (!inserted.has(m) && !inserted.has(prev)) || dialect === "openai-responses") return; // Responses has no alternation rule
     if ((m.role === "user" || m.role === "assistant") && m.role === prev.role) {
       v.push(`1: compaction put two ${m.role} messages together at ${i - 1}, ${i}`);
     }

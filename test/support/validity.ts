@@ -1,5 +1,5 @@
 // Each dialect's own validity rules, as its provider documents them, checked on a transcript.
-import type { AnthropicBlock, AnthropicMessage, ChatMessage, DialectName, ModelMessage, ModelPart } from "../../src/index.js";
+import type { AnthropicBlock, AnthropicMessage, ChatMessage, DialectName, ModelMessage, ModelPart, ResponsesItem } from "../../src/index.js";
 
 /**
  * Anthropic Messages: the first message is from the user; user and assistant strictly alternate;
@@ -67,6 +67,7 @@ export function aiSdkValidity(messages: ModelMessage[]): string[] {
 export function validity(dialect: DialectName, messages: unknown[]): string[] {
   if (dialect === "anthropic") return anthropicValidity(messages as AnthropicMessage[]);
   if (dialect === "ai-sdk") return aiSdkValidity(messages as ModelMessage[]);
+  if (dialect === "openai-responses") return responsesValidity(messages as ResponsesItem[]);
   return openAIValidity(messages as ChatMessage[]);
 }
 
@@ -91,3 +92,54 @@ export function openAIValidity(messages: ChatMessage[]): string[] {
   return problems;
 }
 
+
+/** The output type that answers each call type of the Responses API. */
+const ANSWERS: Record<string, string> = {
+  function_call: "function_call_output",
+  custom_tool_call: "custom_tool_call_output",
+  local_shell_call: "local_shell_call_output",
+  shell_call: "shell_call_output",
+  apply_patch_call: "apply_patch_call_output",
+  computer_call: "computer_call_output",
+};
+
+/**
+ * OpenAI Responses input: every call is answered exactly once, later, by the output type its call
+ * takes (calls left open at the very end are in flight); every output answers an earlier call by
+ * call_id; a reasoning item is followed by an item of its own turn (not a user message, an output or
+ * the end).
+ */
+export function responsesValidity(items: ResponsesItem[]): string[] {
+  const p: string[] = [];
+  const open = new Map<string, { type: string; at: number }>();
+  const answered = new Set<string>();
+  const list = items as Record<string, unknown>[];
+  let lastResult = -1;
+  list.forEach((m, i) => {
+    const type = String(m.type ?? "message");
+    // A call without call_id pairs by its id; an output with no id at all pairs with nothing (opaque).
+    if (Object.hasOwn(ANSWERS, type)) open.set(String(m.call_id ?? m.id), { type, at: i });
+    else if (Object.values(ANSWERS).includes(type) && (m.call_id ?? m.id) != null) {
+      const id = String(m.call_id ?? m.id); // a local shell output may carry only id
+      const call = open.get(id);
+      if (!call) p.push(`item ${i}: ${type} ${id} answers no earlier open call${answered.has(id) ? " (answered twice)" : ""}`);
+      else if (ANSWERS[call.type] !== type && !(call.type === "local_shell_call" && type === "function_call_output")) p.push(`item ${i}: ${type} answers a ${call.type}`);
+      open.delete(id);
+      answered.add(id);
+      lastResult = i;
+    }
+    if (type === "reasoning") {
+      const next = list[i + 1];
+      const nextType = String(next?.type ?? "message");
+      if (!next) p.push(`item ${i}: reasoning at the end`);
+      else if (nextType === "message" && next.role !== "assistant" && next.role !== undefined) p.push(`item ${i}: reasoning followed by a ${String(next.role)} message`);
+      else if (Object.values(ANSWERS).includes(nextType)) p.push(`item ${i}: reasoning followed by an output`);
+    }
+  });
+  // Calls left open before the last output, or before a later user message, were never answered.
+  for (const [id, c] of open) {
+    const laterUser = list.slice(c.at + 1).some((m) => String(m.type ?? "message") === "message" && m.role === "user");
+    if (c.at < lastResult || laterUser) p.push(`item ${c.at}: ${c.type} ${id} is never answered`);
+  }
+  return p;
+}
