@@ -4,7 +4,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { windowFor, type Env } from "./env.js";
-import { proxyHeaders, runCompact, sseData, watchUsage } from "./proxy.js";
+import { credentialOf, proxyHeaders, runCompact, sseData, watchUsage } from "./proxy.js";
 import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { AnthropicError, MessagesRequest, SessionId } from "./schemas.js";
 
@@ -95,6 +95,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
         body.messages,
         { contextWindow: windowFor(c.env, body.model, c.req.header("x-context-window")), maxOutputTokens: body.max_tokens, tools: body.tools, dialect: "anthropic", system: body.system },
         sessionId,
+        credentialOf(c.req.raw.headers),
       );
       const system = result.system ?? body.system;
 
@@ -128,7 +129,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       }
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);
-      const out = watchUsage(c, res.body, sessionId, (text) => anthropicUsage(text, body.stream === true), result);
+      const out = watchUsage(c, res.body, result.session, (text) => anthropicUsage(text, body.stream === true), result);
       return new Response(out, { status: res.status, headers }) as never;
     },
   );

@@ -8,7 +8,7 @@ import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { compactPass, credentialOf, proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
 import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { redactMessage } from "../src/redact/index.js";
@@ -78,12 +78,12 @@ app.openapi(
   async (c) => {
     const { messages, options, sessionId } = c.req.valid("json");
     if (!(c.req.header("accept") ?? "").includes("text/event-stream")) {
-      return c.json((await runCompact(c.env, messages, options, sessionId)) as unknown as z.infer<typeof CompactResponse>, 200);
+      return c.json((await compactPass(c.env, messages, options, sessionId)) as unknown as z.infer<typeof CompactResponse>, 200);
     }
     return streamSSE(c, async (stream) => {
       const sent: Promise<void>[] = [];
       try {
-        const result = await runCompact(c.env, messages, options, sessionId, (e) => {
+        const result = await compactPass(c.env, messages, options, sessionId, (e) => {
           sent.push(stream.writeSSE({ event: (e as { type: string }).type, data: JSON.stringify(e) }));
         });
         await Promise.all(sent);
@@ -108,8 +108,8 @@ app.openapi(
   }),
   async (c) => {
     const { id } = c.req.valid("param");
-    const snap = (await sessionOf(c.env, id).snapshot()) as { state: unknown; reports: unknown[] };
-    return c.json({ id, state: snap.state, reports: snap.reports } as z.infer<typeof SessionResponse>, 200);
+    const snap = (await sessionOf(c.env, id).snapshot()) as { state: unknown; reports: unknown[]; evicted: unknown[]; span: unknown };
+    return c.json({ id, ...snap } as z.infer<typeof SessionResponse>, 200);
   },
 );
 
@@ -176,7 +176,7 @@ app.openapi(
       maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
       tools: body.tools,
     };
-    const result = await runCompact(c.env, body.messages, options, sessionId);
+    const result = await runCompact(c.env, body.messages, options, sessionId, credentialOf(c.req.raw.headers));
 
     let res: Response;
     try {
@@ -202,7 +202,7 @@ app.openapi(
     }
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
-    const out = watchUsage(c, res.body, sessionId, (text) => openAIUsage(text, body.stream === true), result);
+    const out = watchUsage(c, res.body, result.session, (text) => openAIUsage(text, body.stream === true), result);
     return new Response(out, { status: res.status, headers }) as never;
   },
 );
