@@ -2,7 +2,7 @@
 // the content-keyed one without), a pass runs once per threshold crossing, each request in between
 // carries the previous upstream request as its exact prefix (the provider's prompt cache holds), and a
 // message keeps its reference (its index in the client's history) in every pass.
-import { env, runInDurableObject } from "cloudflare:test";
+import { SELF, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { plan, type ChatMessage } from "../../src/index.js";
 import { dialects, fromOpenAI } from "../../src/convert.js";
@@ -151,4 +151,31 @@ describe("one pass per threshold crossing, the prefix stable in between", () => 
       expect(snap.span?.replaces).toBeGreaterThan(0);
     });
   }
+});
+
+describe("the session archive's evictions are reported", () => {
+  it("names the evicted references in the warnings of the pass that evicted them and in the session", async () => {
+    const id = `evict-${crypto.randomUUID()}`;
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(id));
+    const passes = await runInDurableObject(stub, async (instance: SessionObject) => {
+      instance.archiveCap = 60_000; // a few entries: the first pass fills it, the second evicts
+      const at = (n: number) => session.slice(0, n);
+      const out = [];
+      for (const n of [120, 200]) {
+        const r = (await instance.rewrite(at(n), { contextWindow: WINDOW })) as { result: { report: { mode: string; warnings: string[] } } };
+        out.push(r.result.report);
+      }
+      return out;
+    });
+    expect(passes.map((p) => p.mode).every((m) => m !== "noop" && m !== "reused")).toBe(true);
+    const said = passes.flatMap((p) => p.warnings).filter((w) => w.startsWith("session archive:"));
+    expect(said.length).toBeGreaterThan(0);
+    const [, count, first, last] = /^session archive: (\d+) oldest entries \((#\d+)–(#\d+)\) evicted over its 60000 characters/.exec(said.at(-1)!)!;
+    const res = await SELF.fetch(`http://localhost/v1/sessions/${id}`, { headers: auth });
+    const snap = (await res.json()) as { evicted: { refs: string; count: number; at: string }[] };
+    expect(snap.evicted[0]).toMatchObject({ refs: `${first}–${last}`, count: Number(count) });
+    expect(Date.parse(snap.evicted[0].at)).not.toBeNaN();
+    const gone = await SELF.fetch(`http://localhost/v1/sessions/${id}/archive/${first.slice(1)}`, { headers: auth });
+    expect(gone.status).toBe(404);
+  });
 });
