@@ -4,7 +4,7 @@
 // message keeps its reference (its index in the client's history) in every pass.
 import { SELF, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { plan, type ChatMessage } from "../../src/index.js";
+import { plan, recall, type ChatMessage } from "../../src/index.js";
 import { dialects, fromOpenAI } from "../../src/convert.js";
 import { app } from "../../workers/app.js";
 import type { SessionObject } from "../../workers/session.js";
@@ -179,3 +179,55 @@ describe("the session archive's evictions are reported", () => {
     expect(gone.status).toBe(404);
   });
 });
+
+describe("what does not start with the stored span", () => {
+  const other = trajectories.find((t) => t.name.startsWith("claude-code-spotter__258c7280"))!.messages as ChatMessage[];
+  type Out = { result: { messages: ChatMessage[]; report: { mode: string }; archive?: Record<string, unknown> } };
+
+  it("another conversation gets its own pass, numbered after the last one's: no reference of either is reused", async () => {
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`two-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      const a = (await instance.rewrite(session.slice(0, 120), { contextWindow: WINDOW })) as Out;
+      expect(a.result.report.mode).not.toBe("noop");
+      const aRefs = Object.keys(a.result.archive!);
+      const b = (await instance.rewrite(other.slice(0, 150), { contextWindow: WINDOW })) as Out;
+      expect(b.result.report.mode).not.toMatch(/noop|reused/);
+      for (const k of Object.keys(b.result.archive!)) expect(Number(k.slice(1)), k).toBeGreaterThanOrEqual(120);
+      // A's entries are still A's messages.
+      expect(await instance.archived(aRefs[0])).toBe(recallText(aRefs[0], a.result.archive!));
+      // Back to the first conversation: not B's span, so a pass of its own, numbered after B's.
+      const again = (await instance.rewrite(session.slice(0, 125), { contextWindow: WINDOW })) as Out;
+      expect(again.result.report.mode).not.toMatch(/noop|reused/);
+      for (const k of Object.keys(again.result.archive!)) expect(Number(k.slice(1)), k).toBeGreaterThanOrEqual(270);
+    });
+  });
+
+  it("Anthropic: a cache breakpoint the client moved goes where the client put it, the span still substituted", async () => {
+    const { messages, system } = fromOpenAI(session, "anthropic");
+    const marked = (request: unknown[]) => {
+      const last = structuredClone(request.at(-1)) as { content: string | { type: string; text?: string; cache_control?: unknown }[] };
+      const blocks = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
+      blocks[blocks.length - 1].cache_control = { type: "ephemeral" };
+      return [...request.slice(0, -1), { ...last, content: blocks }];
+    };
+    const breakpoints = (m: unknown) => JSON.stringify(m).split('"cache_control"').length - 1;
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`cache-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      const options = { contextWindow: WINDOW, dialect: "anthropic" as const, system };
+      const ends = requests(messages).map((r) => r.length);
+      let k = ends.findIndex((n) => n >= 100);
+      let first: Out;
+      do first = (await instance.rewrite(marked(messages.slice(0, ends[k++])), options)) as Out;
+      while (first.result.report.mode === "noop");
+      const next = (await instance.rewrite(marked(messages.slice(0, ends[k])), options)) as Out;
+      expect(next.result.report.mode).toBe("reused");
+      expect(breakpoints(next.result.messages)).toBe(1);
+      const unmarked = (m: unknown) => JSON.parse(JSON.stringify(m), (key, v) => (key === "cache_control" ? undefined : v));
+      expect(unmarked(next.result.messages.slice(0, first.result.messages.length))).toEqual(unmarked(first.result.messages));
+    });
+  });
+});
+
+function recallText(ref: string, archive: Record<string, unknown>): string {
+  return recall(archive as never, ref)!;
+}
