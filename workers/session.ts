@@ -1,7 +1,7 @@
 // One Durable Object per session: the compactor state and recent reports in SQLite, and a queue so
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
-import { compact, estimateTokens, normalizeRef, recall, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
+import { compact, normalizeRef, plan, recall, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
@@ -165,8 +165,12 @@ export class SessionObject extends DurableObject<Env> {
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
       if (!effective) return;
       const next = substituted ? span!.next + messages.length - span!.n : base + messages.length;
-      const kept = spanOf(input, result.messages, options.system, messages, next, noted || Boolean(result.report.systemChanged));
-      this.write("span", kept);
+      const kept = JSON.stringify(spanOf(input, result.messages, options.system, messages, next, noted || Boolean(result.report.systemChanged)));
+      if (utf8Bytes(kept) <= ARCHIVE_ROW) this.ctx.storage.sql.exec("INSERT INTO kv (k, v) VALUES ('span', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", kept);
+      else {
+        this.ctx.storage.sql.exec("DELETE FROM kv WHERE k = 'span'");
+        result.report.warnings.push(`session: the compacted transcript (${utf8Bytes(kept)} bytes of messages the pass wrote) is too large to keep: the next request gets a pass of its own`);
+      }
       this.write("nextRef", Math.max(next, base));
       this.archiveOf(result);
       this.keepReport(result);
@@ -176,7 +180,7 @@ export class SessionObject extends DurableObject<Env> {
       // The report speaks of the client's request, as without a session.
       if (!effective) out.report.mode = "reused";
       out.report.messagesBefore = messages.length;
-      out.report.tokensBefore = estimateTokens(messages, { dialect: core.dialect, tools: core.tools, state: result.state });
+      out.report.tokensBefore = plan(messages, { ...core, state: result.state }).tokens.total; // as a pass would count it
       out.report.firstChangedIndex = firstChangedIndex(messages, result.messages);
     }
     return out;
