@@ -1,8 +1,10 @@
 // options.refIndexes: a message is cited by the caller's own number for it (its index in the caller's
 // whole history), so a later pass that sees it at another position cites it the same; an earlier
 // pass's stand-ins are left as they are.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compact, type ChatMessage } from "../src/index.js";
+import { compact, openAIChat, recall, redact, type ChatMessage } from "../src/index.js";
+import { options, transcript } from "./support/arbitraries.js";
 import { trajectory } from "./support/fixtures.js";
 
 const history = trajectory("claude-code-spotter__4d5611e5-241a-462a-8d15-5122611a9569").messages as ChatMessage[];
@@ -65,6 +67,28 @@ describe("refIndexes", () => {
     expect(r.report.pruned.map((x) => x.index)).toEqual([4]);
     expect(r.messages[2]).toBe(input[2]);
     expect(Object.keys(r.archive!)).toEqual(["#4"]);
+  });
+
+  it("every archive key is the caller's number of a message it removed or pruned, and every stand-in's resolves (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, options, fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 7 }), async (input, opts, base, step) => {
+        const refIndexes = input.map((_, i) => (i % 5 === 4 ? null : base + i * step)); // some without a number
+        const r = await compact(input, { ...opts, refIndexes });
+        const pass = r.state.compactions - 1;
+        const byKey = new Map(input.map((m, i) => [refIndexes[i] === null ? `#${pass}.${i}` : `#${refIndexes[i]}`, m]));
+        for (const [key, entry] of Object.entries(r.archive ?? {})) {
+          const m = byKey.get(key);
+          expect(m, key).toBeDefined();
+          expect(entry.results ?? []).toEqual(openAIChat.view(m!).results.map((x) => redact(x.text)));
+        }
+        for (const m of r.messages) {
+          if (input.includes(m) || typeof m.content !== "string") continue;
+          const cited = /^\[output pruned (#[\d.]+)\]/.exec(m.content)?.[1];
+          if (cited) expect(recall(r.archive!, cited), cited).toBeTruthy();
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it("leaves the default references as they were", async () => {
