@@ -151,7 +151,7 @@ export class SessionObject extends DurableObject<Env> {
     const span = this.read<Span>("span");
     const stored = this.read<CompactorState>("state");
     const core = coreOptions(options);
-    const substituted = substitute(span, messages, options.system);
+    const substituted = substitute(span, messages);
     const base = this.read<number>("nextRef") ?? 0;
     const input = substituted ?? whole(messages, base);
     // Another conversation (or an edited history) starts its own line: not the last one's summary.
@@ -165,7 +165,7 @@ export class SessionObject extends DurableObject<Env> {
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
       if (!effective) return;
       const next = substituted ? span!.next + messages.length - span!.n : base + messages.length;
-      const kept = JSON.stringify(spanOf(input, result.messages, options.system, messages, next, noted || Boolean(result.report.systemChanged)));
+      const kept = JSON.stringify(spanOf(input, result.messages, messages, next, noted || Boolean(result.report.systemChanged)));
       if (utf8Bytes(kept) <= ARCHIVE_ROW) this.ctx.storage.sql.exec("INSERT INTO kv (k, v) VALUES ('span', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", kept);
       else {
         this.ctx.storage.sql.exec("DELETE FROM kv WHERE k = 'span'");

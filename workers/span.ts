@@ -11,7 +11,7 @@ export type Entry = { at: number } | { message: unknown };
 export interface Span {
   /** How many of the client's messages the span stands for. */
   n: number;
-  /** Fingerprint of the system prompt and those n messages. */
+  /** Fingerprint of those n messages (not of the system prompt: a changed one is sent as it is, noted again if it was). */
   fingerprint: string;
   entries: Entry[];
   /** The number each entry is cited by (`#n`); null for one a pass wrote (a handoff). */
@@ -25,7 +25,7 @@ export interface Span {
 /** JSON without `cache_control`: clients move their cache breakpoints from turn to turn. */
 export const canonical = (v: unknown) => JSON.stringify(v, (k, x) => (k === "cache_control" ? undefined : x));
 
-export const fingerprintOf = (system: unknown, messages: unknown[], n: number) => hash53(canonical([system ?? null, messages.slice(0, n)]));
+export const fingerprintOf = (messages: unknown[], n: number) => hash53(canonical(messages.slice(0, n)));
 
 /** What a pass is given: the transcript, each message's number, and its index in the client's request (if it is one of them). */
 export interface Input {
@@ -35,8 +35,8 @@ export interface Input {
 }
 
 /** The request with the span in place of the messages it stands for; undefined when it does not start with them. */
-export function substitute(span: Span | undefined, messages: unknown[], system: unknown): Input | undefined {
-  if (!span || messages.length < span.n || fingerprintOf(system, messages, span.n) !== span.fingerprint) return undefined;
+export function substitute(span: Span | undefined, messages: unknown[]): Input | undefined {
+  if (!span || messages.length < span.n || fingerprintOf(messages, span.n) !== span.fingerprint) return undefined;
   const fresh = messages.slice(span.n);
   return {
     messages: [...span.entries.map((e) => ("at" in e ? messages[e.at] : e.message)), ...fresh],
@@ -83,11 +83,11 @@ export function outputRefs(input: Input, output: unknown[]): { refs: (number | n
 }
 
 /** The span a pass's output stands for: the client's `messages`, whose numbers continue from `next`. */
-export function spanOf(input: Input, output: unknown[], system: unknown, messages: unknown[], next: number, noted: boolean): Span {
+export function spanOf(input: Input, output: unknown[], messages: unknown[], next: number, noted: boolean): Span {
   const { refs, from } = outputRefs(input, output);
   const entries = output.map((message, i): Entry => {
     const origin = from[i] === undefined ? undefined : input.origin[from[i]!];
     return origin === undefined ? { message } : { at: origin };
   });
-  return { n: messages.length, fingerprint: fingerprintOf(system, messages, messages.length), entries, refs, next, noted };
+  return { n: messages.length, fingerprint: fingerprintOf(messages, messages.length), entries, refs, next, noted };
 }

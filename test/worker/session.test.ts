@@ -4,7 +4,7 @@
 // message keeps its reference (its index in the client's history) in every pass.
 import { SELF, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { plan, recall, type ChatMessage } from "../../src/index.js";
+import { SYSTEM_NOTE, plan, recall, type ChatMessage } from "../../src/index.js";
 import { dialects, fromOpenAI } from "../../src/convert.js";
 import { app } from "../../workers/app.js";
 import type { SessionObject } from "../../workers/session.js";
@@ -224,6 +224,26 @@ describe("what does not start with the stored span", () => {
       expect(breakpoints(next.result.messages)).toBe(1);
       const unmarked = (m: unknown) => JSON.parse(JSON.stringify(m), (key, v) => (key === "cache_control" ? undefined : v));
       expect(unmarked(next.result.messages.slice(0, first.result.messages.length))).toEqual(unmarked(first.result.messages));
+    });
+  });
+});
+
+describe("what still starts with the stored span", () => {
+  it("Anthropic: a system prompt the client changed is sent as it is now, with the note the span needs, and no new pass", async () => {
+    const { messages } = fromOpenAI(session, "anthropic");
+    const ends = requests(messages).map((r) => r.length);
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`system-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      type Out = { result: { report: { mode: string }; system?: string } };
+      const at = (k: number, system: string) => instance.rewrite(messages.slice(0, ends[k]), { contextWindow: WINDOW, dialect: "anthropic", system }) as Promise<Out>;
+      let k = ends.findIndex((n) => n >= 100);
+      let first: Out;
+      do first = await at(k++, "You are a coding agent. Today is Monday.");
+      while (!first.result.system?.includes(SYSTEM_NOTE) && k < ends.length - 1); // the first pass that writes a handoff
+      expect(first.result.system).toContain(SYSTEM_NOTE);
+      const next = await at(k, "You are a coding agent. Today is Tuesday.");
+      expect(next.result.report.mode).toBe("reused");
+      expect(next.result.system).toBe(`You are a coding agent. Today is Tuesday.${first.result.system!.slice("You are a coding agent. Today is Monday.".length)}`);
     });
   });
 });
