@@ -11,7 +11,7 @@ export type Entry = { at: number } | { message: unknown };
 export interface Span {
   /** How many of the client's messages the span stands for. */
   n: number;
-  /** Fingerprint of those n messages (not of the system prompt: a changed one is sent as it is, noted again if it was). */
+  /** Fingerprint of those n messages, the system prompt left out (see fingerprintOf). */
   fingerprint: string;
   entries: Entry[];
   /** The number each entry is cited by (`#n`); null for one a pass wrote (a handoff). */
@@ -25,7 +25,16 @@ export interface Span {
 /** JSON without `cache_control`: clients move their cache breakpoints from turn to turn. */
 export const canonical = (v: unknown) => JSON.stringify(v, (k, x) => (k === "cache_control" ? undefined : x));
 
-export const fingerprintOf = (messages: unknown[], n: number) => hash53(canonical(messages.slice(0, n)));
+/**
+ * Of the first n messages, the leading system messages only counted: agents put the date or the
+ * environment in the system prompt, and a pass keeps it verbatim (taken from the request as sent now),
+ * or notes it again (a separate system prompt).
+ */
+export function fingerprintOf(messages: unknown[], n: number): string {
+  let lead = 0;
+  while (lead < n && /^(?:system|developer)$/.test((messages[lead] as { role?: string })?.role ?? "")) lead++;
+  return hash53(canonical([lead, messages.slice(lead, n)]));
+}
 
 /** What a pass is given: the transcript, each message's number, and its index in the client's request (if it is one of them). */
 export interface Input {

@@ -229,6 +229,27 @@ describe("what does not start with the stored span", () => {
 });
 
 describe("what still starts with the stored span", () => {
+  it("OpenAI: a system message the client changed is sent as it is now, and no new pass", async () => {
+    const sys = (day: string) => ({ role: "system" as const, content: `You are a coding agent. Today is ${day}.` });
+    const ends = requests(session).map((r) => r.length);
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`system-msg-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      type Out = { result: { report: { mode: string }; messages: ChatMessage[] } };
+      const at = (k: number, day: string) => instance.rewrite([sys(day), ...session.slice(0, ends[k])], { contextWindow: WINDOW }) as Promise<Out>;
+      let k = ends.findIndex((n) => n >= 100);
+      let first: Out;
+      do first = await at(k++, "Monday");
+      while (first.result.report.mode === "noop");
+      const next = await at(k, "Tuesday");
+      expect(next.result.report.mode).toBe("reused");
+      expect(next.result.messages[0]).toEqual(sys("Tuesday"));
+      expect(next.result.messages.slice(1, first.result.messages.length)).toEqual(first.result.messages.slice(1));
+      // One more leading system message is another history: its own pass.
+      const more = (await instance.rewrite([sys("Tuesday"), sys("Tuesday"), ...session.slice(0, ends[k + 1])], { contextWindow: WINDOW })) as Out;
+      expect(more.result.report.mode).not.toBe("reused");
+    });
+  });
+
   it("Anthropic: a system prompt the client changed is sent as it is now, with the note the span needs, and no new pass", async () => {
     const { messages } = fromOpenAI(session, "anthropic");
     const ends = requests(messages).map((r) => r.length);
