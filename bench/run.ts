@@ -8,6 +8,7 @@ import { estimationBench } from "./estimation.js";
 import { BUDGETS, bundleSize, machine, table } from "./lib.js";
 import { loadBench } from "./load.js";
 import { peersBench } from "./peers.js";
+import { prefixBench } from "./prefix.js";
 import { qualityBench } from "./quality.js";
 import { scalingBench } from "./scaling.js";
 import { unresolvedBench } from "./unresolved.js";
@@ -80,6 +81,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   unresolved: { title: "Unresolved errors kept by the handoff", run: unresolvedBench },
   cache: { title: "Cache economics: a long session turn by turn", run: cacheBench },
   load: { title: "Load: the worker under wrangler dev", run: () => loadBench(Number(process.env.LOAD_SECONDS ?? 60)) },
+  prefix: { title: "The prompt cache through the worker: agents resending their history", run: prefixBench },
 };
 const redactModule = new URL("redact.ts", import.meta.url);
 if (existsSync(redactModule)) {

@@ -9,6 +9,7 @@ import { keptTokens, planViews, removedSpan } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { StageOutcome } from "./summarize/stage.js";
+import type { Refs } from "./archive/ref.js";
 import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
 
 /** Pruning and writing the result: loaded with the first pass that rewrites. */
@@ -25,6 +26,8 @@ export interface Prepared<M> {
   plan: Plan;
   /** Said in every report of this input, whatever the pass does. */
   warnings: string[];
+  /** How the pass cites messages, once it knows the passes before it. */
+  refs?: Refs;
 }
 
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
@@ -116,10 +119,10 @@ async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage:
   } catch (error) {
     const why = `the summary code could not be loaded (${loadError(error)})`;
     const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
-    return { ...rewrite.markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.state.compactions, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
+    return { ...rewrite.markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.refs!, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
-  return stage.summarizeMiddle({ plan, views, original: p.views, messages: p.input, perMessage, state, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
+  return stage.summarizeMiddle({ plan, views, original: p.views, messages: p.input, perMessage, state, refs: p.refs!, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
 }
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
@@ -144,8 +147,9 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   }
   const pass = Math.max(p.state.compactions, rewrite.passesBehind(p.views, p.plan.previousHandoffIndex));
   p.state = { ...p.state, compactions: pass };
+  p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;
   const { plan: pl, settings, dialect } = p;
-  const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, pass);
+  const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
   const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 

@@ -95,6 +95,8 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   check(o.focus == null || typeof o.focus === "string", "focus must be a string");
   check(o.runway === undefined || (Number.isFinite(o.runway) && o.runway >= 0), "runway must be a number of tokens ≥ 0");
   check(o.archiveLimit === undefined || (typeof o.archiveLimit === "number" && o.archiveLimit >= 0), "archiveLimit must be a number of characters ≥ 0");
+  const own = [o.refIndexes ?? []].flat().filter((n) => n != null); // not an array: one entry that fails
+  check(own.every((n) => n >= 0 && Number.isInteger(n)) && new Set(own).size === own.length, "refIndexes must be distinct integers ≥ 0 or null");
 
   const effectiveWindow = contextWindow - maxOutputTokens;
   const thresholdTokens = Math.floor(effectiveWindow * threshold);

@@ -46,7 +46,7 @@ function withBackoff(s: CompactorState, before: number, after: number, runway: n
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT) {
   if (!limit || !indexes.length) return { warnings: [] };
-  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit, redact);
+  const { archive, dropped } = archiveOf(p.views, indexes, p.refs!, limit, redact);
   const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
   return { archive, warnings };
 }
@@ -108,7 +108,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     tailTokens,
     tailBudget: pl.tailBudget,
     keptTokens: keptTokens(pl, pruned.perMessage),
-    pass: p.state.compactions,
+    pass: p.refs!,
   }));
   const counted: CompactorState = {
     ...p.state,

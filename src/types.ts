@@ -1,5 +1,6 @@
 // Public types of the core. API.md is the contract: extend, don't rename.
 import type { Dialect } from "./dialects/view.js";
+import type { Refs } from "./archive/ref.js";
 
 /** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
 export type ContentPart =
@@ -81,8 +82,8 @@ export interface HandoffMaterial {
   firstAsk?: string;
   /** Whether that request lies before the middle: kept verbatim in the head. */
   firstAskInHead?: boolean;
-  /** Passes before this one (`state.compactions`): references cite `#pass.index` after the first. */
-  pass?: number;
+  /** Passes before this one (`state.compactions`): references cite `#pass.index` after the first; with `refIndexes`, the caller's numbers too. */
+  pass?: Refs;
 }
 
 /** Options of a pass. `M` is the message type of the dialect (OpenAI Chat Completions by default). */
@@ -115,6 +116,12 @@ export interface CompactOptions<M = ChatMessage> {
   now?: () => number;
   /** Characters of JSON `result.archive` may hold (default 5,000,000; the oldest entries go first, with a warning). 0: no archive. */
   archiveLimit?: number;
+  /**
+   * The number each input message is cited by (`#<n>`: archive keys, one-liners, ledgers), e.g. its index
+   * in the caller's whole history, so that a message keeps its reference across passes that see it at
+   * other positions; integers ≥ 0, no two alike; null for one without (cited `#<pass>.<index>`).
+   */
+  refIndexes?: readonly (number | null | undefined)[];
 }
 
 export interface Range {

@@ -117,7 +117,7 @@ describe("wrangler dev, end to end, with the official Anthropic client", () => {
     expect(first.content.some((b) => b.type === "tool_use")).toBe(true);
   });
 
-  it("a second request of the session reuses its state (summary, calibration), read by the SDK's stream helper", async () => {
+  it("a second request of the session reuses its compacted span (no new pass, the first upstream body as its prefix) and its calibration, read by the SDK's stream helper", async () => {
     // The first answer's usage calibrates the session once its stream has ended (waitUntil).
     let before = await session("anthropic-e2e");
     while (!before.state.calibration) before = await session("anthropic-e2e");
@@ -139,9 +139,13 @@ describe("wrangler dev, end to end, with the official Anthropic client", () => {
     expect(got.body.messages.at(-1)).toEqual(next.at(-1));
     expect(tokens(got.body.messages)).toBeLessThan(tokens(next as AnthropicMessage[]) / 4);
 
+    // Under the threshold with the span substituted: the first upstream body, then the new turns.
+    expect(response.headers.get("x-compaction-mode")).toBe("reused");
+    expect(got.body.messages.slice(0, received[0].body.messages.length)).toEqual(received[0].body.messages);
+    expect(got.body.system).toEqual(received[0].body.system);
     const after = await session("anthropic-e2e");
-    expect(after.state.compactions).toBe(2);
-    expect(after.reports).toHaveLength(2);
+    expect(after.state.compactions).toBe(1);
+    expect(after.reports).toHaveLength(1);
     // The session's calibration scaled its estimate: the same request in a fresh session is counted raw.
     const fresh = await client("anthropic-e2e-fresh").messages.create({ ...request, stream: true }).asResponse();
     await fresh.text();

@@ -7,7 +7,7 @@ import { compact } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
-import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage } from "./proxy.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
 import { AnthropicError, CountTokensRequest, CountTokensResponse, MessagesRequest, SessionId } from "./schemas.js";
@@ -129,19 +129,20 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
       if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
       const sessionId = c.req.valid("header")["x-session-id"];
-      const window = await windowOf(c, body.model, sessionId);
+      const session = await sessionKey(c.req.raw.headers, sessionId, body.system, body.messages);
+      const window = await windowOf(c, body.model, session);
       let sent: Sent;
       try {
         sent = await sendCompacted({
           window,
           compactFor: (contextWindow, force) =>
-            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, sessionId),
+            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, session),
           send: (result) => {
             const system = result.system ?? body.system;
             const request = { ...body, messages: result.messages, ...(system === undefined ? {} : { system }) };
             return idleFetch(upstreamUrl(upstream, "/v1/messages", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);
           },
-          learn: sessionId ? (tokens, note) => sessionOf(c.env, sessionId).learnedWindow(body.model, tokens, note) : undefined,
+          learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(body.model, tokens, note) : undefined,
         });
       } catch (err) {
         return unreachable(err) as never;
@@ -152,7 +153,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
 
       const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);
       if (sent.retried) headers.set("x-compaction-retried", "overflow");
-      const out = watchUsage(c, streamed(res, body.stream) ? cutAware(res.body!, "anthropic") : res.body, sessionId, (text) => anthropicUsage(text, body.stream === true), result);
+      const out = watchUsage(c, streamed(res, body.stream) ? cutAware(res.body!, "anthropic") : res.body, result.session, (text) => anthropicUsage(text, body.stream === true), result);
       return new Response(out, { status: res.status, headers }) as never;
     },
   );

@@ -8,7 +8,7 @@ import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import { proxyHeaders, runCompact, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { compactPass, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
@@ -82,12 +82,12 @@ app.openapi(
   async (c) => {
     const { messages, options, sessionId } = c.req.valid("json");
     if (!(c.req.header("accept") ?? "").includes("text/event-stream")) {
-      return c.json((await runCompact(c.env, messages, options, sessionId)) as unknown as z.infer<typeof CompactResponse>, 200);
+      return c.json((await compactPass(c.env, messages, options, sessionId)) as unknown as z.infer<typeof CompactResponse>, 200);
     }
     return streamSSE(c, async (stream) => {
       const sent: Promise<void>[] = [];
       try {
-        const result = await runCompact(c.env, messages, options, sessionId, (e) => {
+        const result = await compactPass(c.env, messages, options, sessionId, (e) => {
           sent.push(stream.writeSSE({ event: (e as { type: string }).type, data: JSON.stringify(e) }));
         });
         await Promise.all(sent);
@@ -112,8 +112,8 @@ app.openapi(
   }),
   async (c) => {
     const { id } = c.req.valid("param");
-    const snap = (await sessionOf(c.env, id).snapshot()) as { state: unknown; reports: unknown[] };
-    return c.json({ id, state: snap.state, reports: snap.reports } as z.infer<typeof SessionResponse>, 200);
+    const snap = (await sessionOf(c.env, id).snapshot()) as { state: unknown; reports: unknown[]; evicted: unknown[]; span: unknown };
+    return c.json({ id, ...snap } as z.infer<typeof SessionResponse>, 200);
   },
 );
 
@@ -175,15 +175,16 @@ app.openapi(
     const upstream = c.env.UPSTREAM_BASE_URL;
     if (!upstream) return fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
     const sessionId = c.req.valid("header")["x-session-id"];
+    const session = await sessionKey(c.req.raw.headers, sessionId, undefined, body.messages);
     const window = windowFor(c.env, body.model, c.req.header("x-context-window"));
-    const learned = sessionId ? await sessionOf(c.env, sessionId).learnedWindow(body.model) : undefined;
+    const learned = session ? await sessionOf(c.env, session).learnedWindow(body.model) : undefined;
     const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools });
 
     let sent: Sent;
     try {
       sent = await sendCompacted({
         window: Math.min(window, learned ?? window),
-        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), sessionId),
+        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session),
         send: (result) =>
           idleFetch(
             upstreamUrl(upstream, "/chat/completions", c.req.url),
@@ -196,7 +197,7 @@ app.openapi(
             upstreamTimeoutMs(c.env),
             c.req.raw.signal,
           ),
-        learn: sessionId ? (tokens, note) => sessionOf(c.env, sessionId).learnedWindow(body.model, tokens, note) : undefined,
+        learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(body.model, tokens, note) : undefined,
       });
     } catch (failed) {
       if (!(failed instanceof SendFailed)) throw failed;
@@ -218,7 +219,7 @@ app.openapi(
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
     for (const [k, v] of Object.entries(retried)) headers.set(k, v);
     const sse = body.stream === true && res.body && (res.headers.get("content-type") ?? "").includes("event-stream");
-    const out = watchUsage(c, sse ? cutAware(res.body!, "openai-chat") : res.body, sessionId, (text) => openAIUsage(text, body.stream === true), result);
+    const out = watchUsage(c, sse ? cutAware(res.body!, "openai-chat") : res.body, result.session, (text) => openAIUsage(text, body.stream === true), result);
     return new Response(out, { status: res.status, headers }) as never;
   },
 );

@@ -25,6 +25,8 @@ export interface Env {
   ALLOWED_ORIGINS?: string;
   /** How long the upstream may stay silent, before its first byte and between chunks (ms, default 120000). */
   UPSTREAM_TIMEOUT_MS?: string;
+  /** Characters of archived JSON each session keeps (default 20,000,000); over it the oldest entries are evicted, and reported. */
+  SESSION_ARCHIVE_CHARS?: string;
 }
 
 /** The summarizer chain the configuration asks for; the deterministic one always ends it. */

@@ -1,7 +1,7 @@
 // A provider that refuses a request as over its context window is answered by one more compaction,
 // forced, for a smaller window, and one retry; the limit it states is learned for the session. Any
 // proxy route uses it: it only compacts and sends through the functions it is given.
-import type { CompactResult } from "../src/index.js";
+import type { ProxyResult } from "./proxy.js";
 
 /** What an overflow error says: the tokens the provider counted and its limit, when it states them. */
 export interface Overflow {
@@ -50,7 +50,7 @@ export function outputReserve(maxTokens: number | undefined, window: number): nu
 }
 
 export interface Sent {
-  result: CompactResult<unknown>;
+  result: ProxyResult;
   res: Response;
   /** Set when the first answer was an overflow and the request was compacted again and resent. */
   retried?: { overflow: Overflow; window: number };
@@ -60,9 +60,9 @@ export interface SendPlan {
   /** The context window the first pass uses. */
   window: number;
   /** One compaction pass for `contextWindow`; `force` for the retry's. */
-  compactFor(contextWindow: number, force: boolean): Promise<CompactResult<unknown>>;
+  compactFor(contextWindow: number, force: boolean): Promise<ProxyResult>;
   /** Sends the request built from a pass's result; throws as its fetch does. */
-  send(result: CompactResult<unknown>): Promise<Response>;
+  send(result: ProxyResult): Promise<Response>;
   /** Told the provider's limit (or the retry window) when an overflow teaches one, with the note that reports it. */
   learn?(tokens: number, note: string): Promise<unknown>;
 }
@@ -76,7 +76,7 @@ export class SendFailed extends Error {
 
 /** Compacts, sends, and on an overflow error compacts once more for a smaller window and resends. */
 export async function sendCompacted(p: SendPlan): Promise<Sent> {
-  const send = (r: CompactResult<unknown>) =>
+  const send = (r: ProxyResult) =>
     p.send(r).catch((err: unknown) => {
       throw new SendFailed(err);
     });

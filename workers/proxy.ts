@@ -6,25 +6,69 @@ import { compact, type CompactResult } from "../src/index.js";
 import { summarizerFor, type Env } from "./env.js";
 import { ErrorAnswer, type ErrorData } from "./errors.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import type { SessionObject } from "./session.js";
+import type { SessionObject, SessionResult } from "./session.js";
+import { canonical } from "./span.js";
 
 export function sessionOf(env: Env, id: string): DurableObjectStub<SessionObject> {
   return env.SESSIONS.get(env.SESSIONS.idFromName(id)) as DurableObjectStub<SessionObject>;
 }
 
 /**
- * One compaction pass: with the session's state when there is a session, else a stateless one. The
- * Durable Object answers errors as data (an exception would lose its class across RPC).
+ * One compaction pass: with the session's state when there is a session, else a stateless one
+ * (POST /v1/compact). The Durable Object answers errors as data (an exception would lose its class
+ * across RPC).
  */
-export async function runCompact(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
+export async function compactPass(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
   if (!sessionId) return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env), onEvent });
   const outcome = (await sessionOf(env, sessionId).compact(messages, options, onEvent)) as { result: CompactResult<unknown> } | { error: ErrorData };
   if ("error" in outcome) throw new ErrorAnswer(outcome.error);
   return outcome.result;
 }
 
+/** A proxy's compaction, and the session it ran in (its key, for x-compaction-session and usage). */
+export type ProxyResult = SessionResult & { session?: string };
+
+/** The messages that pick a content-keyed session: the first user turn and the model's first answer, after any leading system message. */
+const KEY_MESSAGES = 3;
+
+/** The credential a client sent, as received (never stored: only hashed into a session key). */
+export function credentialOf(headers: Headers): string {
+  return headers.get("authorization") ?? headers.get("x-api-key") ?? "";
+}
+
+/**
+ * The session a request without x-session-id gets: a SHA-256 of the client's credential, the system
+ * prompt and the first messages, so that each conversation of each client has its own, and no two
+ * clients ever share one. Undefined for a history too short to tell conversations apart.
+ */
+export async function contentKey(credential: string, system: unknown, messages: unknown[]): Promise<string | undefined> {
+  if (messages.length < KEY_MESSAGES) return undefined;
+  const text = canonical([credential, system ?? null, messages.slice(0, KEY_MESSAGES)]);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `auto-${[...digest.slice(0, 20)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** The session a proxy request runs in: its x-session-id, else the content-keyed one of its client's credential (see contentKey). */
+export async function sessionKey(headers: Headers, sessionId: string | undefined, system: unknown, messages: unknown[]): Promise<string | undefined> {
+  return sessionId ?? contentKey(credentialOf(headers), system, messages);
+}
+
+/**
+ * A proxy's compaction of the client's whole history, in its session: the one named by `sessionId`,
+ * else, given the client's `credential`, the content-keyed one (see contentKey); the session
+ * substitutes its stored span and runs a pass only when the threshold is crossed. Without either, one
+ * stateless pass.
+ */
+export async function runCompact(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, credential?: string): Promise<ProxyResult> {
+  const session = sessionId ?? (credential === undefined ? undefined : await contentKey(credential, options.system, messages));
+  if (!session) return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env) });
+  const outcome = (await sessionOf(env, session).rewrite(messages, options)) as { result: SessionResult } | { error: ErrorData };
+  if ("error" in outcome) throw new ErrorAnswer(outcome.error);
+  return { ...outcome.result, session };
+}
+
 /** The upstream's headers worth passing on (`keep`), and the compaction report as x-compaction-*. */
-export function proxyHeaders(upstream: Response, keep: string[], { report: r }: CompactResult<unknown>): Headers {
+export function proxyHeaders(upstream: Response, keep: string[], { report: r, session }: ProxyResult): Headers {
   const headers = new Headers();
   for (const k of keep) {
     const v = upstream.headers.get(k);
@@ -37,6 +81,7 @@ export function proxyHeaders(upstream: Response, keep: string[], { report: r }: 
   headers.set("x-compaction-messages-after", String(r.messagesAfter));
   headers.set("x-compaction-first-changed-index", String(r.firstChangedIndex));
   if (r.summary) headers.set("x-compaction-summary", r.summary.source);
+  if (session) headers.set("x-compaction-session", session);
   return headers;
 }
 
@@ -58,7 +103,7 @@ export function sseData(text: string): unknown[] {
  * The answer's body for the client, untouched; with a session, a second branch is read for the
  * provider's usage (`usageOf` its text), which calibrates the session once the answer is complete.
  */
-export function watchUsage<E extends { Bindings: Env }>(c: Context<E>, body: ReadableStream<Uint8Array> | null, sessionId: string | undefined, usageOf: (text: string) => unknown, sent: CompactResult<unknown>): ReadableStream<Uint8Array> | null {
+export function watchUsage<E extends { Bindings: Env }>(c: Context<E>, body: ReadableStream<Uint8Array> | null, sessionId: string | undefined, usageOf: (text: string) => unknown, sent: ProxyResult): ReadableStream<Uint8Array> | null {
   if (!body || !sessionId) return body;
   const [client, watch] = body.tee();
   // This request's own estimate, uncalibrated: the session may have compacted the next request by

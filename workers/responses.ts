@@ -5,12 +5,13 @@
 // other /v1/responses endpoints, are forwarded untouched.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { CompactResult } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, fail } from "./errors.js";
-import { proxyHeaders, runCompact, sseData, watchUsage } from "./proxy.js";
+import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
-import { UpstreamTimeout, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { forwardedHeaders, upstreamUrl } from "./wire.js";
 
 type App = { Bindings: Env };
 
@@ -37,7 +38,7 @@ function asInputError(err: unknown, shift: number): unknown {
 }
 
 /** The report as the client counts: without the instructions item compaction read first. */
-function withoutInstructions(r: CompactResult<unknown>, shift: number): CompactResult<unknown> {
+function withoutInstructions(r: ProxyResult, shift: number): ProxyResult {
   if (!shift) return r;
   const { report } = r;
   // 0 stays 0: the instructions took the note, the first change of the request.
@@ -115,7 +116,8 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       const body = c.req.valid("json");
       const upstream = upstreamOf(c.env);
       if (!upstream) return noUpstream(c) as never;
-      const init = (payload: string): RequestInit => ({ method: "POST", headers: { "content-type": "application/json", ...authHeaders(c.env) }, body: payload });
+      // The client's headers pass on, but its credential: the upstream gets the worker's own key.
+      const init = (payload: string): RequestInit => ({ method: "POST", headers: forwardedHeaders(c.req.raw.headers, { "content-type": "application/json", authorization: c.env.UPSTREAM_API_KEY ? `Bearer ${c.env.UPSTREAM_API_KEY}` : undefined }), body: payload });
       const asSent = () => c.req.text(); // the body as the client wrote it
 
       // The server holds the history (or there is none to compact): forwarded as it came.
@@ -129,28 +131,50 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       const shift = instructions === undefined ? 0 : 1;
       // The instructions go first as a system message: counted, kept in the head, noted once.
       const items = shift ? [{ role: "system", content: instructions }, ...body.input] : body.input;
-      const options = {
-        contextWindow: windowFor(c.env, body.model ?? "", c.req.header("x-context-window")),
-        maxOutputTokens: body.max_output_tokens ?? undefined,
+      const session = await sessionKey(c.req.raw.headers, sessionId, instructions, body.input);
+      const model = body.model ?? "";
+      const window = windowFor(c.env, model, c.req.header("x-context-window"));
+      const learned = session ? await sessionOf(c.env, session).learnedWindow(model) : undefined;
+      const options = (contextWindow: number, force: boolean) => ({
+        contextWindow,
+        force,
+        maxOutputTokens: outputReserve(body.max_output_tokens ?? undefined, contextWindow),
         tools: body.tools,
         dialect: "openai-responses" as const,
-      };
-      let result: CompactResult<unknown>;
-      try {
-        result = await runCompact(c.env, items, options, sessionId);
-      } catch (err) {
-        throw asInputError(err, shift);
-      }
-      const changed = result.report.mode !== "noop" && result.report.mode !== "aborted";
-      const payload = !changed
-        ? await asSent()
-        : JSON.stringify({ ...body, input: result.messages.slice(shift), ...(shift ? { instructions: (result.messages[0] as { content: string }).content } : {}) });
+      });
+      const payload = async (result: ProxyResult) =>
+        result.report.mode === "noop" || result.report.mode === "aborted"
+          ? await asSent()
+          : JSON.stringify({ ...body, input: result.messages.slice(shift), ...(shift ? { instructions: (result.messages[0] as { content: string }).content } : {}) });
 
-      const res = await forward(c, `${upstream}/responses`, init(payload));
-      if (!res.ok) return res as never;
+      let sent: Sent;
+      try {
+        sent = await sendCompacted({
+          window: Math.min(window, learned ?? window),
+          compactFor: (contextWindow, force) => runCompact(c.env, items, options(contextWindow, force), session).catch((err: unknown) => Promise.reject(asInputError(err, shift))),
+          send: async (result) => idleFetch(upstreamUrl(upstream, "/responses", c.req.url), init(await payload(result)), upstreamTimeoutMs(c.env), c.req.raw.signal),
+          learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(model, tokens, note) : undefined,
+        });
+      } catch (failed) {
+        if (!(failed instanceof SendFailed)) throw failed;
+        const err = failed.reason;
+        if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message) as never;
+        return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: ")) as never;
+      }
+      const { result, res } = sent;
+      const retried = sent.retried ? { "x-compaction-retried": "overflow" } : {};
+      if (!res.ok) {
+        // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
+        const f = await upstreamFailure(res);
+        const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
+        const headers = new Headers(f.headers);
+        for (const [k, v] of Object.entries(retried)) headers.set(k, v);
+        return Response.json({ error }, { status: f.status, headers }) as never;
+      }
       const headers = proxyHeaders(res, KEEP, withoutInstructions(result, shift));
-      const streamed = (res.headers.get("content-type") ?? "").includes("text/event-stream");
-      const out = watchUsage(c, res.body, sessionId, (text) => responsesUsage(text, streamed), result);
+      for (const [k, v] of Object.entries(retried)) headers.set(k, v);
+      const streamed = res.body !== null && (res.headers.get("content-type") ?? "").includes("text/event-stream");
+      const out = watchUsage(c, streamed ? cutAware(res.body!, "responses") : res.body, result.session, (text) => responsesUsage(text, streamed), result);
       return new Response(out, { status: res.status, headers }) as never;
     },
   );

@@ -115,7 +115,16 @@ export const ChatRequest = z
   .openapi("ChatCompletionRequest");
 
 export const SessionResponse = z
-  .object({ id: z.string(), state: z.record(z.string(), z.unknown()).nullable(), reports: z.array(z.unknown()) })
+  .object({
+    id: z.string(),
+    state: z.record(z.string(), z.unknown()).nullable(),
+    reports: z.array(z.unknown()),
+    evicted: z.array(z.object({ refs: z.string(), count: z.number(), at: z.string() })).openapi({ description: "Evictions of the session's archive, newest first: the references evicted (oldest–newest archived), how many, when" }),
+    span: z
+      .object({ replaces: z.number(), messages: z.number() })
+      .nullable()
+      .openapi({ description: "The compacted span the proxies substitute: how many of the client's messages it replaces, by how many" }),
+  })
   .openapi("Session");
 
 /** Anthropic's error shape, which POST /v1/messages answers with. */

@@ -1,44 +1,84 @@
 // One Durable Object per session: the compactor state and recent reports in SQLite, and a queue so
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
-import { compact, normalizeRef, recall, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
+import { compact, normalizeRef, plan, recall, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
+import { firstChangedIndex } from "../src/report/index.js";
 import { summarizerFor, type Env } from "./env.js";
 import { errorData, type ErrorData } from "./errors.js";
+import { spanOf, substitute, whole, type Span } from "./span.js";
 
 const KEEP_REPORTS = 20;
-/** Characters of archived JSON a session keeps; over it, the oldest entries go first. */
+/** Characters of archived JSON a session keeps by default (SESSION_ARCHIVE_CHARS); over it, the oldest entries go first. */
 export const ARCHIVE_CAP = 20_000_000;
 /** An entry over this many UTF-8 bytes is not stored (SQLite rows stop at 2 MB): the stand-in it replaced says what it was. */
 const ARCHIVE_ROW = 1_900_000;
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
+/** An eviction of the session's archive: the oldest references first and last (in the order archived), how many, when. */
+export interface Eviction {
+  refs: string;
+  count: number;
+  at: string;
+}
+
+/** The proxies' result: `reused` when the request was rewritten by substitution alone, with no pass. */
+export type SessionResult = Omit<CompactResult<unknown>, "report"> & { report: Omit<CompactResult<unknown>["report"], "mode"> & { mode: CompactResult<unknown>["report"]["mode"] | "reused" } };
+
+/** What a different conversation must not inherit from the last one: its summary, strikes, back-off. */
+function ownConversation(state: CompactorState): CompactorState {
+  const { previousSummary: _, backoffUntilTokens: __, ...rest } = state;
+  return { ...rest, strikes: 0, fallbackStreak: 0 };
+}
+
 export class SessionObject extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Characters of archived JSON kept (tests lower it). */
+  archiveCap: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.archiveCap = Number(env.SESSION_ARCHIVE_CHARS) || ARCHIVE_CAP;
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, report TEXT NOT NULL)");
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS archive (id INTEGER PRIMARY KEY AUTOINCREMENT, ref TEXT UNIQUE NOT NULL, size INTEGER NOT NULL, entry TEXT NOT NULL)");
   }
 
-  /** Keeps a pass's archive within the cap, the oldest entries evicted first; returns the refs not stored. */
-  private keepArchive(archive: Archive | undefined): string[] {
+  /**
+   * Keeps a pass's archive, the oldest entries evicted first over the cap. A reference already kept
+   * stays as it was first archived (a later pass may see that message only as its stand-in). Returns
+   * the references not stored and those evicted, oldest first.
+   */
+  private keepArchive(archive: Archive | undefined): { skipped: string[]; evicted: string[] } {
     const skipped: string[] = [];
     for (const [ref, entry] of Object.entries(archive ?? {})) {
       const json = JSON.stringify(entry);
       const size = utf8Bytes(json); // SQLite's limit is in bytes: 800k CJK characters are 2.4 MB
       if (size > ARCHIVE_ROW) skipped.push(ref);
-      else this.ctx.storage.sql.exec("INSERT OR REPLACE INTO archive (ref, size, entry) VALUES (?, ?, ?)", ref, size, json);
+      else this.ctx.storage.sql.exec("INSERT OR IGNORE INTO archive (ref, size, entry) VALUES (?, ?, ?)", ref, size, json);
     }
-    // Evict from the oldest until what stays fits the cap.
-    this.ctx.storage.sql.exec(
-      "DELETE FROM archive WHERE id IN (SELECT id FROM (SELECT id, SUM(size) OVER (ORDER BY id DESC) AS kept FROM archive) WHERE kept > ?)",
-      ARCHIVE_CAP,
-    );
-    return skipped;
+    const over = "SELECT id, ref FROM (SELECT id, ref, SUM(size) OVER (ORDER BY id DESC) AS kept FROM archive) WHERE kept > ?";
+    const evicted = this.ctx.storage.sql.exec<{ ref: string }>(`${over} ORDER BY id`, this.archiveCap).toArray().map((r) => r.ref);
+    if (evicted.length) this.ctx.storage.sql.exec(`DELETE FROM archive WHERE id IN (SELECT id FROM (${over}))`, this.archiveCap);
+    return { skipped, evicted };
+  }
+
+  /** Stores a pass's archive and says in its report what was not kept or was evicted (and, for evictions, in the session). */
+  private archiveOf(result: CompactResult<unknown>): void {
+    const { skipped, evicted } = this.keepArchive(result.archive);
+    const warnings = result.report.warnings;
+    if (skipped.length) warnings.push(`session archive: ${skipped.length} entries over ${ARCHIVE_ROW} bytes not kept (${skipped.join(", ")})`);
+    if (!evicted.length) return;
+    const eviction: Eviction = { refs: `${evicted[0]}–${evicted.at(-1)}`, count: evicted.length, at: new Date().toISOString() };
+    warnings.push(`session archive: ${eviction.count} oldest entries (${eviction.refs}) evicted over its ${this.archiveCap} characters: earlier handoffs that cite them can no longer be read back`);
+    this.write("evicted", [eviction, ...(this.read<Eviction[]>("evicted") ?? [])].slice(0, KEEP_REPORTS));
+  }
+
+  private keepReport(result: CompactResult<unknown>): void {
+    if (result.report.mode === "noop") return;
+    this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify(result.report));
+    this.ctx.storage.sql.exec("DELETE FROM reports WHERE id NOT IN (SELECT id FROM reports ORDER BY id DESC LIMIT ?)", KEEP_REPORTS);
   }
 
   /** An archived entry of this session as text (in pieces), or undefined. */
@@ -86,15 +126,64 @@ export class SessionObject extends DurableObject<Env> {
         this.write("state", result.state);
         // The estimate before calibration, to compare with what the provider will count.
         this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
-        const skipped = this.keepArchive(result.archive);
-        if (skipped.length) result.report.warnings.push(`session archive: ${skipped.length} entries over ${ARCHIVE_ROW} bytes not kept (${skipped.join(", ")})`);
-        if (result.report.mode !== "noop") {
-          this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify(result.report));
-          this.ctx.storage.sql.exec("DELETE FROM reports WHERE id NOT IN (SELECT id FROM reports ORDER BY id DESC LIMIT ?)", KEEP_REPORTS);
-        }
+        this.archiveOf(result);
+        this.keepReport(result);
       });
       return result;
     });
+  }
+
+  /**
+   * What a proxy sends upstream for the client's whole history: the stored span in place of the
+   * messages it stands for when the request starts with them, and a pass only when that transcript is
+   * over the threshold (or the request is another conversation's); an effective pass becomes the new
+   * span. Messages are cited by their number in the client's history, the same in every pass.
+   */
+  async rewrite(messages: unknown[], options: HttpOptions): Promise<{ result: SessionResult } | { error: ErrorData }> {
+    try {
+      return { result: await this.serial(() => this.rewriteInTurn(messages, options)) };
+    } catch (err) {
+      return { error: errorData(err) };
+    }
+  }
+
+  private async rewriteInTurn(messages: unknown[], options: HttpOptions): Promise<SessionResult> {
+    const span = this.read<Span>("span");
+    const stored = this.read<CompactorState>("state");
+    const core = coreOptions(options);
+    const substituted = substitute(span, messages);
+    const base = this.read<number>("nextRef") ?? 0;
+    const input = substituted ?? whole(messages, base);
+    // Another conversation (or an edited history) starts its own line: not the last one's summary.
+    const state = span && !substituted && stored ? ownConversation(stored) : stored;
+    const noted = Boolean(substituted && span!.noted);
+    const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
+    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env) });
+    const effective = result.report.mode !== "noop" && result.report.mode !== "aborted";
+    this.ctx.storage.transactionSync(() => {
+      if (effective || !span || substituted) this.write("state", result.state);
+      this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
+      if (!effective) return;
+      const next = substituted ? span!.next + messages.length - span!.n : base + messages.length;
+      const kept = JSON.stringify(spanOf(input, result.messages, messages, next, noted || Boolean(result.report.systemChanged)));
+      if (utf8Bytes(kept) <= ARCHIVE_ROW) this.ctx.storage.sql.exec("INSERT INTO kv (k, v) VALUES ('span', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", kept);
+      else {
+        this.ctx.storage.sql.exec("DELETE FROM kv WHERE k = 'span'");
+        result.report.warnings.push(`session: the compacted transcript (${utf8Bytes(kept)} bytes of messages the pass wrote) is too large to keep: the next request gets a pass of its own`);
+      }
+      this.write("nextRef", Math.max(next, base));
+      this.archiveOf(result);
+      this.keepReport(result);
+    });
+    const out = result as SessionResult;
+    if (substituted) {
+      // The report speaks of the client's request, as without a session.
+      if (!effective) out.report.mode = "reused";
+      out.report.messagesBefore = messages.length;
+      out.report.tokensBefore = plan(messages, { ...core, state: result.state }).tokens.total; // as a pass would count it
+      out.report.firstChangedIndex = firstChangedIndex(messages, result.messages);
+    }
+    return out;
   }
 
   /**
@@ -124,11 +213,17 @@ export class SessionObject extends DurableObject<Env> {
     return window;
   }
 
-  async snapshot(): Promise<{ state: CompactorState | null; reports: unknown[] }> {
+  async snapshot(): Promise<{ state: CompactorState | null; reports: unknown[]; evicted: Eviction[]; span: { replaces: number; messages: number } | null }> {
     const reports = this.ctx.storage.sql
       .exec<{ at: number; report: string }>("SELECT at, report FROM reports ORDER BY id DESC")
       .toArray()
       .map((r) => ({ at: new Date(r.at).toISOString(), ...JSON.parse(r.report) }));
-    return { state: this.read<CompactorState>("state") ?? null, reports };
+    const span = this.read<Span>("span");
+    return {
+      state: this.read<CompactorState>("state") ?? null,
+      reports,
+      evicted: this.read<Eviction[]>("evicted") ?? [],
+      span: span ? { replaces: span.n, messages: span.entries.length } : null,
+    };
   }
 }

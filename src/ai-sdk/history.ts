@@ -3,6 +3,7 @@
 // call after call, or compaction would be redone, and the prompt cache broken, at every step.
 import { ARCHIVE_LIMIT } from "../archive/index.js";
 import { createCompactor, type Compactor } from "../compactor.js";
+import { hash53 } from "../fingerprint.js";
 import type { ModelMessage } from "../dialects/ai-sdk.js";
 import type { Dialect } from "../dialects/view.js";
 import type { Archive, CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
@@ -41,19 +42,9 @@ export type AiSdkCompactionOptions = Omit<CompactOptions<ModelMessage>, "dialect
 /** `applied`: a pass became the new base; `archive` is what that pass removed (merge them with `Object.assign`). */
 export type AiSdkCompactionEvent = CompactionEvent | { type: "applied"; report: CompactReport; replaced: number; archive?: Archive };
 
-/** A 53-bit hash of the messages' JSON (cyrb53): enough to tell one transcript prefix from another. */
+/** A 53-bit hash of the messages' JSON: enough to tell one transcript prefix from another. */
 export function fingerprint(messages: unknown[]): string {
-  const text = JSON.stringify(messages);
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  return hash53(JSON.stringify(messages));
 }
 
 /** A store entry as written by `save`, or a clear error naming the key and what is wrong. */

@@ -2,7 +2,7 @@
 // Redaction is handed in: this loads with the result's writer (src/result.ts), which must not import it.
 import type { MessageView } from "../dialects/view.js";
 import type { Archive, ArchivedMessage } from "../types.js";
-import { refOf } from "./ref.js";
+import { refOf, type Refs } from "./ref.js";
 
 /** Characters of JSON an archive holds by default; the oldest entries go first over it. */
 export const ARCHIVE_LIMIT = 5_000_000;
@@ -28,7 +28,7 @@ function entryOf(v: MessageView, clean: (s: string) => string): ArchivedMessage 
  * and returned. Each entry is redacted when first read (a JSON.stringify, a structured clone, a
  * recall), then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
  */
-export function archiveOf(views: MessageView[], indexes: number[], pass: number, limit: number, redact: (text: string) => string): { archive: Archive; dropped: string[] } {
+export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string): { archive: Archive; dropped: string[] } {
   const archive: Archive = {};
   const dropped = overLimit(views, indexes, pass, limit);
   for (const i of indexes.slice(dropped.length)) {
@@ -47,7 +47,7 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: number,
 }
 
 /** References of the oldest entries that would take the archive over `limit` characters of JSON. */
-function overLimit(views: MessageView[], indexes: number[], pass: number, limit: number): string[] {
+function overLimit(views: MessageView[], indexes: number[], pass: Refs, limit: number): string[] {
   let chars = 0;
   for (const i of indexes) chars += sizeOf(views[i]);
   if (chars * 6 <= limit) return []; // JSON writes a character as six at most: nothing to measure

@@ -1,6 +1,6 @@
 // What a pass writes where the middle was: the summary framed as a handoff, or the explicit marker
 // when nothing could summarize it. Loaded with the code that writes, never by `plan`.
-import { refOf } from "../archive/ref.js";
+import { refOf, type Refs } from "../archive/ref.js";
 import type { Plan, SummaryInfo } from "../types.js";
 import { HANDOFF_END, HANDOFF_PREFIX } from "./handoff.js";
 
@@ -13,7 +13,7 @@ export function handoffText(summary: string, removed: number): string {
   return `${intro}${summary.trim()}\n\n${HANDOFF_END}`;
 }
 
-export function markerText(removed: number, first: number, last: number, tokens: number, why: string, pass = 0): string {
+export function markerText(removed: number, first: number, last: number, tokens: number, why: string, pass: Refs = 0): string {
   return (
     `${HANDOFF_PREFIX}\n` +
     `${removed} earlier message${removed === 1 ? " was" : "s were"} (indices ${first}–${last}, about ${tokens} tokens) ` +
@@ -25,7 +25,7 @@ export function markerText(removed: number, first: number, last: number, tokens:
 }
 
 /** The explicit marker as a pass's outcome: what was removed, where, and why nothing summarized it. */
-export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number, pass: number, redact: (t: string) => string) {
+export function markerOutcome(pl: Plan, removed: { count: number; tokens: number }, why: string, countText: (t: string) => number, pass: Refs, redact: (t: string) => string) {
   const handoff = redact(markerText(removed.count, pl.middle.start, pl.middle.end - 1, removed.tokens, why, pass));
   const summary: SummaryInfo = { source: "marker", tokens: countText(handoff) };
   return { handoff, mode: "fallback" as const, summary };

@@ -5,7 +5,7 @@ import { messageTokens } from "../estimate/index.js";
 import { keptTokens, lastAssistant } from "../plan/index.js";
 import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
-import { refOf } from "../archive/ref.js";
+import { refOf, type Refs } from "../archive/ref.js";
 import { shrinkOutput } from "./shrink.js";
 import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
 
@@ -38,13 +38,14 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: number, once: Once) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
   m.results.forEach((r, k) => {
     const call = calls[k];
-    if (isProtected(call?.name)) return;
+    // An earlier pass's stand-in stays as it is: the output it replaced is archived under the reference it cites.
+    if (isProtected(call?.name) || r.text.startsWith("[output pruned #")) return;
     const target = describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
@@ -73,7 +74,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
  * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: Redaction, tail = false, pass = 0): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: Redaction, tail = false, pass: Refs = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();

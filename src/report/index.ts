@@ -1,5 +1,5 @@
 // report: what a pass did, in numbers and words.
-import { refOf } from "../archive/ref.js";
+import { refOf, type Refs } from "../archive/ref.js";
 import type { Plan, PrunedItem, Sanitized, SummarizerFailure, SummaryInfo } from "../types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */
@@ -24,8 +24,8 @@ export interface WarningFacts {
   tailBudget: number;
   /** What the pass kept verbatim (fixed, head, pinned, tail), after pruning. */
   keptTokens: number;
-  /** Passes before this one: the references the archive keys. */
-  pass: number;
+  /** How the pass cites messages: the references the archive keys. */
+  pass: Refs;
 }
 
 /** Over the threshold after a pass: by how much, and what holds it there. */

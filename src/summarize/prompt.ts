@@ -1,7 +1,7 @@
 // The checkpoint prompt: our own words, one structure shared with the deterministic summarizer.
 // Loaded only when a model summarizer runs (see requestFor in chain.ts).
 import type { ChatMessage, HandoffMaterial, HandoffTurn } from "../types.js";
-import { refOf } from "../archive/ref.js";
+import { refOf, type Refs } from "../archive/ref.js";
 import { SECTIONS } from "./checkpoint.js";
 
 
@@ -30,7 +30,7 @@ const SYSTEM = [
 ].join("\n");
 
 /** A turn labelled with the reference the ledgers and the archive use for it (#212, or #1.212 on a later pass). */
-function renderTurn(t: HandoffTurn, pass?: number): string {
+function renderTurn(t: HandoffTurn, pass?: Refs): string {
   const who = t.role === "tool" ? `tool result${t.call ? ` (${t.call.name})` : ""}` : t.role;
   const lines = [`[${refOf(t.index, pass)} ${who}]`];
   lines.push(t.text || (t.role === "tool" ? "(empty output)" : ""));
@@ -38,7 +38,7 @@ function renderTurn(t: HandoffTurn, pass?: number): string {
   return lines.join("\n");
 }
 
-export function renderTurns(turns: HandoffTurn[], pass?: number): string {
+export function renderTurns(turns: HandoffTurn[], pass?: Refs): string {
   return turns.map((t) => renderTurn(t, pass)).join("\n\n");
 }
 

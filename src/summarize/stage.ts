@@ -3,6 +3,7 @@
 // once a transcript has grown long enough to need one (no-op and prune-only passes never do).
 import { handoffText, markerOutcome } from "../assemble/written.js";
 import type { MessageView } from "../dialects/view.js";
+import type { Refs } from "../archive/ref.js";
 import type { Redactor } from "../redact/index.js";
 import { removedSpan } from "../plan/index.js";
 import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
@@ -20,6 +21,8 @@ export interface StageInput {
   messages?: unknown[];
   perMessage: number[];
   state: CompactorState;
+  /** How the pass cites messages (see src/archive/ref.ts). */
+  refs: Refs;
   contextWindow: number;
   countText: (t: string) => number;
   options: CompactOptions<unknown>;
@@ -51,7 +54,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
     redact: x.redactor.redact,
     messages: x.messages,
   });
-  material.pass = x.state.compactions; // the references the handoff cites are unique across passes
+  material.pass = x.refs; // the references the handoff cites are unique across passes
   const removed = removedSpan(pl, x.perMessage);
   try {
     const chain = await runChain({
@@ -72,7 +75,7 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
       return { handoff: handoffText(chain.text, removed.count), mode, summary: chain.info!, summaryText: chain.text, failures, cooldowns };
     }
     const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
-    return { ...markerOutcome(pl, removed, why, x.countText, x.state.compactions, x.redactor.redact), failures, cooldowns };
+    return { ...markerOutcome(pl, removed, why, x.countText, x.refs, x.redactor.redact), failures, cooldowns };
   } catch (error) {
     if (isAbort(error, options.signal)) return "aborted";
     throw error;

@@ -3,7 +3,7 @@ import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { Redactor } from "../redact/index.js";
 import { redactedMaterial } from "../summarize/material.js";
-import { refOf } from "../archive/ref.js";
+import { refOf, type Refs } from "../archive/ref.js";
 import { PATH_KEYS, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 
@@ -53,7 +53,7 @@ const RANK: Record<string, number> = { mentioned: 0, read: 1 };
  * One item a file, `dir/\tname what-was-done #last`, the ones that matter most last: changed, then
  * read, then only named. A change says the file was read: only the changes are written, without counts.
  */
-function fileItems(l: Ledgers, pass?: number): string[] {
+function fileItems(l: Ledgers, pass?: Refs): string[] {
   const rank = (f: FileEntry) => Math.max(...[...f.ops.keys()].map((op) => RANK[op] ?? 2));
   return [...l.files.values()]
     .sort((a, b) => rank(a) - rank(b) || a.at[a.at.length - 1] - b.at[b.at.length - 1])
@@ -135,7 +135,7 @@ function cut(line: string, width: number): string {
 }
 
 /** What is still failing, the latest first, each error line of it at a width. */
-function blockedItems(l: Ledgers, pass: number | undefined, [line, what]: [number, number]): string[] {
+function blockedItems(l: Ledgers, pass: Refs | undefined, [line, what]: [number, number]): string[] {
   const open = [...l.errors.values()].filter((e) => e.resolvedAt === undefined).reverse();
   return open.map((e) => `${shortWhat(e.what, what)}: ${e.lines.map((x) => `"${cut(x, line)}"`).join(" / ")} ${refOf(e.at, pass)}`);
 }

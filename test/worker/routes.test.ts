@@ -124,13 +124,13 @@ describe("GET /v1/sessions/:id/archive/:ref", () => {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(id));
     await runInDurableObject(stub, async (instance: SessionObject, state) => {
       const entry = (n: number) => ({ role: "tool", results: ["x".repeat(n)] });
-      const keep = (instance as unknown as { keepArchive(a: unknown): string[] }).keepArchive.bind(instance);
+      const keep = (instance as unknown as { keepArchive(a: unknown): { skipped: string[]; evicted: string[] } }).keepArchive.bind(instance);
       // 1.5 MB entries: thirteen fit the 20 MB cap, a fourteenth evicts the oldest; a row over 1.9 MB is refused.
       const many = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`#${i}`, entry(ARCHIVE_CAP / 13.3)]));
-      expect(keep(many)).toEqual([]);
-      expect(keep({ "#1.5": entry(2_000_000) })).toEqual(["#1.5"]);
+      expect(keep(many)).toEqual({ skipped: [], evicted: ["#0"] });
+      expect(keep({ "#1.5": entry(2_000_000) })).toEqual({ skipped: ["#1.5"], evicted: [] });
       // The row limit is in bytes: 700k CJK characters are 2.1 MB of UTF-8, refused, not a failed INSERT.
-      expect(keep({ "#1.6": entry(0), "#1.7": { role: "tool", results: ["字".repeat(700_000)] } })).toEqual(["#1.7"]);
+      expect(keep({ "#1.6": entry(0), "#1.7": { role: "tool", results: ["字".repeat(700_000)] } })).toEqual({ skipped: ["#1.7"], evicted: [] });
       const refs = state.storage.sql.exec<{ ref: string }>("SELECT ref FROM archive ORDER BY id").toArray().map((x) => x.ref);
       expect(refs).toEqual([...Array.from({ length: 13 }, (_, i) => `#${i + 1}`), "#1.6"]); // #0, the oldest, went first
       expect(await instance.archived("13", { limit: 10 })).toMatch(/^#13 tool\n/);
