@@ -55,7 +55,7 @@ function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string)
 export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: CompactMode) => CompactReport, redact: (text: string) => string, archiveLimit?: number): CompactResult<M> {
   const { plan: pl, settings, dialect } = p;
   const { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns } = d;
-  const { messages: out, sanitized } = assemble({
+  const { messages: out, sanitized, templateClash } = assemble({
     input: p.input,
     views: p.views,
     pruned: pruned.messages,
@@ -90,6 +90,12 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     sanitized,
   });
   if (summary) report.summary = summary;
+  if (templateClash) report.warnings.push("strict chat templates (Mistral, Devstral: tool calls and results skipped) see two turns of one role meet at the handoff: no tail start within the threshold keeps them alternating");
+  // The zero-user guard's last word: where no seam could make the handoff a user message, say so.
+  const userText = (m: M) => dialect.view(m).role === "user" && dialect.view(m).text.trim() !== "";
+  if (handoff !== undefined && !out.some(userText)) {
+    report.warnings.push("no user message with text is left (the latest request has none, and no handoff could be one here): some OpenAI-compatible backends answer \"No user query found\"");
+  }
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
   // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
   const removed = handoff === undefined ? [] : removedIndexes(pl);
