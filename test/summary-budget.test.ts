@@ -1,7 +1,7 @@
 // Issue 25, items 5–7: the handoff framed once, cooldowns escalating only for successive timeouts,
 // the summary sized to the room left under the threshold.
 import { describe, expect, it } from "vitest";
-import { HANDOFF_END, HANDOFF_PREFIX, SummarizerError, compact, plan, type ChatMessage, type Summarizer } from "../src/index.js";
+import { HANDOFF_END, HANDOFF_PREFIX, SummarizerError, compact, plan, type ChatMessage, type CompactorState, type Summarizer } from "../src/index.js";
 
 const say = (role: "user" | "assistant", text: string): ChatMessage => ({ role, content: text });
 
@@ -58,7 +58,7 @@ describe("cooldowns", () => {
 
   it("successive timeouts still escalate: 60 s, 5 min, 15 min", async () => {
     const s = failingAs(["timeout"]);
-    let state;
+    let state: CompactorState | undefined;
     const rests: number[] = [];
     for (const now of [0, 100_000, 1_000_000]) {
       const r = await compact(input, { contextWindow: 2000, summarizer: s, state, now: () => now });
