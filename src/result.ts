@@ -6,7 +6,7 @@ import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
-import { EFFECTIVE_SAVING, MAX_STRIKES } from "./options.js";
+import { EFFECTIVE_SAVING, FREQUENT_PASSES, FREQUENT_PAUSE_MS, FREQUENT_SPAN_MS, MAX_STRIKES } from "./options.js";
 import { keptTokens, removedIndexes, removedSpan } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
@@ -121,7 +121,24 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     fallbackStreak: mode === "fallback" ? p.state.fallbackStreak + 1 : 0,
     ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
   };
-  const state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
+  let state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
+  // Frequency guard: effective passes that still leave the total over the threshold, several in a short
+  // span, are a loop the back-off cannot see (each saves something, none gets under, each may cost a
+  // model call): automatic compaction pauses.
+  const { pausedUntil: _, recentPasses: run = [], ...rest } = state;
+  state = rest; // a pass that rewrites ends a pause
+  if (!state.strikes && tokensAfter > pl.tokens.threshold) {
+    const now = settings.now();
+    const recentPasses = [...run, now].filter((t) => now - t <= FREQUENT_SPAN_MS).slice(-FREQUENT_PASSES);
+    if (recentPasses.length < FREQUENT_PASSES) state = { ...state, recentPasses };
+    else {
+      state = { ...state, pausedUntil: now + FREQUENT_PAUSE_MS };
+      report.warnings.push(
+        `${FREQUENT_PASSES} effective passes within ${FREQUENT_SPAN_MS / 60_000} minutes each left the transcript over its threshold (${pl.tokens.threshold} tokens): ` +
+          `automatic compaction pauses until ${new Date(state.pausedUntil!).toISOString()} (force overrides)`,
+      );
+    }
+  }
   if (state.strikes >= MAX_STRIKES) {
     report.warnings.push(
       `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,

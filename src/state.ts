@@ -34,6 +34,8 @@ const FIELDS: Record<string, FieldCheck> = {
   previousSummary: (x) => (typeof x === "string" ? undefined : "must be a string"),
   calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
   cooldowns: record({}),
+  recentPasses: (x) => (Array.isArray(x) && x.every((t) => typeof t === "number" && Math.abs(t) <= MAX_TIME) ? undefined : "must be an array of times in the Date range"),
+  pausedUntil: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"),
 };
 const COOLDOWN = record({
   until: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"),

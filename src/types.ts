@@ -282,6 +282,10 @@ export interface CompactorState {
   cooldowns: Record<string, Cooldown>;
   /** Provider tokens / local estimate, learned from `observeUsage`. */
   calibration?: { ratio: number; samples: number };
+  /** Times (ms, `options.now`) of the latest effective passes that still left the total over the threshold (the frequency guard's memory). */
+  recentPasses?: number[];
+  /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
+  pausedUntil?: number;
 }
 
 export type CompactionEvent =
