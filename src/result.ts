@@ -44,9 +44,9 @@ function withBackoff(s: CompactorState, before: number, after: number, runway: n
 }
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
-function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT) {
+function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT, reasoning?: Map<number, string[]>) {
   if (!limit || !indexes.length) return { warnings: [] };
-  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit, redact);
+  const { archive, dropped } = archiveOf(p.views, indexes, p.state.compactions, limit, redact, reasoning);
   const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
   return { archive, warnings };
 }
@@ -99,7 +99,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
   // What the handoff replaced, and every output pruned (the tail's too, when it alone was over).
   const removed = handoff === undefined ? [] : removedIndexes(pl);
-  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), redact, archiveLimit);
+  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index)])].sort((a, b) => a - b), redact, archiveLimit, pruned.reasoning);
   report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,

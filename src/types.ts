@@ -198,7 +198,7 @@ export type FailureKind =
 
 export interface PrunedItem {
   index: number;
-  kind: "tool_output" | "duplicate" | "arguments" | "image";
+  kind: "tool_output" | "duplicate" | "arguments" | "image" | "reasoning";
   tokensBefore: number;
   tokensAfter: number;
 }
@@ -257,6 +257,8 @@ export interface ArchivedMessage {
   text?: string;
   calls?: { name: string; arguments: string }[];
   results?: string[];
+  /** Reasoning (thinking) the pass pruned from the message. */
+  reasoning?: string[];
 }
 
 /** Plain JSON: archived messages by reference. Archives of successive passes never share a key. */
