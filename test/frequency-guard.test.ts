@@ -34,7 +34,7 @@ describe("frequency guard", () => {
     expect(state.pausedUntil).toBeGreaterThan(1_000_000);
     const p = plan(messages, { contextWindow: 12_000, state, now: () => 1_000_000 + 8 * 5_000 });
     expect(p.shouldCompact).toBe(false);
-    expect(p.reason).toMatch(/^paused: .*use force to compact now/);
+    expect(p.reason).toMatch(/^paused by the frequency guard until .*; use force to compact now/);
     // The pause ends on time, and force overrides it.
     expect(plan(messages, { contextWindow: 12_000, state, now: () => state.pausedUntil! + 1 }).shouldCompact).toBe(true);
     expect((await compact(messages, { contextWindow: 12_000, state, force: true, now: () => 1_100_000 })).report.mode).toBe("summary");

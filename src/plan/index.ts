@@ -3,7 +3,6 @@ import { findHandoff } from "../assemble/handoff.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
-  FREQUENT_PASSES,
   HEAD_RESULTS_SHARE,
   MAX_STRIKES,
   MIN_TAIL_MESSAGES,
@@ -216,7 +215,7 @@ export function planViews(
   } else if (total <= thresholdTokens) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
   } else if (state && state.pausedUntil! > s.now()) {
-    reason = `paused: ${FREQUENT_PASSES} passes in a short span each left the transcript over the threshold; automatic compaction resumes at ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
+    reason = `paused by the frequency guard until ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
   } else if (state && state.strikes >= MAX_STRIKES && total < (state.backoffUntilTokens ?? Infinity)) {
     reason =
       `backed off: the last ${state.strikes} passes each saved under 10 %; ` +
