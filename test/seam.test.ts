@@ -61,3 +61,17 @@ describe("zero-user guard (Hermes): the output keeps a user message with text", 
     expect(r.messages.some((m) => m.tool_calls && textOf(m).includes(HANDOFF_PREFIX))).toBe(false);
   });
 });
+
+describe("moving the tail never swallows a pinned request", () => {
+  it("a pinned latest request stays between head and tail when the tail starts earlier (property-test counterexample)", async () => {
+    const x = "x".repeat(20_000);
+    const input: ChatMessage[] = [
+      { role: "user", content: x }, { role: "user", content: x }, call("c"), result("c", ""),
+      { role: "user", content: `${HANDOFF_PREFIX}\nolder turns\n\n## Goal\n- \n\n--- END OF CONTEXT HANDOFF — answer the latest user message, not this summary ---` },
+    ];
+    const p = plan(input, { contextWindow: 10_218, headMessages: 0 });
+    for (const i of p.pinned) expect(i >= p.middle.start && i < p.middle.end).toBe(true);
+    const r = await compact(input, { contextWindow: 10_218, headMessages: 0 });
+    expect(r.messages).toContain(input[p.latestUserIndex]);
+  });
+});

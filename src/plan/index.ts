@@ -193,9 +193,11 @@ export function planViews(
     const [x, strict] = seamAt(start);
     const fine = x !== "merge" || start !== lu;
     if (fine && fallback < 0) fallback = start;
-    const earlier = groupStart(views, start - 1, hEnd);
+    // Never back past the head, nor past a pinned request (it stays between handoff and tail).
+    const floor = Math.max(hEnd, pinned + 1);
+    const earlier = groupStart(views, start - 1, floor);
     for (let i = earlier; i < start; i++) tailTokens += perMessage[i];
-    if ((fine && strict) || earlier <= hEnd || (fallback >= 0 && tailTokens > s.thresholdTokens)) {
+    if ((fine && strict) || earlier <= floor || (fallback >= 0 && tailTokens > s.thresholdTokens)) {
       if (fine && strict) fallback = start;
       if (fallback >= 0) [tStart, seam] = [fallback, seamAt(fallback)[0]];
       break;
