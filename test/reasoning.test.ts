@@ -76,3 +76,24 @@ describe("AI SDK reasoning parts", () => {
     expect(aiSdkValidity(r.messages)).toEqual([]);
   });
 });
+
+describe("Claude Code's tool loop: results with a reminder beside them", () => {
+  it("a user message of [tool_result, text] does not end the loop: the loop's thinking stays", async () => {
+    const signed = (k: number) => ({ type: "thinking", thinking: thought(k), signature: `sig-${k}` });
+    const m: AnthropicMessage[] = [{ role: "user", content: "Old request." }];
+    for (let k = 0; k < 4; k++) m.push({ role: "assistant", content: [signed(k), { type: "text", text: `Old ${k}.` }] }, { role: "user", content: `old ${k}` });
+    m.push({ role: "user", content: "Fix the bug." });
+    m.splice(m.length - 2, 1); // keep alternation: the last "old" user turn gives way to the request
+    const loopStart = m.length;
+    for (let k = 0; k < 4; k++) {
+      m.push({ role: "assistant", content: [signed(10 + k), { type: "tool_use", id: `u${k}`, name: "Read", input: { path: `f${k}.ts` } }] });
+      m.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `u${k}`, content: "ok" }, { type: "text", text: "<system-reminder>todo list unchanged</system-reminder>" }] });
+    }
+    const r = await compact(m, { ...opts, dialect: anthropicMessages, headMessages: 1, force: true });
+    for (const p of r.report.pruned.filter((x) => x.kind === "reasoning")) expect(p.index).toBeLessThan(loopStart - 1);
+    expect(r.report.pruned.some((x) => x.kind === "reasoning")).toBe(true);
+    expect(r.report.partitions.middle.end).toBeGreaterThan(loopStart); // part of the loop was in the middle
+    for (const msg of m.slice(r.report.partitions.tail.start + 1)) expect(r.messages).toContain(msg);
+    expect(anthropicValidity(r.messages)).toEqual([]);
+  });
+});

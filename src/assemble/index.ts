@@ -138,5 +138,5 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
   }
 
   const { slots: clean, sanitized } = sanitize(slots, dialect);
-  return { messages: clean.map((s) => s.message), sanitized, templateClash: x.handoff !== undefined && templateClash(clean, x.views) };
+  return { messages: clean.map((s) => s.message), sanitized, templateClash: x.handoff !== undefined && (dialect.wireRole?.("tool") ?? "tool") === "tool" && templateClash(clean, x.views) };
 }

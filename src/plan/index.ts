@@ -92,7 +92,7 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole, sh
     const role = merge ? after : r;
     if (!apart(role) || (!merge && r === after)) continue;
     wireOnly ??= r;
-    const seen = merge ? (firstShown ? after !== shownBefore : shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
+    const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
     if (seen || (needsUser && role === "user")) return [r, true];
   }
   return [wireOnly ?? "merge", false];
@@ -170,9 +170,11 @@ export function planViews(
   }
   const handoffBeforePinned = pinned >= 0 && headRole === "user";
   const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
-  // What strict templates see before the seam: the pinned request, or the head's last shown turn.
+  // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
+  // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
+  const templated = wire("tool") === "tool";
   let shownBefore: NeutralRole | undefined = pinned >= 0 && !handoffBeforePinned ? "user" : undefined;
-  for (let i = hEnd - 1; !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
+  for (let i = hEnd - 1; templated && !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
   // Where the last user text is, unless the head or the pinned request keeps one anyway.
   let lastUserText = -1;
   views.forEach((v, i) => {
@@ -181,7 +183,7 @@ export function planViews(
   const seamAt = (start: number): [Plan["seam"], boolean] => {
     if (start >= n || start <= hEnd) return ["none", true];
     let shownAfter: NeutralRole | undefined = handoffBeforePinned ? "user" : undefined;
-    for (let i = start; !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
+    for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
     const after = handoffBeforePinned ? "user" : wire(views[start].role);
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
   };
