@@ -16,6 +16,13 @@ export const EFFECTIVE_SAVING = 0.1;
 export const MAX_STRIKES = 2;
 /** Tool results that follow the head's last call join the head only while this small (share of the threshold). */
 export const HEAD_RESULTS_SHARE = 0.1;
+/**
+ * Frequency guard: this many effective passes within FREQUENT_SPAN_MS that each left the total over
+ * the threshold pause automatic compaction for FREQUENT_PAUSE_MS.
+ */
+export const FREQUENT_PASSES = 3;
+export const FREQUENT_SPAN_MS = 600_000;
+export const FREQUENT_PAUSE_MS = 600_000;
 /** When everything from the latest request on exceeds this share of the threshold, the request is pinned instead. */
 export const PIN_SHARE = 0.5;
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
@@ -38,6 +45,8 @@ export interface Settings extends EstimateSettings {
   tools: unknown[] | undefined;
   /** The text of a system prompt kept beside the messages (`anthropicMessages`). */
   system: string | undefined;
+  /** The clock of cooldowns and the frequency guard. */
+  now: () => number;
 }
 
 function check(ok: boolean, message: string): void {
@@ -113,6 +122,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     protectedTools: new Set(tools),
     tools: o.tools,
     system: systemText(o.system),
+    now: o.now ?? Date.now,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
   };

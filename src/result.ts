@@ -6,7 +6,7 @@ import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
-import { EFFECTIVE_SAVING, MAX_STRIKES } from "./options.js";
+import { EFFECTIVE_SAVING, FREQUENT_PASSES, FREQUENT_PAUSE_MS, FREQUENT_SPAN_MS, MAX_STRIKES } from "./options.js";
 import { keptTokens, removedIndexes, removedSpan } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
@@ -44,9 +44,9 @@ function withBackoff(s: CompactorState, before: number, after: number, runway: n
 }
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
-function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT) {
+function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT, reasoning?: Map<number, string[]>) {
   if (!limit || !indexes.length) return { warnings: [] };
-  const { archive, dropped } = archiveOf(p.views, indexes, p.refs!, limit, redact);
+  const { archive, dropped } = archiveOf(p.views, indexes, p.refs!, limit, redact, reasoning);
   const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
   return { archive, warnings };
 }
@@ -55,7 +55,7 @@ function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string)
 export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: CompactMode) => CompactReport, redact: (text: string) => string, archiveLimit?: number): CompactResult<M> {
   const { plan: pl, settings, dialect } = p;
   const { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns } = d;
-  const { messages: out, sanitized } = assemble({
+  const { messages: out, sanitized, templateClash } = assemble({
     input: p.input,
     views: p.views,
     pruned: pruned.messages,
@@ -90,11 +90,17 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     sanitized,
   });
   if (summary) report.summary = summary;
+  if (templateClash) report.warnings.push("strict chat templates (Mistral, Devstral: tool calls and results skipped) see two turns of one role meet at the handoff: no tail start within the threshold keeps them alternating");
+  // The zero-user guard's last word: where no seam could make the handoff a user message, say so.
+  const userText = (m: M) => dialect.view(m).role === "user" && dialect.view(m).text.trim() !== "";
+  if (handoff !== undefined && !out.some(userText)) {
+    report.warnings.push("no user message with text is left (the latest request has none, and no handoff could be one here): some OpenAI-compatible backends answer \"No user query found\"");
+  }
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
   // What the handoff replaced, every output pruned (the tail's too, when it alone was over), and every
   // message the sanitizer took orphan results from: nothing removed is lost.
   const removed = handoff === undefined ? [] : removedIndexes(pl);
-  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index), ...sanitized.removedOrphanResults])].sort((a, b) => a - b), redact, archiveLimit);
+  const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index), ...sanitized.removedOrphanResults])].sort((a, b) => a - b), redact, archiveLimit, pruned.reasoning);
   report.warnings.push(...warningsOf({
     plan: pl,
     pruned: pruned.items,
@@ -117,7 +123,24 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     fallbackStreak: mode === "fallback" ? p.state.fallbackStreak + 1 : 0,
     ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
   };
-  const state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
+  let state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
+  // Frequency guard: effective passes that still leave the total over the threshold, several in a short
+  // span, are a loop the back-off cannot see (each saves something, none gets under, each may cost a
+  // model call): automatic compaction pauses.
+  const { pausedUntil: _, recentPasses: run = [], ...rest } = state;
+  state = rest; // a pass that rewrites ends a pause
+  if (!state.strikes && tokensAfter > pl.tokens.threshold) {
+    const now = settings.now();
+    const recentPasses = [...run, now].filter((t) => now - t <= FREQUENT_SPAN_MS).slice(-FREQUENT_PASSES);
+    if (recentPasses.length < FREQUENT_PASSES) state = { ...state, recentPasses };
+    else {
+      state = { ...state, pausedUntil: now + FREQUENT_PAUSE_MS };
+      report.warnings.push(
+        `${FREQUENT_PASSES} effective passes within ${FREQUENT_SPAN_MS / 60_000} minutes each left the transcript over its threshold (${pl.tokens.threshold} tokens): ` +
+          `automatic compaction pauses until ${new Date(state.pausedUntil!).toISOString()} (force overrides)`,
+      );
+    }
+  }
   if (state.strikes >= MAX_STRIKES) {
     report.warnings.push(
       `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,

@@ -15,6 +15,7 @@ type FieldCheck = (x: unknown) => string | undefined;
 const num = (ok: (n: number) => boolean, what: string): FieldCheck => (x) =>
   typeof x !== "number" || Number.isNaN(x) ? `must be a number, not ${typeof x === "number" ? "NaN" : typeof x}` : ok(x) ? undefined : `must be ${what}`;
 const count = num((n) => Number.isSafeInteger(n) && n >= 0, "an integer ≥ 0");
+const time = num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range");
 /** An object whose listed fields pass their checks (others pass through); the first problem, with its field. */
 const record = (fields: Record<string, FieldCheck>): FieldCheck => (x) => {
   if (x === null || typeof x !== "object" || Array.isArray(x)) return "must be an object";
@@ -34,9 +35,11 @@ const FIELDS: Record<string, FieldCheck> = {
   previousSummary: (x) => (typeof x === "string" ? undefined : "must be a string"),
   calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
   cooldowns: record({}),
+  recentPasses: (x) => (Array.isArray(x) && !x.some(time) ? undefined : "must be an array of times in the Date range"),
+  pausedUntil: time,
 };
 const COOLDOWN = record({
-  until: num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range"),
+  until: time,
   kind: (x) => (typeof x === "string" ? undefined : "must be a string"),
   failures: count,
 });

@@ -214,7 +214,7 @@ export type FailureKind =
 export interface PrunedItem {
   index: number;
   /** "shrunk": an output the model had not read yet, cut to its head, tail and error lines because whole it would not fit the window. */
-  kind: "tool_output" | "duplicate" | "arguments" | "image" | "shrunk";
+  kind: "tool_output" | "duplicate" | "arguments" | "image" | "shrunk" | "reasoning";
   tokensBefore: number;
   tokensAfter: number;
 }
@@ -273,6 +273,8 @@ export interface ArchivedMessage {
   text?: string;
   calls?: { name: string; arguments: string }[];
   results?: string[];
+  /** Reasoning (thinking) the pass pruned from the message. */
+  reasoning?: string[];
 }
 
 /** Plain JSON: archived messages by reference. Archives of successive passes never share a key. */
@@ -298,6 +300,10 @@ export interface CompactorState {
   cooldowns: Record<string, Cooldown>;
   /** Provider tokens / local estimate, learned from `observeUsage`. */
   calibration?: { ratio: number; samples: number };
+  /** Times (ms, `options.now`) of the latest effective passes that still left the total over the threshold (the frequency guard's memory). */
+  recentPasses?: number[];
+  /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
+  pausedUntil?: number;
 }
 
 export type CompactionEvent =

@@ -67,7 +67,7 @@ describe("anthropic specifics", () => {
   function session(turns: number): AnthropicMessage[] {
     const m: AnthropicMessage[] = [{ role: "user", content: "Fix the failing test." }];
     for (let i = 0; i < turns; i++) {
-      // Long reasoning and short results: prune cannot help, the middle needs a summary.
+      // Long reasoning and short results (the tests give a runway that pruning old thinking cannot reach: the middle needs a summary).
       m.push({ role: "assistant", content: [{ ...thinking, thinking: `Step ${i}: ${"check the failing assertion again. ".repeat(30)}` }, { type: "tool_use", id: `tu_${i}`, name: "Bash", input: { command: `npm test ${i}` } }] });
       m.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `tu_${i}`, content: `FAIL src/app${i}.test.ts` }] });
     }
@@ -78,7 +78,7 @@ describe("anthropic specifics", () => {
 
   it("a thinking block with its signature in the tail comes back byte-identical", async () => {
     const m = session(40);
-    const o = { contextWindow: 16_000, dialect: anthropicMessages, system: "You are careful." };
+    const o = { contextWindow: 16_000, dialect: anthropicMessages, system: "You are careful.", runway: 11_000 };
     const p = plan(m, o);
     const r = await compact(m, o);
     expect(r.report.mode).not.toBe("noop");
@@ -92,9 +92,10 @@ describe("anthropic specifics", () => {
   it("a handoff merged into an assistant message goes after its thinking blocks", async () => {
     // Head ends with a user message and the tail starts with an assistant message: both roles collide.
     const m = session(40);
-    const p = plan(m, { contextWindow: 16_000, dialect: anthropicMessages, headMessages: 1, tailTokens: 10 });
+    const o = { contextWindow: 16_000, dialect: anthropicMessages, headMessages: 1, tailTokens: 10, runway: 11_000 };
+    const p = plan(m, o);
     expect(p.seam).toBe("merge");
-    const r = await compact(m, { contextWindow: 16_000, dialect: anthropicMessages, headMessages: 1, tailTokens: 10 });
+    const r = await compact(m, o);
     const merged = r.messages[1] as AnthropicMessage;
     const blocks = merged.content as { type: string; text?: string }[];
     expect(blocks[0].type).toBe("thinking");

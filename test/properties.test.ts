@@ -6,6 +6,7 @@ import { dialects, fromOpenAI } from "../src/convert.js";
 import { HANDOFF_END, HANDOFF_PREFIX, compact, plan, type ChatMessage, type CompactOptions, type CompactorState, type DialectName, type Summarizer } from "../src/index.js";
 import { options, transcript } from "./support/arbitraries.js";
 import { violations } from "./support/invariants.js";
+import { templateValidity } from "./support/validity.js";
 
 const DIALECTS: DialectName[] = ["openai", "anthropic", "ai-sdk"];
 
@@ -13,7 +14,15 @@ async function check(input: ChatMessage[], opts: Parameters<typeof plan>[1]) {
   const snapshot = JSON.stringify(input);
   const p = plan(input, opts);
   const result = await compact(input, opts);
-  return violations({ input, snapshot, plan: p, result });
+  // Strict chat templates (tool flow skipped) see the seam alternate too, or the report says it cannot.
+  const warned = result.report.warnings.some((w) => w.startsWith("strict chat templates"));
+  const template = result.report.mode === "noop" ? [] : templateValidity(input, result.messages as ChatMessage[], p.seam === "merge" ? p.tail.start : -1);
+  if (warned !== (template.length > 0)) template.push(`template clash ${warned ? "warned" : "not warned"}`);
+  else template.length = 0;
+  const userText = (ms: ChatMessage[]) => ms.some((m) => m.role === "user" && (typeof m.content === "string" ? m.content : (m.content ?? []).map((x) => (x.type === "text" ? (x as { text: string }).text : "")).join("")).trim() !== "");
+  const wroteHandoff = result.report.mode === "summary" || result.report.mode === "fallback";
+  const zeroUser = input.some((m) => m.role === "user") && (wroteHandoff || userText(input)) && !userText(result.messages as ChatMessage[]) && !result.report.warnings.some((w) => w.startsWith("no user message with text")) ? ["the output has no user message with text, unreported"] : [];
+  return [...violations({ input, snapshot, plan: p, result }), ...template, ...zeroUser];
 }
 
 describe("invariants over generated transcripts", () => {

@@ -15,8 +15,9 @@ function sizeOf(v: MessageView): number {
 }
 
 /** A message's strings, each passed through `clean` (whole). */
-function entryOf(v: MessageView, clean: (s: string) => string): ArchivedMessage {
+function entryOf(v: MessageView, clean: (s: string) => string, reasoning?: string[]): ArchivedMessage {
   const e: ArchivedMessage = { role: v.role };
+  if (reasoning?.length) e.reasoning = reasoning.map(clean);
   if (v.text) e.text = clean(v.text);
   if (v.toolCalls.length) e.calls = v.toolCalls.map((c) => ({ name: clean(c.name), arguments: clean(c.arguments) }));
   if (v.results.length) e.results = v.results.map((r) => clean(r.text));
@@ -28,7 +29,7 @@ function entryOf(v: MessageView, clean: (s: string) => string): ArchivedMessage 
  * and returned. Each entry is redacted when first read (a JSON.stringify, a structured clone, a
  * recall), then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
  */
-export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string): { archive: Archive; dropped: string[] } {
+export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string, reasoning = new Map<number, string[]>()): { archive: Archive; dropped: string[] } {
   const archive: Archive = {};
   const dropped = overLimit(views, indexes, pass, limit);
   for (const i of indexes.slice(dropped.length)) {
@@ -37,7 +38,7 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
       enumerable: true,
       configurable: true,
       get: () => {
-        const value = entryOf(views[i], redact);
+        const value = entryOf(views[i], redact, reasoning.get(i));
         Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
         return value;
       },

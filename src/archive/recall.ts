@@ -6,6 +6,7 @@ export const RECALL_PIECE = 20_000;
 
 function textOf(ref: string, e: Archive[string]): string {
   const parts = [`${ref} ${e.role}`];
+  for (const r of e.reasoning ?? []) parts.push(`(reasoning) ${r}`);
   if (e.text) parts.push(e.text);
   for (const c of e.calls ?? []) parts.push(`→ call ${c.name} ${c.arguments}`);
   e.results?.forEach((r, k) => parts.push(`← result${e.results!.length > 1 ? ` ${k + 1}` : ""}\n${r}`));

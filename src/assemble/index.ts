@@ -8,6 +8,8 @@ interface Slot<M> {
   view: MessageView;
   /** Index in the input, or -1 for a message compaction wrote. */
   from: number;
+  /** A merged handoff's: the input message it was put into. */
+  into?: number;
 }
 
 export const STUB_RESULT = "[no result: this tool call was not answered in the transcript]";
@@ -82,7 +84,30 @@ export interface AssembleInput<M> {
   dialect: Dialect<M>;
 }
 
-export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sanitized } {
+/** A turn strict chat templates (Mistral, Devstral) check for alternation: tool results and calls are skipped. */
+const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
+
+/**
+ * Whether two turns of one role meet, as strict templates see the output, where they did not meet in
+ * the input (a written message, or turns the removed middle used to separate).
+ */
+function templateClash<M>(slots: Slot<M>[], views: MessageView[]): boolean {
+  const previous: number[] = []; // each input message's previous shown turn
+  let last = -1;
+  views.forEach((v, i) => {
+    previous[i] = last;
+    if (shown(v)) last = i;
+  });
+  const out = slots.filter((s) => shown(s.view));
+  return out.some((s, k) => {
+    const prev = out[k - 1];
+    if (!prev || prev.view.role !== s.view.role) return false;
+    const [a, b] = [prev.into ?? prev.from, s.into ?? s.from];
+    return a < 0 || b < 0 || previous[b] !== a;
+  });
+}
+
+export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sanitized; templateClash: boolean } {
   const { plan, dialect } = x;
   const slots: Slot<M>[] = [];
   for (let i = 0; i < plan.head.end; i++) slots.push({ message: x.input[i], view: x.views[i], from: i });
@@ -106,7 +131,7 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
     let at = plan.head.end + plan.pinned.length;
     while (slots[at].view.role === "system") at++; // a system message stands outside the alternation
     const merged = dialect.prepend(slots[at].message, x.handoff);
-    slots[at] = { message: merged, view: dialect.view(merged), from: -1 };
+    slots[at] = { message: merged, view: dialect.view(merged), from: -1, into: slots[at].from };
   }
 
   // Only a handoff needs the note; a prune-only pass leaves the system message (and the prompt cache
@@ -117,5 +142,5 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
   }
 
   const { slots: clean, sanitized } = sanitize(slots, dialect);
-  return { messages: clean.map((s) => s.message), sanitized };
+  return { messages: clean.map((s) => s.message), sanitized, templateClash: x.handoff !== undefined && (dialect.wireRole?.("tool") ?? "tool") === "tool" && templateClash(clean, x.views) };
 }

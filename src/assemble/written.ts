@@ -2,7 +2,18 @@
 // when nothing could summarize it. Loaded with the code that writes, never by `plan`.
 import { refOf, type Refs } from "../archive/ref.js";
 import type { Plan, SummaryInfo } from "../types.js";
-import { HANDOFF_END, HANDOFF_PREFIX } from "./handoff.js";
+import { findHandoff, HANDOFF_END, HANDOFF_PREFIX } from "./handoff.js";
+
+/**
+ * A summary that already carries our framing (a model copying the handoff it was shown) is framed
+ * once: its checkpoint and anything after the end marker are kept, the framing dropped.
+ */
+export function unframed(summary: string): string {
+  for (let found = findHandoff(summary); found?.ours; found = findHandoff(summary)) {
+    summary = [found.summary, found.rest].filter(Boolean).join("\n\n");
+  }
+  return summary;
+}
 
 export function handoffText(summary: string, removed: number): string {
   const intro =

@@ -31,6 +31,7 @@ function check(m: Record<string, unknown>): string[] {
 
 const parts = (c: ModelMessage["content"]): ModelPart[] => (typeof c === "string" ? [{ type: "text", text: c }] : c);
 const MEDIA = new Set(["image", "file"]);
+const REASONING = new Set(["reasoning", "redacted-reasoning"]);
 
 /** The text of a tool result's output, whatever its type. */
 function outputView(p: ModelPart): ToolResultView {
@@ -92,6 +93,13 @@ export const aiSdkMessages: Dialect<ModelMessage> = {
   withResults: (m, outputs) => indexed(m, "tool-result", outputs, (p, value) => ({ ...p, output: { type: "text", value } })),
   withArguments: (m, args) => indexed(m, "tool-call", args, (p, value) => ({ ...p, input: JSON.parse(value) })),
   withoutImages: (m, stub) => ({ ...m, content: mapParts(m, (p) => (MEDIA.has(p.type) ? { type: "text", text: stub.replace("{kind}", p.type) } : p)) }),
+  withoutReasoning: (m) => {
+    const ps = parts(m.content);
+    const reasoning = ps.filter((p) => REASONING.has(p.type));
+    if (!reasoning.length) return undefined;
+    const rest = ps.filter((p) => !REASONING.has(p.type));
+    return { message: { ...m, content: rest.length ? rest : "" }, reasoning: reasoning.map((p) => String(p.text ?? p.data ?? "")) };
+  },
   withoutResults: (m, ids) => {
     const content = mapParts(m, (p) => (p.type === "tool-result" && ids.has(String(p.toolCallId)) ? undefined : p));
     return content.length ? { ...m, content } : undefined;

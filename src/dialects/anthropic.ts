@@ -103,6 +103,17 @@ export const anthropicMessages: Dialect<AnthropicMessage> = {
   withArguments,
   withoutImages: (m, stub) =>
     mapBlocks(m, (b) => (IMAGE.has(b.type) || ATTACHMENT.has(b.type) ? { type: "text", text: stub.replace("{kind}", b.type) } : b)),
+  // Thinking of turns before the latest request (never the current tool loop's: see src/prune/reasoning.ts).
+  withoutReasoning: (m) => {
+    const bs = blocks(m.content);
+    const thinking = bs.filter((b) => THINKING.has(b.type));
+    if (!thinking.length) return undefined;
+    const rest = bs.filter((b) => !THINKING.has(b.type));
+    return {
+      message: { ...m, content: rest.length ? rest : [{ type: "text", text: "[reasoning pruned]" }] },
+      reasoning: thinking.map((b) => (b.type === "thinking" ? String(b.thinking) : "[redacted thinking]")),
+    };
+  },
   // Strict alternation: a message left empty keeps its place with a note instead of disappearing.
   withoutResults: (m, ids) => {
     const kept = mapBlocks(m, (b) => (b.type === "tool_result" && ids.has(String(b.tool_use_id)) ? undefined : b));

@@ -51,8 +51,13 @@ function parts(content: ChatMessage["content"]) {
   return { text, images, attachments, otherChars };
 }
 
+/** Fields OpenAI-compatible servers put a model's reasoning in (DeepSeek, vLLM, OpenRouter). */
+const REASONING = ["reasoning_content", "reasoning", "reasoning_details"];
+const reasoningOf = (m: ChatMessage) => REASONING.filter((k) => m[k] != null && m[k] !== "");
+
 function view(m: ChatMessage): MessageView {
   const p = parts(m.content);
+  for (const k of reasoningOf(m)) p.otherChars += jsonOf(m[k]).length;
   const toolCalls: ToolCallView[] = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
   if (m.role === "tool") {
     const result = { id: m.tool_call_id!, text: p.text, images: p.images + p.attachments };
@@ -96,6 +101,13 @@ export const openAIChat: Dialect<ChatMessage> = {
   withResults: (m, outputs) => (outputs.has(0) ? { ...m, content: outputs.get(0)! } : m),
   withArguments,
   withoutImages,
+  withoutReasoning: (m) => {
+    const fields = reasoningOf(m);
+    if (!fields.length) return undefined;
+    const message = { ...m };
+    for (const k of fields) delete message[k];
+    return { message, reasoning: fields.map((k) => (typeof m[k] === "string" ? m[k] : jsonOf(m[k]))) };
+  },
   withoutResults: () => undefined, // a tool message is its result
   answer: (calls, text) => ({ insert: calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: text })) }),
   handoff: (role, text) => ({ role, content: text }),

@@ -88,6 +88,12 @@ export interface Dialect<M> {
   withResults(message: M, outputs: Map<number, string>): M;
   /** An assistant message whose tool calls get new argument strings (JSON), by call index. */
   withArguments(message: M, args: Map<number, string>): M;
+  /**
+   * The message without its reasoning (thinking) parts and the text they held, or undefined when it
+   * has none. Optional: without it reasoning is never pruned. Called only for assistant messages
+   * before the latest real user message.
+   */
+  withoutReasoning?(message: M): { message: M; reasoning: string[] } | undefined;
   /** The message with each image or attachment part replaced by a text stub ("{kind}" is the part type). */
   withoutImages(message: M, stub: string): M;
   /** The message without the results answering `ids`; undefined when nothing is left of it. */

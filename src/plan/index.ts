@@ -93,16 +93,31 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
   return start < n ? groupStart(views, start, floor, turns) : start;
 }
 
+/** A turn strict chat templates (Mistral, Devstral) check for alternation: tool results and calls are skipped. */
+const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
+const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
+
 /**
- * The role a handoff takes between the last head message and the first tail message, so that
- * user and assistant keep alternating; "merge" when both roles collide.
+ * How the handoff joins the last head message and the first tail message (`before`, `after`: wire
+ * roles) so that user and assistant alternate on the wire and as strict templates see the turns
+ * (`shownBefore`, `shownAfter`; `firstShown`: the first tail message is such a turn, so a merged
+ * handoff is seen in it); "merge" prepends it to the first tail message. With `needsUser` nothing kept
+ * has user text, so a user handoff wins (Hermes' zero-user guard). The flag is false when only the
+ * wire alternates.
  */
-export function seamRole(before: NeutralRole | undefined, after: NeutralRole | undefined): Plan["seam"] {
-  const preferred: "user" | "assistant" = before === "user" ? "assistant" : "user";
-  if (preferred !== after) return preferred;
-  const other = preferred === "user" ? "assistant" : "user";
-  const collides = other === before || (other === "assistant" && before === undefined);
-  return collides ? "merge" : other;
+export function seamRole(before: NeutralRole | undefined, after: NeutralRole, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
+  const apart = (r: NeutralRole) => r !== before && !(r === "assistant" && !before);
+  const order = needsUser ? (["user", "merge", "assistant"] as const) : before === "user" ? (["assistant", "user", "merge"] as const) : (["user", "assistant", "merge"] as const);
+  let wireOnly: Plan["seam"] | undefined;
+  for (const r of order) {
+    const merge = r === "merge";
+    const role = merge ? after : r;
+    if (!apart(role) || (!merge && r === after)) continue;
+    wireOnly ??= r;
+    const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
+    if (seen || (needsUser && role === "user")) return [r, true];
+  }
+  return [wireOnly ?? "merge", false];
 }
 
 /**
@@ -156,6 +171,11 @@ export function planViews(
   const lu = latestUserIndex(views);
   const previousHandoffIndex = lastHandoffIndex(views, lu);
   let hEnd = headEnd(views, perMessage, s, previousHandoffIndex, turns);
+  // Zero-user guard: when no user turn has text (an image alone), the handoff must be a user message;
+  // a head ending in that user turn (or a stray result after it) takes its next tool group along so that one can follow it.
+  if (hEnd > 0 && /user|tool/.test(views[hEnd - 1].role) && views[hEnd]?.toolCalls.length && !views.some(userText)) {
+    while (views[++hEnd]?.role === "tool");
+  }
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
   let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
@@ -181,18 +201,48 @@ export function planViews(
   }
   const handoffBeforePinned = pinned >= 0 && headRole === "user";
   const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
-  const seamAt = (start: number) =>
-    start >= n || start <= hEnd ? "none" : seamRole(before, handoffBeforePinned ? "user" : roleAt(start));
-  let seam = seamAt(tStart);
-  // Never wrap the latest request in a merged handoff: start the tail one group earlier instead; with
-  // no group left between head and tail, end the head one message earlier (its last assistant message
-  // joins the middle), or else summarize nothing (the middle joins the tail).
+  // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
+  // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
+  const templated = wire("tool") === "tool";
+  let shownBefore: NeutralRole | undefined = pinned >= 0 && !handoffBeforePinned ? "user" : undefined;
+  for (let i = hEnd - 1; templated && !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
+  // Where the last user text is, unless the head or the pinned request keeps one anyway.
+  let lastUserText = -1;
+  views.forEach((v, i) => {
+    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === pinned ? n : i);
+  });
+  const seamAt = (start: number): [Plan["seam"], boolean] => {
+    if (start >= n || start <= hEnd) return ["none", true];
+    let shownAfter: NeutralRole | undefined = handoffBeforePinned ? "user" : undefined;
+    for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
+    const after = handoffBeforePinned ? "user" : roleAt(start);
+    return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
+  };
+  // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
+  // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
+  let [seam] = seamAt(tStart);
+  let tailTokens = perMessage.slice(tStart).reduce((a, b) => a + b, 0);
+  for (let start = tStart, fallback = -1; ; ) {
+    const [x, strict] = seamAt(start);
+    const fine = x !== "merge" || start !== lu;
+    if (fine && fallback < 0) fallback = start;
+    // Never back past the head, nor past a pinned request (it stays between handoff and tail).
+    const floor = Math.max(hEnd, pinned + 1);
+    const earlier = groupStart(views, start - 1, floor, turns);
+    for (let i = earlier; i < start; i++) tailTokens += perMessage[i];
+    if ((fine && strict) || earlier <= floor || (fallback >= 0 && tailTokens > s.thresholdTokens)) {
+      if (fine && strict) fallback = start;
+      if (fallback >= 0) [tStart, seam] = [fallback, seamAt(fallback)[0]];
+      break;
+    }
+    start = earlier;
+  }
+  // No group left between head and tail and still a merge into the latest request: end the head one
+  // group earlier (its last assistant message joins the middle), or else summarize nothing.
   if (seam === "merge" && tStart === lu) {
-    const earlier = groupStart(views, tStart - 1, hEnd, turns);
     const shorter = groupStart(views, hEnd - 1, 0, turns);
-    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), wire(views[lu].role));
-    if (earlier > hEnd) seam = seamAt((tStart = earlier));
-    else if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];
+    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), roleAt(lu))[0];
+    if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];
     else tStart = hEnd;
   }
 
@@ -213,6 +263,8 @@ export function planViews(
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
   } else if (total <= thresholdTokens) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
+  } else if (state && state.pausedUntil! > s.now()) {
+    reason = `paused by the frequency guard until ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
   } else if (state && state.strikes >= MAX_STRIKES && total < (state.backoffUntilTokens ?? Infinity)) {
     reason =
       `backed off: the last ${state.strikes} passes each saved under 10 %; ` +

@@ -6,6 +6,7 @@ import { keptTokens, lastAssistant } from "../plan/index.js";
 import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf, type Refs } from "../archive/ref.js";
+import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
 import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
 
@@ -17,6 +18,8 @@ export const IMAGE_STUB = "[{kind} omitted during compaction]";
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
   messages: M[];
+  /** Reasoning removed from old turns, by message index (archived with the message). */
+  reasoning: Map<number, string[]>;
   views: MessageView[];
   perMessage: number[];
   total: number;
@@ -154,7 +157,9 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     }
   }
 
+  const reasoning = new Map<number, string[]>();
+  pruneReasoning({ messages: out, views: outViews, perMessage, items, reasoning }, plan, dialect, s);
   let total = plan.fixedTokens;
   for (const t of perMessage) total += t;
-  return { messages: out, views: outViews, perMessage, total, items };
+  return { messages: out, views: outViews, perMessage, total, items, reasoning };
 }

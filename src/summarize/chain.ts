@@ -1,4 +1,5 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
+import { unframed } from "../assemble/written.js";
 import { SummarizerError } from "../errors.js";
 import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";
@@ -165,7 +166,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const deltas = lastResort ? releasedWhole(delta, x.redactor.redact) : (await import("../redact/stream.js")).redactedStream(x.redactor.streamKit, delta, x.countText, x.maxOutputTokens);
       await feed(s, await request(s), deltas.push);
       const { text: whole, cutFrom } = deltas.end();
-      let text = whole.trim();
+      let text = unframed(whole).trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
       let check: SummaryInfo["check"];
       if (!lastResort) {
@@ -192,7 +193,8 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
     } catch (error) {
       if (isAbort(error, x.signal)) throw error;
       const kind = classify(error);
-      const count = (resting?.failures ?? 0) + 1;
+      // Rests grow with successive failures of one kind (timeouts: 60 s, 5 min, 15 min), not across kinds.
+      const count = resting?.kind === kind ? resting.failures + 1 : 1;
       if (!lastResort) cooldowns[label] = { until: x.now + cooldownMs(kind, count), kind, failures: count };
       // Provider errors may echo what was sent, a key included: redacted whole, then capped.
       const message = x.redactor.redactMessage(error instanceof Error ? error.message : String(error));

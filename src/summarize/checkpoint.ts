@@ -17,8 +17,15 @@ export const SECTIONS = [
   "Critical values",
 ] as const;
 
-/** Output tokens allowed for a summary: a fifth of what it replaces, within sane bounds. */
-export function summaryBudget(middleTokens: number, contextWindow: number): number {
+/** The fewest output tokens a summary is given, however little room is left: a checkpoint's bones. */
+export const MIN_SUMMARY_TOKENS = 256;
+
+/**
+ * Output tokens allowed for a summary: the room left under the threshold once what the pass keeps
+ * (fixed tokens, head, pinned request, tail) and the handoff's framing are counted, at least
+ * MIN_SUMMARY_TOKENS, at most max(1,000, min(12,000, 5 % of the window)).
+ */
+export function summaryBudget(room: number, contextWindow: number): number {
   const ceiling = Math.max(1000, Math.min(12_000, Math.floor(contextWindow * 0.05)));
-  return Math.min(ceiling, Math.max(600, Math.floor(middleTokens * 0.2)));
+  return Math.max(MIN_SUMMARY_TOKENS, Math.min(ceiling, Math.floor(room)));
 }

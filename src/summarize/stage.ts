@@ -5,7 +5,8 @@ import { handoffText, markerOutcome } from "../assemble/written.js";
 import type { MessageView } from "../dialects/view.js";
 import type { Refs } from "../archive/ref.js";
 import type { Redactor } from "../redact/index.js";
-import { removedSpan } from "../plan/index.js";
+import { MESSAGE_OVERHEAD } from "../estimate/index.js";
+import { keptTokens, removedSpan } from "../plan/index.js";
 import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
 import { chainOf, isAbort, runChain } from "./chain.js";
 import { summaryBudget } from "./checkpoint.js";
@@ -56,11 +57,14 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
   });
   material.pass = x.refs; // the references the handoff cites are unique across passes
   const removed = removedSpan(pl, x.perMessage);
+  // The handoff is sized to the room left under the threshold, its framing included.
+  const framing = x.countText(handoffText("", removed.count)) + MESSAGE_OVERHEAD;
+  const room = pl.tokens.threshold - keptTokens(pl, x.perMessage) - framing;
   try {
     const chain = await runChain({
       summarizers: chainOf(options.summarizer, x.redactor),
       material,
-      maxOutputTokens: summaryBudget(removed.tokens, x.contextWindow),
+      maxOutputTokens: summaryBudget(room, x.contextWindow),
       signal: options.signal,
       state: x.state,
       now: (options.now ?? Date.now)(),

@@ -1,7 +1,7 @@
 // DESIGN.md's invariants as one checker, shared by property tests, fixture sweeps and every runtime.
 import { dialects } from "../../src/convert.js";
 import { HANDOFF_PREFIX, SYSTEM_NOTE, type CompactResult, type DialectName, type Plan } from "../../src/index.js";
-import { validity } from "./validity.js";
+import { templateValidity, validity } from "./validity.js";
 
 type Message = any;
 
@@ -52,6 +52,12 @@ export function violations({ input, snapshot, plan, result, dialect = "openai" }
 
   // 1. validity (of what compaction wrote: pre-existing oddities are repaired and reported)
   for (const p of validity(dialect, out)) v.push(`1: ${p}`);
+  // 1. strict chat templates (tool flow skipped) see the seam alternate too, or the report says they cannot
+  if (dialect === "openai") {
+    const clash = templateValidity(input, out, plan.seam === "merge" ? plan.tail.start : -1);
+    const warned = r.warnings.some((w: string) => w.startsWith("strict chat templates"));
+    if (clash.length && !warned) v.push(...clash.map((p) => `1: ${p}, unreported`));
+  }
   const inputArgs = new Map<string, string>();
   for (const m of input) for (const c of calls(m)) inputArgs.set(c.id, c.arguments);
   for (const m of out) {

@@ -143,3 +143,53 @@ export function responsesValidity(items: ResponsesItem[]): string[] {
   }
   return p;
 }
+
+/**
+ * Strict chat templates (Mistral, Devstral) check user/assistant alternation on the turns they keep:
+ * system messages, tool results and any message carrying tool calls are skipped. The roles of what
+ * such a template sees, with each message's index in `messages`.
+ */
+export function templateTurns(messages: ChatMessage[]): { role: string; at: number }[] {
+  const out: { role: string; at: number }[] = [];
+  messages.forEach((m, at) => {
+    if ((m.role === "user" || m.role === "assistant") && !m.tool_calls?.length) out.push({ role: m.role, at });
+  });
+  return out;
+}
+
+/**
+ * The template view's alternation problems compaction created: two turns of one role next to each
+ * other in the output's template view that were not already next to each other in the input's. An
+ * output message is traced to its input message by identity, then by its tool call ids, then (a
+ * rewrite without a handoff: a stubbed image) as the next input message of its role; one carrying the
+ * handoff is new, unless merged into `mergedInto` (the plan's tail start when its seam is "merge").
+ */
+export function templateValidity(input: ChatMessage[], output: ChatMessage[], mergedInto = -1, handoffPrefix = "[CONTEXT HANDOFF"): string[] {
+  const ids = (m: ChatMessage) => [...(m.tool_calls ?? []).map((c) => c.id), ...(m.tool_call_id ? [m.tool_call_id] : [])].join(",");
+  const text = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""));
+  let last = -1;
+  const origin = output.map((m) => {
+    let at = input.indexOf(m);
+    const t = text(m);
+    const from = (f: (x: ChatMessage) => boolean) => input.findIndex((x, i) => i > last && f(x));
+    if (at < 0 && t.includes(handoffPrefix)) {
+      // A handoff merged into a message (plan.seam "merge": the first tail message) stands in its place.
+      if (mergedInto > last && input[mergedInto]?.role === m.role) return (last = mergedInto);
+      return -1;
+    }
+    if (at < 0) at = ids(m) ? from((x) => ids(x) === ids(m)) : from((x) => x.role === m.role && !ids(x));
+    if (at >= 0) last = at;
+    return at;
+  });
+  const before = templateTurns(input);
+  const adjacent = new Set(before.map((t, k) => (k > 0 && before[k - 1].role === t.role ? `${before[k - 1].at}:${t.at}` : "")));
+  const after = templateTurns(output);
+  const p: string[] = [];
+  after.forEach((t, k) => {
+    if (k === 0 || after[k - 1].role !== t.role) return;
+    const a = origin[after[k - 1].at];
+    const b = origin[t.at];
+    if (a < 0 || b < 0 || !adjacent.has(`${a}:${b}`)) p.push(`template view: messages ${after[k - 1].at} and ${t.at} are both ${t.role}`);
+  });
+  return p;
+}
