@@ -93,7 +93,8 @@ const callId = (m: Item) => (m.type === "mcp_approval_request" ? m.id : (m.call_
 function view(item: ResponsesItem): MessageView {
   const m = item as Item;
   const type = (m.type ?? "message") as string;
-  if (type === "message") {
+  // An item reference ({ id } alone) is no message: it stands for an earlier output item, opaque, of the model's turn.
+  if (isMessage(m)) {
     const v = emptyView(m.role === "user" || m.role === "assistant" ? m.role : "system");
     partsView(v, m.content);
     return v;

@@ -249,7 +249,8 @@ export function planViews(
   // The newest system message (Claude Code's environment, deferred tools) is the newest instruction:
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
-  const sys = views.map((v) => v.role).lastIndexOf("system");
+  // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
+  const sys = turns ? -1 : views.map((v) => v.role).lastIndexOf("system");
   const pins = [pinned, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
 
   const thresholdTokens = s.thresholdTokens;
