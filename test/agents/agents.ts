@@ -21,6 +21,13 @@ export interface AgentCase {
   api: AgentApi;
   /** The model the agent is told to use (undefined: its default). */
   model?: string;
+  /**
+   * The context window the worker is told (x-context-window), sized from what this agent sends (its
+   * reserved output, its head, what each read adds) so that compaction comes after 3 or 4 reads.
+   */
+  window: number;
+  /** The session id the worker saw, when the agent picks its own (opencode sends x-session-id). */
+  ownSession?: (stdout: string) => string | undefined;
   run(target: Target): Promise<AgentRun>;
 }
 
@@ -113,6 +120,8 @@ function claudeCode(model?: string): AgentCase {
     name: `Claude Code (${model ?? "default model"}), Messages`,
     api: "anthropic",
     model,
+    // max_tokens 128000 (default model) or 32000 (Sonnet 4.5); ~12k-22k tokens of head, ~23k per read
+    window: model ? 32_000 + 110_000 : 128_000 + 96_000,
     run(t) {
       const { env } = freshHome();
       const bin = nativeBinary([`@anthropic-ai/claude-code-${platform}/claude`]);
@@ -138,6 +147,8 @@ function codex(): AgentCase {
     name: "Codex, Responses",
     api: "responses",
     model,
+    // no max_output_tokens; ~10k tokens of instructions and tools, ~2.7k per read (Codex truncates output)
+    window: 28_000,
     run(t) {
       const { home, env } = freshHome();
       const codexHome = join(home, ".codex");
@@ -175,6 +186,8 @@ function agentsSdk(api: "responses" | "chat"): AgentCase {
     name: `OpenAI Agents SDK, ${api === "chat" ? "Chat Completions" : "Responses"}`,
     api,
     model: "gpt-5",
+    // no output reserve; a one-line head, ~51k tokens per read (the whole file)
+    window: 170_000,
     run(t) {
       const { env } = freshHome();
       const script = join(ROOT, "test/agents/agents-sdk-run.ts");
@@ -204,6 +217,9 @@ function opencode(api: AgentApi): AgentCase {
     name: `opencode (${p.label})`,
     api,
     model: p.model,
+    // max_tokens 8192; ~5k tokens of head, ~14k per read (its read tool stops at 50 KB)
+    window: 8_192 + 56_000,
+    ownSession: (stdout) => /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(stdout)?.[1],
     run(t) {
       const { home, env } = freshHome();
       const config = join(home, "opencode.json");

@@ -4,7 +4,7 @@
 // reads the next large file of a fresh work folder, until the transcript shows that a compaction ran
 // (or the turn cap), then a final text. Every request is recorded for the tests' assertions.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -62,7 +62,7 @@ function fileText(k: number, bytes: number, secrets: Secret[]): string {
     const line = `${String(i).padStart(5, "0")} file-${k} ${pick(1)} ${pick(2)} ${pick(3)} id=${randomBytes(6).toString("hex")} ${pick(4)}(${i % 97}) -> ${pick(5)}`;
     lines.push(line);
     size += line.length + 1;
-    if (i === 40) for (const s of secrets) lines.push(s.line);
+    if (i === 40) for (const s of secrets) lines.push(s.line); // early: inside what every agent's read tool returns
   }
   return lines.join("\n") + "\n";
 }
@@ -245,6 +245,17 @@ function readingCall(tools: ToolSpec[], path: string, file: string): { name: str
   return undefined;
 }
 
+/** The API a path speaks, by its last segment. */
+export function apiOf(path: string): Api | "other" {
+  const p = path.split("?")[0];
+  return p.endsWith("/messages") ? "anthropic" : p.endsWith("/chat/completions") ? "chat" : p.endsWith("/responses") ? "responses" : "other";
+}
+
+/** A request of the tool session: it offers a tool that reads files. */
+export function isMain(api: Api | "other", body: any): boolean {
+  return api !== "other" && readingCall(toolsOf(api, body), "/x", "x") !== undefined;
+}
+
 function toolsOf(api: Api, body: any): ToolSpec[] {
   const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
   return tools
@@ -415,39 +426,46 @@ function errorAnswer(res: ServerResponse, api: Api | "other", status: number, me
 export interface Upstream {
   /** http://127.0.0.1:PORT (no /v1). */
   origin: string;
+  /** A fresh tool session: a new work folder with new secrets, no requests, no turns. */
+  begin(options?: UpstreamOptions): Session;
+  close(): Promise<void>;
+}
+
+export interface Session {
   /** The fresh work folder the agent runs in; its files are the ones the session reads. */
   workdir: string;
   secrets: Secret[];
+  /** The file that holds them (the second one read, so that it falls outside the kept head). */
+  secretFile: string;
   requests: Recorded[];
   /** Main requests only, in order. */
   main(): Recorded[];
   refusals(): Recorded[];
   /** Tool turns answered so far. */
   turns(): number;
-  close(): Promise<void>;
+  window: number;
 }
 
-export async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
+export const SECRET_FILE_INDEX = 1;
+
+function newSession(options: UpstreamOptions) {
   const fileBytes = options.fileBytes ?? 200_000;
   const maxTurns = options.maxTurns ?? 4;
   const after = options.turnsAfterCompaction ?? 3;
   const window = options.window ?? 1_000_000;
   const workdir = mkdtempSync(join(tmpdir(), "agents-work-"));
-  mkdirSync(workdir, { recursive: true });
   const secrets = plantSecrets();
   const files: string[] = [];
   const fileFor = (k: number) => {
     while (files.length <= k) {
       const name = `big-file-${files.length}.txt`;
-      writeFileSync(join(workdir, name), fileText(files.length, fileBytes, files.length === 0 ? secrets : []));
+      writeFileSync(join(workdir, name), fileText(files.length, fileBytes, files.length === SECRET_FILE_INDEX ? secrets : []));
       files.push(name);
     }
     return files[k];
   };
-  fileFor(maxTurns + after + 8);
+  fileFor(maxTurns + after + 2);
   writeFileSync(join(workdir, "README.md"), "# work folder\nRead the files big-file-0.txt, big-file-1.txt, … one by one, as asked.\n");
-
-  const issued: Issued = { thinking: new Map(), reasoning: new Map(), responses: new Map() };
   const requests: Recorded[] = [];
   let toolTurns = 0;
   let turnsSinceCompaction = -1;
@@ -464,13 +482,31 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
     return { kind: "tool", ...call };
   }
 
+  const session: Session = {
+    workdir,
+    secrets,
+    secretFile: fileFor(SECRET_FILE_INDEX),
+    requests,
+    window,
+    main: () => requests.filter((r) => r.main),
+    refusals: () => requests.filter((r) => r.refused),
+    turns: () => toolTurns,
+  };
+  return { session, nextTurn };
+}
+
+export async function startUpstream(): Promise<Upstream> {
+  const issued: Issued = { thinking: new Map(), reasoning: new Map(), responses: new Map() };
+  let current = newSession({});
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
+      const { session, nextTurn } = current;
       const text = Buffer.concat(chunks).toString("utf8");
       const path = (req.url ?? "/").split("?")[0];
-      const api: Api | "other" = path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "chat" : path.endsWith("/responses") ? "responses" : "other";
+      const api = apiOf(path);
       let body: any;
       try {
         body = text ? JSON.parse(text) : undefined;
@@ -478,7 +514,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
         body = undefined;
       }
       const rec: Recorded = { api, method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, text, body, main: false, compacted: false };
-      requests.push(rec);
+      session.requests.push(rec);
       try {
         if (req.method === "GET" && path.endsWith("/models")) {
           res.writeHead(200, { "content-type": "application/json" });
@@ -493,12 +529,12 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
         if (req.method !== "POST" || api === "other") return errorAnswer(res, api, 404, `no route ${req.method} ${path}`);
         if (body === undefined) refuse("the request body is not valid JSON");
         const tools = toolsOf(api, body);
-        rec.main = readingCall(tools, "/x", "x") !== undefined;
+        rec.main = isMain(api, body);
         rec.compacted = COMPACTION_MARKS.some((m) => text.includes(m));
         const input = api === "responses" ? responsesInput(body, issued) : undefined;
-        if (api === "anthropic") anthropicRules(body, issued, window);
-        else if (api === "chat") chatRules(body, window);
-        else responsesRules(body, input!, issued, window);
+        if (api === "anthropic") anthropicRules(body, issued, session.window);
+        else if (api === "chat") chatRules(body, session.window);
+        else responsesRules(body, input!, issued, session.window);
         const turn: Turn = rec.main ? nextTurn(tools, rec.compacted) : { kind: "text", text: "ok" };
         rec.answer = !rec.main ? "side" : turn.kind === "tool" ? "tool" : "final";
         const inputTokens = estimateTokens(text);
@@ -512,16 +548,15 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
       }
     });
   });
+  server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    workdir,
-    secrets,
-    requests,
-    main: () => requests.filter((r) => r.main),
-    refusals: () => requests.filter((r) => r.refused),
-    turns: () => toolTurns,
+    begin(options = {}) {
+      current = newSession(options);
+      return current.session;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
