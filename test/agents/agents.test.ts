@@ -100,6 +100,8 @@ async function throughWorker(agent: AgentCase): Promise<void> {
     else if (p.share < 0.9) problems.push(`prefix share between compactions ${p.kept}/${p.eligible} < 90 % (modes ${modes.join(", ")})`);
   }
   const id = agent.ownSession ? agent.ownSession(run.stdout) : session;
-  console.log(`[agents] ${agent.name} via the worker: ${main.length} main requests, modes ${modes.join(", ") || "(none)"}, session ${id ?? "?"}`);
+  const recorded = id ? ((await (await fetch(`${tap.origin}/v1/sessions/${encodeURIComponent(id)}`)).json()) as { reports?: { mode: string }[] }) : {};
+  const reports = (recorded.reports ?? []).map((r) => r.mode).reverse();
+  console.log(`[agents] ${agent.name} via the worker: ${main.length} main requests, modes ${modes.join(", ") || "(none)"}; session ${id ?? "?"} reports ${reports.join(", ") || "none"}`);
   expect(problems, `${agent.name}, through the worker`).toEqual([]);
 }

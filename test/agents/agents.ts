@@ -125,7 +125,8 @@ function claudeCode(model?: string): AgentCase {
     run(t) {
       const { env } = freshHome();
       const bin = nativeBinary([`@anthropic-ai/claude-code-${platform}/claude`]);
-      return runProcess(bin, ["-p", TASK, "--output-format", "stream-json", "--verbose", "--allowedTools", "Read"], t.workdir, agentEnv(t, {
+      const args = ["-p", TASK, "--output-format", "stream-json", "--verbose", "--allowedTools", "Read", ...(model ? ["--model", model] : [])];
+      return runProcess(bin, args, t.workdir, agentEnv(t, {
         ...env,
         ANTHROPIC_BASE_URL: t.origin,
         ANTHROPIC_API_KEY: "sk-ant-local-e2e",
@@ -134,7 +135,6 @@ function claudeCode(model?: string): AgentCase {
         DISABLE_TELEMETRY: "1",
         DISABLE_AUTOUPDATER: "1",
         DISABLE_ERROR_REPORTING: "1",
-        ...(model ? { ANTHROPIC_MODEL: model } : {}),
       }));
     },
   };
