@@ -1,10 +1,10 @@
 // The real agents through the worker (wrangler dev) to the scripted upstream of the agents suite, and
 // the same sessions straight to the upstream: requests, passes, prefix share between compactions,
 // tokens sent upstream with and without the worker, and the time the worker adds per request.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AGENTS, startRefusingProxy } from "../test/agents/agents.js";
+import { AGENTS, removeHomes, startRefusingProxy } from "../test/agents/agents.js";
 import { forwardedMain, prefixShare, secretInProducts } from "../test/agents/measure.js";
 import { startTap, type Tap } from "../test/agents/tap.js";
 import { FINAL_TEXT, startUpstream, type Session } from "../test/agents/upstream.js";
@@ -22,8 +22,9 @@ export async function agentsBench(): Promise<string> {
   const upstream = await startUpstream();
   const proxy = await startRefusingProxy();
   const assets = mkdtempSync(join(tmpdir(), "agents-assets-"));
+  const persist = mkdtempSync(join(tmpdir(), "agents-dev-"));
   writeFileSync(join(assets, "index.html"), "<!doctype html>");
-  const dev = await startWranglerDev({ persist: mkdtempSync(join(tmpdir(), "agents-dev-")), assets, vars: { UPSTREAM_BASE_URL: `${upstream.origin}/v1`, ANTHROPIC_UPSTREAM_BASE_URL: upstream.origin } });
+  const dev = await startWranglerDev({ persist, assets, vars: { UPSTREAM_BASE_URL: `${upstream.origin}/v1`, ANTHROPIC_UPSTREAM_BASE_URL: upstream.origin } });
   const viaWorker = await startTap(dev.base);
   const direct = await startTap(upstream.origin);
   const rows: (string | number)[][] = [];
@@ -65,6 +66,8 @@ export async function agentsBench(): Promise<string> {
     await dev.stop();
     await proxy.close();
     await upstream.close();
+    removeHomes();
+    for (const d of [assets, persist]) rmSync(d, { recursive: true, force: true });
   }
   return (
     "Each agent runs a tool session on the agents suite's scripted upstream (`test/agents/upstream.ts`): the model has it read 200 KB files until a compaction shows in what the upstream receives, then 3 more, then ends; " +

@@ -5,12 +5,12 @@
 // worker or the upstream), a compaction ran, the planted secret reaches the upstream in no compaction
 // product, and between compactions each request carries the previous one as its exact prefix.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev } from "../../tools/dev-server.mjs";
-import { AGENTS, startRefusingProxy, type AgentCase, type AgentRun } from "./agents.js";
+import { AGENTS, removeHomes, startRefusingProxy, type AgentCase, type AgentRun } from "./agents.js";
 import { forwardedMain, prefixShare, secretInProducts, secretReadRaw } from "./measure.js";
 import { startTap, type Tap } from "./tap.js";
 import { FINAL_TEXT, startUpstream, type Session, type Upstream } from "./upstream.js";
@@ -19,14 +19,17 @@ let upstream: Upstream;
 let proxy: Awaited<ReturnType<typeof startRefusingProxy>>;
 let tap: Tap;
 let stopWorker = async () => {};
+const scratch: string[] = [];
 
 beforeAll(async () => {
   upstream = await startUpstream();
   proxy = await startRefusingProxy();
   const assets = mkdtempSync(join(tmpdir(), "agents-assets-"));
+  const persist = mkdtempSync(join(tmpdir(), "agents-dev-"));
+  scratch.push(assets, persist);
   writeFileSync(join(assets, "index.html"), "<!doctype html><title>agents suite</title>");
   const dev = await startWranglerDev({
-    persist: mkdtempSync(join(tmpdir(), "agents-dev-")),
+    persist,
     assets,
     vars: { UPSTREAM_BASE_URL: `${upstream.origin}/v1`, ANTHROPIC_UPSTREAM_BASE_URL: upstream.origin },
   });
@@ -39,6 +42,8 @@ afterAll(async () => {
   await stopWorker();
   await proxy?.close();
   await upstream?.close();
+  removeHomes();
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
   if (proxy?.attempts.length) console.log(`[agents] refused on their way off 127.0.0.1 (the agents' own background traffic): ${[...new Set(proxy.attempts)].join(", ")}`);
 });
 

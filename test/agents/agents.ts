@@ -3,7 +3,7 @@
 // scripted upstream in the control runs). A local proxy that refuses everything stands in for the
 // internet, so whatever an agent tries to reach beyond 127.0.0.1 goes nowhere (and is listed).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -60,9 +60,17 @@ function nativeBinary(candidates: string[]): string {
 
 const platform = `${process.platform}-${process.arch}`;
 
+const homes: string[] = [];
+
+/** Removes the homes the agents ran in. */
+export function removeHomes(): void {
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+}
+
 /** A fresh home: HOME, XDG folders, CODEX_HOME, so that no user configuration leaks in. */
 function freshHome(): { home: string; env: Record<string, string> } {
   const home = mkdtempSync(join(tmpdir(), "agents-home-"));
+  homes.push(home);
   const env: Record<string, string> = { HOME: home, USERPROFILE: home };
   for (const x of ["CONFIG", "DATA", "CACHE", "STATE"]) {
     env[`XDG_${x}_HOME`] = join(home, `.${x.toLowerCase()}`);

@@ -4,7 +4,7 @@
 // reads the next large file of a fresh work folder, until the transcript shows that a compaction ran
 // (or the turn cap), then a final text. Every request is recorded for the tests' assertions.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -428,6 +428,7 @@ export interface Upstream {
   origin: string;
   /** A fresh tool session: a new work folder with new secrets, no requests, no turns. */
   begin(options?: UpstreamOptions): Session;
+  /** Stops the server and removes the work folders. */
   close(): Promise<void>;
 }
 
@@ -497,7 +498,8 @@ function newSession(options: UpstreamOptions) {
 
 export async function startUpstream(): Promise<Upstream> {
   const issued: Issued = { thinking: new Map(), reasoning: new Map(), responses: new Map() };
-  let current = newSession({});
+  let current = newSession({ maxTurns: 0, turnsAfterCompaction: 0 });
+  const workdirs = [current.session.workdir];
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -555,11 +557,13 @@ export async function startUpstream(): Promise<Upstream> {
     origin,
     begin(options = {}) {
       current = newSession(options);
+      workdirs.push(current.session.workdir);
       return current.session;
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      for (const d of workdirs) rmSync(d, { recursive: true, force: true });
     },
   };
 }
