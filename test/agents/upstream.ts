@@ -251,6 +251,12 @@ export function apiOf(path: string): Api | "other" {
   return p.endsWith("/messages") ? "anthropic" : p.endsWith("/chat/completions") ? "chat" : p.endsWith("/responses") ? "responses" : "other";
 }
 
+/** How many turns (messages, input items) a request carries. */
+function turnsOf(api: Api, body: any): number {
+  const list = api === "responses" ? body?.input : body?.messages;
+  return Array.isArray(list) ? list.length : 1;
+}
+
 /** A request of the tool session: it offers a tool that reads files. */
 export function isMain(api: Api | "other", body: any): boolean {
   return api !== "other" && readingCall(toolsOf(api, body), "/x", "x") !== undefined;
@@ -532,7 +538,10 @@ export async function startUpstream(): Promise<Upstream> {
         if (body === undefined) refuse("the request body is not valid JSON");
         const tools = toolsOf(api, body);
         rec.main = isMain(api, body);
-        rec.compacted = COMPACTION_MARKS.some((m) => text.includes(m));
+        // A compaction shows by what it wrote, or (whatever it wrote) by a transcript shorter than the last one.
+        const items = turnsOf(api, body);
+        const last = session.main().at(-2);
+        rec.compacted = rec.main && (COMPACTION_MARKS.some((m) => text.includes(m)) || (last !== undefined && items < turnsOf(api, last.body)));
         const input = api === "responses" ? responsesInput(body, issued) : undefined;
         if (api === "anthropic") anthropicRules(body, issued, session.window);
         else if (api === "chat") chatRules(body, session.window);
