@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AGENTS, removeHomes, startRefusingProxy } from "../test/agents/agents.js";
-import { forwardedMain, prefixShare, secretInProducts } from "../test/agents/measure.js";
+import { forwardedMain, prefixShare, secretInProducts, sentByAgent } from "../test/agents/measure.js";
 import { startTap, type Tap } from "../test/agents/tap.js";
 import { FINAL_TEXT, startUpstream, type Session } from "../test/agents/upstream.js";
 import { startWranglerDev } from "../tools/dev-server.mjs";
@@ -54,7 +54,7 @@ export async function agentsBench(): Promise<string> {
         s.main().length ? `${s.main().length} / ${d.main().length}` : "–",
         p.passes,
         p.eligible ? `${p.kept}/${p.eligible} (${Math.round(p.share * 100)} %)` : p.compacted ? "none: a pass on every compacted request" : "–",
-        !p.compacted ? "–" : secretInProducts(s).length ? "**leaked**" : "none",
+        !p.compacted ? "–" : secretInProducts(s, sentByAgent(viaWorker.log)).length ? "**leaked**" : "none",
         s.main().length ? `${tokensOf(s).toLocaleString("en-US")} / ${tokensOf(d).toLocaleString("en-US")}` : "–",
         `${ms(pct(workerTimes, 50) - pct(directTimes, 50))} / ${ms(pct(workerTimes, 99) - pct(directTimes, 99))}`,
         `${ms(pct(workerTimes, 50))} / ${ms(pct(workerTimes, 99))}`,

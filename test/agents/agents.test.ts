@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev } from "../../tools/dev-server.mjs";
 import { AGENTS, removeHomes, startRefusingProxy, type AgentCase, type AgentRun } from "./agents.js";
-import { forwardedMain, prefixShare, secretInProducts, secretReadRaw } from "./measure.js";
+import { forwardedMain, prefixShare, secretInProducts, secretReadRaw, sentByAgent } from "./measure.js";
 import { startTap, type Tap } from "./tap.js";
 import { FINAL_TEXT, startUpstream, type Session, type Upstream } from "./upstream.js";
 
@@ -98,7 +98,7 @@ async function throughWorker(agent: AgentCase): Promise<void> {
   if (main.length && !main.some((r) => r.compacted)) {
     problems.push(`no compaction reached the upstream: ${main.length} main requests, worker modes ${modes.join(", ") || "(none)"}`);
   } else if (main.length) {
-    const leaks = secretInProducts(s);
+    const leaks = secretInProducts(s, sentByAgent(tap.log));
     if (leaks.length) problems.push(`the planted secret reached the upstream in a compaction product: ${leaks.slice(0, 3).join("; ")}`);
     const p = prefixShare(main, modes);
     if (!p.eligible) problems.push(`no request between compactions: the worker ran a new pass on every compacted request (${p.passes} passes for ${p.compacted} compacted requests; modes ${modes.join(", ")})`);

@@ -30,6 +30,8 @@ describe("a secret in compaction products", () => {
     expect(secretInProducts(session([rec([u("go"), raw]), rec([u("go"), raw, HANDOFF], true)]))).toEqual([]);
     const partial = u(`[CONTEXT HANDOFF — reference only] ${secrets[0].name}=${secrets[0].body.slice(0, 4)}…[REDACTED]`);
     expect(secretInProducts(session([rec([u("go"), raw]), rec([u("go"), partial], true)]))[0]).toMatch(/AWS_SECRET_ACCESS_KEY/);
+    const newest = rec([u("go"), HANDOFF, raw], true);
+    expect(secretInProducts(session([rec([u("go")]), newest]), [rec([u("go"), u("x"), raw])])).toEqual([]); // the agent sent it: raw, not a product
     const pruned = u(`[output pruned] cat big-file-1.txt → 3000 lines; GITHUB_TOKEN=ghp_${secrets[1].body}`);
     expect(secretInProducts(session([rec([u("go"), raw]), rec([u("go"), pruned], true)]))[0]).toMatch(/GITHUB_TOKEN/);
   });

@@ -4,10 +4,10 @@ import { secretLeak, type Recorded, type Session } from "./upstream.js";
 import type { Tapped } from "./tap.js";
 import { apiOf, isMain } from "./upstream.js";
 
-/** cache_control moves from turn to turn and is no part of the prompt a cache matches: left out. */
+/** cache_control moves from turn to turn and is no part of the prompt a cache matches: left out (keys sorted, so a re-serialized object compares equal). */
 function strip(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(strip);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([k]) => k !== "cache_control").map(([k, x]) => [k, strip(x)]));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([k]) => k !== "cache_control").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, strip(x)]));
   return v;
 }
 
@@ -72,15 +72,16 @@ export function prefixShare(main: Recorded[], modes: (string | undefined)[]): Pr
 /**
  * Where a planted secret reached the upstream inside something a compaction wrote (a handoff, a
  * pruned output's one-liner, the system note): every element of a request from the first compacted
- * one on that no earlier, uncompacted request carried verbatim. Raw tool output the agent itself
- * sends again is not a compaction product.
+ * one on that the agent itself never sent verbatim. `sent`: the agent's own requests (as the tap
+ * saw them on their way to the worker); without them, the upstream's requests before the first
+ * compaction stand in (then a compacted request's newest raw turns count as products too).
  */
-export function secretInProducts(s: Session): string[] {
+export function secretInProducts(s: Session, sent?: Recorded[]): string[] {
   const requests = s.requests.filter((r) => r.body && r.api !== "other");
   const first = requests.findIndex((r) => r.compacted);
   if (first < 0) return [];
   const raw = new Set<string>();
-  for (const r of requests.slice(0, first)) {
+  for (const r of sent ?? requests.slice(0, first)) {
     const t = transcript(r);
     raw.add(t.fixed);
     t.items.forEach((m) => raw.add(m));
@@ -94,6 +95,13 @@ export function secretInProducts(s: Session): string[] {
     });
   });
   return leaks;
+}
+
+/** What the agent sent, from the tap's notes, as records the measures read. */
+export function sentByAgent(tapped: Tapped[]): Recorded[] {
+  return tapped
+    .filter((t) => t.body && apiOf(t.path) !== "other")
+    .map((t) => ({ api: apiOf(t.path), method: t.method, path: t.path, headers: {}, text: "", body: t.body, main: false, compacted: false }) as Recorded);
 }
 
 /** The secret went upstream before any compaction: the agent did read it (else the check above proves nothing). */
