@@ -42,7 +42,7 @@ export async function agentsBench(): Promise<string> {
       const turns = s.turns();
       const workerTimes = mainTimes(viaWorker);
 
-      const d = upstream.begin({ maxTurns: turns, turnsAfterCompaction: 0 });
+      const d = upstream.begin({ maxTurns: turns, smallFrom: s.bigTurns(), turnsAfterCompaction: turns - s.bigTurns() });
       direct.clear();
       await agent.run({ origin: direct.origin, headers: {}, workdir: d.workdir, proxy: proxy.url });
       const directTimes = mainTimes(direct);
@@ -70,8 +70,8 @@ export async function agentsBench(): Promise<string> {
     for (const d of [assets, persist]) rmSync(d, { recursive: true, force: true });
   }
   return (
-    "Each agent runs a tool session on the agents suite's scripted upstream (`test/agents/upstream.ts`): the model has it read 200 KB files until a compaction shows in what the upstream receives, then 3 more, then ends; " +
-    "through `wrangler dev` with the agent's window from `test/agents/agents.ts` (`x-context-window`, and `x-session-id` except for opencode, which sends its own), then the same number of reads straight to the upstream. " +
+    "Each agent runs a tool session on the agents suite's scripted upstream (`test/agents/upstream.ts`): the model has it read 200 KB files until a compaction shows in what the upstream receives, then 3 files of 2 KB, then ends; " +
+    "through `wrangler dev` with the agent's window from `test/agents/agents.ts` (`x-context-window`, and `x-session-id` except for opencode, which sends its own), then the same reads straight to the upstream. " +
     "Tokens are what the upstream received in its main requests, as characters / 4. Passes: main requests whose `x-compaction-mode` was a pass (not noop, reused or skipped). " +
     "Prefix share: consecutive main requests after the first compaction whose later one ran no pass, and how many carry the earlier one as their exact prefix. " +
     "Latency: ms from the request's end to the answer's headers, main requests, worker minus direct at the same percentile (the upstream answers at once, so this is the compaction and proxy time). Refused: the worker's non-2xx answers (by status and route) and the upstream's 400s.\n\n" +

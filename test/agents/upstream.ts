@@ -2,7 +2,7 @@
 // Completions and OpenAI Responses (JSON and SSE), refuses what each provider refuses (400 in that
 // provider's error shape), and drives a tool session: each main request is answered with a call that
 // reads the next large file of a fresh work folder, until the transcript shows that a compaction ran
-// (or the turn cap), then a final text. Every request is recorded for the tests' assertions.
+// (or the turn cap), then a few small reads, then a final text. Every request is recorded for the tests' assertions.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -43,8 +43,15 @@ export interface UpstreamOptions {
   fileBytes?: number;
   /** Tool turns before the final text when no compaction is seen (the control run's length). */
   maxTurns?: number;
-  /** Tool turns after the first compacted request, before the final text. */
+  /**
+   * Tool turns after the first compacted request, before the final text. They read small files
+   * (`smallBytes`): a turn that adds less than the compaction's runway stays between compactions,
+   * where the prefix share is measured (a 200 KB read would cross the threshold again at once).
+   */
   turnsAfterCompaction?: number;
+  smallBytes?: number;
+  /** Start the small reads after this many large ones even if no compaction shows (to replay a worker run straight to the upstream). */
+  smallFrom?: number;
   /** Estimated tokens (characters / 4) over which a request is refused as too long. */
   window?: number;
 }
@@ -450,6 +457,8 @@ export interface Session {
   refusals(): Recorded[];
   /** Tool turns answered so far. */
   turns(): number;
+  /** Of those, the large reads (before compaction showed). */
+  bigTurns(): number;
   window: number;
 }
 
@@ -459,6 +468,7 @@ function newSession(options: UpstreamOptions) {
   const fileBytes = options.fileBytes ?? 200_000;
   const maxTurns = options.maxTurns ?? 4;
   const after = options.turnsAfterCompaction ?? 3;
+  const smallBytes = options.smallBytes ?? 2_000;
   const window = options.window ?? 1_000_000;
   const workdir = mkdtempSync(join(tmpdir(), "agents-work-"));
   const secrets = plantSecrets();
@@ -471,21 +481,28 @@ function newSession(options: UpstreamOptions) {
     }
     return files[k];
   };
-  fileFor(maxTurns + after + 2);
+  const smallFile = (j: number) => {
+    const name = `small-file-${j}.txt`;
+    writeFileSync(join(workdir, name), fileText(100 + j, smallBytes, []));
+    return name;
+  };
+  fileFor(maxTurns + 1);
   writeFileSync(join(workdir, "README.md"), "# work folder\nRead the files big-file-0.txt, big-file-1.txt, … one by one, as asked.\n");
   const requests: Recorded[] = [];
   let toolTurns = 0;
   let turnsSinceCompaction = -1;
+  let bigTurns = 0;
 
   /** The main session's next step: another file while no compaction was seen (and the cap allows), a few more after it, then the final text. */
   function nextTurn(tools: ToolSpec[], compacted: boolean): Turn {
-    if (compacted && turnsSinceCompaction < 0) turnsSinceCompaction = 0;
+    if ((compacted || (options.smallFrom !== undefined && toolTurns >= options.smallFrom)) && turnsSinceCompaction < 0) turnsSinceCompaction = 0;
     const done = turnsSinceCompaction >= 0 ? turnsSinceCompaction >= after : toolTurns >= maxTurns;
     if (done) return { kind: "text", text: FINAL_TEXT };
-    const file = fileFor(toolTurns);
+    const file = turnsSinceCompaction >= 0 ? smallFile(turnsSinceCompaction) : fileFor(toolTurns);
     const call = readingCall(tools, join(workdir, file), file)!;
     toolTurns++;
     if (turnsSinceCompaction >= 0) turnsSinceCompaction++;
+    else bigTurns++;
     return { kind: "tool", ...call };
   }
 
@@ -498,6 +515,7 @@ function newSession(options: UpstreamOptions) {
     main: () => requests.filter((r) => r.main),
     refusals: () => requests.filter((r) => r.refused),
     turns: () => toolTurns,
+    bigTurns: () => bigTurns,
   };
   return { session, nextTurn };
 }
