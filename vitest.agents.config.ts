@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/agents/**/*.test.ts"],
-    testTimeout: 300_000,
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     fileParallelism: false,
   },

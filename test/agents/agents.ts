@@ -49,7 +49,7 @@ export interface AgentRun {
 }
 
 export const TASK = "Read the files of this folder in the order the model asks for, with your file-reading tool, then report.";
-const TIME_LIMIT_MS = 240_000;
+const TIME_LIMIT_MS = 120_000; // a normal run takes 1–25 s; a stuck agent must not hold `npm test` for long
 
 /** The native binary of a package that ships one per platform (its postinstall, which links it, may not have run). */
 function nativeBinary(candidates: string[]): string {
