@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { compact, plan, type Summarizer } from "../src/index.js";
 import { trajectories } from "../test/support/fixtures.js";
+import { agentsBench } from "./agents.js";
 import { cacheBench } from "./cache.js";
 import { estimationBench } from "./estimation.js";
 import { BUDGETS, bundleSize, machine, table } from "./lib.js";
@@ -82,6 +83,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   cache: { title: "Cache economics: a long session turn by turn", run: cacheBench },
   load: { title: "Load: the worker under wrangler dev", run: () => loadBench(Number(process.env.LOAD_SECONDS ?? 60)) },
   prefix: { title: "The prompt cache through the worker: agents resending their history", run: prefixBench },
+  agents: { title: "Real agents through the worker", run: agentsBench },
 };
 const redactModule = new URL("redact.ts", import.meta.url);
 if (existsSync(redactModule)) {

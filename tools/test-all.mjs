@@ -1,4 +1,4 @@
-// `npm test`: every suite in every runtime (Node, Deno, workerd, Chromium), then one plain line
+// `npm test`: every suite in every runtime (Node, Deno, workerd, Chromium, the real agents), then one plain line
 // "N passed, N failed" summing them all.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -79,6 +79,7 @@ deno();
 vitest("workerd", "vitest.workers.config.ts", QUIET_WRANGLER);
 vitest("worker", "vitest.worker.config.ts", QUIET_WRANGLER);
 vitest("chromium", "vitest.browser.config.ts");
+vitest("agents", "vitest.agents.config.ts", QUIET_WRANGLER); // the real agents through wrangler dev (a few minutes)
 
 console.log(`\n${lines.join("\n")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
