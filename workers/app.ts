@@ -8,11 +8,11 @@ import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import { compactPass, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { compactPass, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
-import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
-import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
+import { outputReserve, sendCompacted, type Sent } from "./overflow.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
 import { redactMessage } from "../src/redact/index.js";
 
@@ -200,21 +200,11 @@ app.openapi(
         learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(body.model, tokens, note) : undefined,
       });
     } catch (failed) {
-      if (!(failed instanceof SendFailed)) throw failed;
-      const err = failed.reason;
-      if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
-      return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
+      return unreachable(c, failed);
     }
     const { result, res } = sent;
-    const retried = sent.retried ? { "x-compaction-retried": "overflow" } : {};
-    if (!res.ok) {
-      // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
-      const f = await upstreamFailure(res);
-      const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
-      const headers = new Headers(f.headers);
-      for (const [k, v] of Object.entries(retried)) headers.set(k, v);
-      return Response.json({ error }, { status: f.status, headers }) as never;
-    }
+    const retried: Record<string, string> = sent.retried ? { "x-compaction-retried": "overflow" } : {};
+    if (!res.ok) return (await upstreamError(res, retried)) as never;
 
     const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
     for (const [k, v] of Object.entries(retried)) headers.set(k, v);

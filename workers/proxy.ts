@@ -4,7 +4,9 @@
 import type { Context } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
 import { summarizerFor, type Env } from "./env.js";
-import { ErrorAnswer, type ErrorData } from "./errors.js";
+import { ErrorAnswer, fail, type ErrorData } from "./errors.js";
+import { SendFailed } from "./overflow.js";
+import { UpstreamTimeout, upstreamFailure, upstreamMessage } from "./upstream.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import type { SessionObject, SessionResult } from "./session.js";
 import { canonical } from "./span.js";
@@ -119,4 +121,24 @@ export function watchUsage<E extends { Bindings: Env }>(c: Context<E>, body: Rea
       .catch(() => undefined),
   );
   return client;
+}
+
+/** A send that threw, in the worker's (OpenAI's) error shape: the idle timeout 504, an unreachable upstream 502. */
+export function unreachable<E extends { Bindings: Env }>(c: Context<E>, failed: unknown): Response {
+  if (!(failed instanceof SendFailed)) throw failed; // a compaction input error: the app's handler answers it
+  const err = failed.reason;
+  if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
+  return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
+}
+
+/**
+ * The upstream's error answer in OpenAI's shape, with `headers` added: its own status and back-off
+ * headers pass through (OpenAI clients retry on 429 and 5xx by them), its message made safe.
+ */
+export async function upstreamError(res: Response, headers: Record<string, string> = {}): Promise<Response> {
+  const f = await upstreamFailure(res);
+  const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
+  const out = new Headers(f.headers);
+  for (const [k, v] of Object.entries(headers)) out.set(k, v);
+  return Response.json({ error }, { status: f.status, headers: out });
 }

@@ -8,9 +8,9 @@ import type { Context } from "hono";
 import { windowFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, fail } from "./errors.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
-import { proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
+import { proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
-import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
+import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
 
 type App = { Bindings: Env };
@@ -50,14 +50,9 @@ function withoutInstructions(r: ProxyResult, shift: number): ProxyResult {
 async function forward(c: Context<App>, url: string, init: RequestInit): Promise<Response> {
   try {
     const res = await idleFetch(url, init, upstreamTimeoutMs(c.env), c.req.raw.signal);
-    if (res.ok) return res;
-    // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
-    const f = await upstreamFailure(res);
-    const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
-    return Response.json({ error }, { status: f.status, headers: f.headers });
+    return res.ok ? res : await upstreamError(res);
   } catch (err) {
-    if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message);
-    return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: "));
+    return unreachable(c, new SendFailed(err));
   }
 }
 
@@ -156,21 +151,11 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
           learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(model, tokens, note) : undefined,
         });
       } catch (failed) {
-        if (!(failed instanceof SendFailed)) throw failed;
-        const err = failed.reason;
-        if (err instanceof UpstreamTimeout) return fail(c, 504, "upstream_timeout", err.message) as never;
-        return fail(c, 502, "upstream_unreachable", upstreamMessage(err instanceof Error ? err.message : "network error", "the upstream could not be reached: ")) as never;
+        return unreachable(c, failed) as never;
       }
       const { result, res } = sent;
-      const retried = sent.retried ? { "x-compaction-retried": "overflow" } : {};
-      if (!res.ok) {
-        // The provider's status and back-off headers pass through: OpenAI clients retry on 429 and 5xx by them.
-        const f = await upstreamFailure(res);
-        const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
-        const headers = new Headers(f.headers);
-        for (const [k, v] of Object.entries(retried)) headers.set(k, v);
-        return Response.json({ error }, { status: f.status, headers }) as never;
-      }
+      const retried: Record<string, string> = sent.retried ? { "x-compaction-retried": "overflow" } : {};
+      if (!res.ok) return (await upstreamError(res, retried)) as never;
       const headers = proxyHeaders(res, KEEP, withoutInstructions(result, shift));
       for (const [k, v] of Object.entries(retried)) headers.set(k, v);
       const streamed = res.body !== null && (res.headers.get("content-type") ?? "").includes("text/event-stream");
