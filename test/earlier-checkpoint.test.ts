@@ -4,7 +4,7 @@
 // bounded), said to be its words, cited by the reference `recall` reads the whole under.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { anthropicMessages, compact, openAIResponses, recall, type AnthropicMessage, type ChatMessage, type ResponsesItem } from "../src/index.js";
+import { anthropicMessages, compact, openAIResponses, recall, type AnthropicMessage, type ChatMessage, type ResponsesItem, type SummarizeRequest } from "../src/index.js";
 import { deterministicCheckpoint } from "../src/summarizers/deterministic.js";
 import { redactor } from "../src/redact/index.js";
 import { FIXTURES, trajectory } from "./support/fixtures.js";
@@ -103,6 +103,18 @@ describe("a foreign checkpoint in the middle is carried by the deterministic che
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/#2\b.*encrypted/);
     expect(r.state.previousSummary).not.toContain("gAAAA");
+  });
+
+  it("a model summarizer gets it once, as the previous checkpoint (the ledgers, computed from the turns, do not quote it)", async () => {
+    const { messages } = trajectory("claude-code-spotter__fa812bfe-");
+    const m: ChatMessage[] = [...messages, user("now run the full test suite"), assistant("Running it.")];
+    let prompt = "";
+    const summarizer = async (req: SummarizeRequest) => ((prompt = String(req.messages.at(-1)!.content)), "## Active task\n> now run the full test suite");
+    await compact(m, { contextWindow: 32_000, summarizer });
+    const previous = /<previous-checkpoint>\n([\s\S]*?)\n<\/previous-checkpoint>/.exec(prompt)?.[1];
+    expect(previous).toMatch(/^This session is being continued/);
+    expect(prompt.split("This session is being continued")).toHaveLength(2);
+    expect(/<ledgers>[\s\S]*<\/ledgers>/.exec(prompt)?.[0]).not.toContain("## Earlier checkpoint");
   });
 
   it("a later pass over our own checkpoint keeps the earlier one it carried", () => {

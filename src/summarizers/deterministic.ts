@@ -308,8 +308,11 @@ function render(cp: Checkpoint, limit: number, blocked: (width: [number, number]
     .join("\n\n");
 }
 
-/** About 3.5 characters a token: the checkpoint stays within the summary budget it is given. */
-export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, maxOutputTokens = Infinity): string {
+/**
+ * About 3.5 characters a token: the checkpoint stays within the summary budget it is given.
+ * `quoteEarlier` false leaves another agent's checkpoint out (ledgers for a model that has it whole).
+ */
+export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, maxOutputTokens = Infinity, quoteEarlier = true): string {
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
@@ -320,7 +323,9 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   const l = ledgers(clean.turns);
   let cp = sections(clean, l, open, limit);
   // Our previous checkpoint is updated; another agent's is not in our sections: it is quoted.
-  if (clean.previousSummary && clean.previousForeignAt !== undefined) cp.set(EARLIER, earlierItems(clean.previousSummary, refOf(clean.previousForeignAt, m.pass)));
+  if (clean.previousSummary && clean.previousForeignAt !== undefined) {
+    if (quoteEarlier) cp.set(EARLIER, earlierItems(clean.previousSummary, refOf(clean.previousForeignAt, m.pass)));
+  }
   else if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   const blocked = (width: [number, number]) => blockedItems(l, m.pass, width);
   // Paths and references count denser than 3.5 characters a token: held to the budget as the built-in estimate counts it.
