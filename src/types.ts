@@ -73,6 +73,8 @@ export interface HandoffMaterial {
   /** How many middle messages the turns stand for (some may be elided by the input bound). */
   middleCount: number;
   previousSummary?: string;
+  /** When the previous checkpoint was written by another agent or the provider (not by this library): its message's index. */
+  previousForeignAt?: number;
   focus?: string;
   /** The latest real user request of the whole transcript, in the user's own words (harness blocks out), verbatim (bounded). */
   latestAsk?: string;

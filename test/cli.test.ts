@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { trajectory } from "./support/fixtures.js";
+import { toResponses } from "./support/responses.js";
+import { responsesValidity } from "./support/validity.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cc-cli-"));
@@ -110,5 +112,38 @@ describe("the CLI tells what is wrong in one line, exit 1, no stack trace", () =
 
   it("a broken JSON file keeps the JSON error", () => {
     told(cli("plan", file("broken.json", '[\n  {"role": "user", "content": "hi"},\n')), /broken\.json is not JSON/);
+  });
+});
+
+describe("the CLI and the OpenAI Responses API's input items", () => {
+  const items = toResponses(messages);
+  const reference = cli("plan", file("responses.json", JSON.stringify(items)), "--json", "--window", "32000");
+
+  it("--dialect openai-responses, and the same plan when detected from the items", () => {
+    const r = cli("plan", "responses.json", "--json", "--window", "32000", "--dialect", "openai-responses");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(reference.stdout);
+    expect(JSON.parse(r.stdout).reason).toBeTruthy();
+    expect(cli("plan", "responses.json").stdout).toMatch(/openai-responses format/);
+  });
+
+  it("JSONL of items: calls, outputs and reasoning (no role) are messages, not skipped lines", () => {
+    const r = cli("plan", file("responses.jsonl", jsonl(items)), "--json", "--window", "32000");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/skipped/);
+    expect(r.stdout).toBe(reference.stdout);
+  });
+
+  it("compacts them into valid items", () => {
+    const r = cli("compact", "responses.json", "--json", "--window", "32000", "--dialect", "openai-responses");
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.report.mode).not.toBe("noop");
+    expect(responsesValidity(out.messages)).toEqual([]);
+  });
+
+  it("the help and the option's error name it", () => {
+    expect(cli("--help").stdout).toMatch(/--dialect NAME .*openai-responses/);
+    expect(cli("plan", "responses.json", "--dialect", "responses").stderr).toMatch(/--dialect takes openai, anthropic, ai-sdk or openai-responses/);
   });
 });

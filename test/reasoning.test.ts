@@ -2,6 +2,7 @@
 // where the provider's rules allow, reported and archived; never the current turn's or tool loop's.
 import { describe, expect, it } from "vitest";
 import { aiSdkMessages, anthropicMessages, compact, recall, type AnthropicMessage, type ChatMessage, type ModelMessage } from "../src/index.js";
+import { languageModelPrompt } from "../src/ai-sdk/index.js";
 import { anthropicValidity, aiSdkValidity, openAIValidity } from "./support/validity.js";
 
 const thought = (k: number) => `Let me think about step ${k}: ${"weighing the options carefully, ".repeat(60)}`;
@@ -72,6 +73,36 @@ describe("AI SDK reasoning parts", () => {
     const reasoning = r.report.pruned.filter((p) => p.kind === "reasoning");
     expect(reasoning.length).toBeGreaterThan(0);
     for (const p of reasoning) expect((r.messages[p.index].content as { type: string }[]).some((x) => x.type === "reasoning")).toBe(false);
+    expect(r.messages.at(-1)).toBe(m.at(-1));
+    expect(aiSdkValidity(r.messages)).toEqual([]);
+  });
+});
+
+describe("the AI SDK provider-level prompt (LanguageModelV3Prompt, what compactionMiddleware sees)", () => {
+  it("prunes old reasoning parts; every user and assistant content stays an array of parts", async () => {
+    // The V3 prompt: content always parts, reasoning with providerOptions (a signature), and an
+    // assistant turn of reasoning and a call only, which leaves no text part behind.
+    const reasoning = (k: number) => ({ type: "reasoning", text: thought(k), providerOptions: { anthropic: { signature: `sig-${k}` } } });
+    const m = [{ role: "system", content: "You are terse." }, { role: "user", content: [{ type: "text", text: "Plan it." }] }] as ModelMessage[];
+    for (let k = 0; k < 5; k++) {
+      const text = k === 2 ? [] : [{ type: "text", text: `Step ${k}.` }]; // k = 2: a step that only thought
+      m.push({ role: "assistant", content: [reasoning(k), ...text] } as ModelMessage, { role: "user", content: [{ type: "text", text: `ok ${k}` }] });
+    }
+    m.push({ role: "assistant", content: [reasoning(7), { type: "tool-call", toolCallId: "c1", toolName: "read", input: { path: "a.ts" } }] } as ModelMessage);
+    m.push({ role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "read", output: { type: "text", value: "export const a = 1;" } }] });
+    m.push({ role: "user", content: [{ type: "text", text: "ok, go on" }] });
+    m.push({ role: "assistant", content: [reasoning(9), { type: "text", text: "Final." }] } as ModelMessage);
+    const r = await compact(m, { ...opts, dialect: languageModelPrompt });
+    const pruned = r.report.pruned.filter((p) => p.kind === "reasoning");
+    expect(pruned.map((p) => p.index)).toContain(6);
+    // Nothing but reasoning: a note keeps the turn (an empty assistant message is refused), as in Anthropic's.
+    expect(r.messages[6].content).toEqual([{ type: "text", text: "[reasoning pruned]" }]);
+    for (const p of pruned) {
+      expect(p.index).toBeLessThan(m.length - 2); // before the latest request
+      expect((r.messages[p.index].content as { type: string }[]).some((x) => x.type === "reasoning")).toBe(false);
+      expect(recall(r.archive!, String(p.index))).toContain("(reasoning) Let me think");
+    }
+    for (const msg of r.messages) if (msg.role === "user" || msg.role === "assistant") expect(Array.isArray(msg.content), JSON.stringify(msg)).toBe(true);
     expect(r.messages.at(-1)).toBe(m.at(-1));
     expect(aiSdkValidity(r.messages)).toEqual([]);
   });

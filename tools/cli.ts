@@ -14,15 +14,16 @@ Usage:
   context-compactor plan FILE [options]      show where head, middle and tail fall; change nothing
   context-compactor --help | --version
 
-FILE is a JSON array of messages, an object {"messages": [...], "system"?: ...}, or JSONL: one
-message a line, or a Claude Code session log (its user and assistant records; others are skipped).
+FILE is a JSON array of messages (or of OpenAI Responses input items), an object {"messages": [...],
+"system"?: ...}, or JSONL: one message or item a line, or a Claude Code session log (its user and
+assistant records; others are skipped).
 A UTF-8 BOM is ignored. "-" reads standard input. Relative paths are read from the current directory.
 
 Options:
   --window N          the model's context window in tokens (default 128000)
   --output-tokens N   tokens reserved for the reply (default 0)
   --threshold F       fraction of (window - output tokens) at which compaction starts (default 0.75)
-  --dialect NAME      openai | anthropic | ai-sdk (default: detected from the messages)
+  --dialect NAME      openai | anthropic | ai-sdk | openai-responses (default: detected from the messages)
   --focus TEXT        a topic the summary keeps in detail
   --force             compact even under the threshold
   --json              print only JSON (the plan, or {messages, state, report, system?}) on stdout
@@ -52,6 +53,9 @@ function number(flag: string, value: string | undefined): number {
   return n;
 }
 
+/** The dialect names, as the usage error lists them: "a, b, c or d". */
+const NAMES = Object.keys(dialects).join(", ").replace(/, ([^,]+)$/, " or $1");
+
 function parse(argv: string[]): Args | "help" | "version" {
   const a: Args = { command: "compact", window: 128_000, outputTokens: 0, force: false, json: false };
   const rest = [...argv];
@@ -68,8 +72,8 @@ function parse(argv: string[]): Args | "help" | "version" {
     else if (arg === "--json") a.json = true;
     else if (arg === "--dialect") {
       const d = rest.shift();
-      if (d !== "openai" && d !== "anthropic" && d !== "ai-sdk") throw new UsageError("--dialect takes openai, anthropic or ai-sdk");
-      a.dialect = d;
+      if (d === undefined || !Object.hasOwn(dialects, d)) throw new UsageError(`--dialect takes ${NAMES}`);
+      a.dialect = d as DialectName;
     } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
     else if (a.file === undefined) a.file = arg;
     else throw new UsageError(`one FILE only (got ${a.file} and ${arg})`);
@@ -123,14 +127,20 @@ interface SessionRecord {
   message?: { id?: unknown; role?: unknown; content?: unknown };
 }
 
+/** OpenAI Responses input items that have no role: calls, their outputs, reasoning, compaction, server-side tool runs. */
+const ROLELESS_ITEM = /^(?:reasoning|compaction|item_reference|mcp_\w+)$|_call(?:_output)?$/;
+
 /**
- * The message a JSONL line holds: itself when it has a role, the `message` of a Claude Code user or
- * assistant record (its role and content: the log's ids, model and usage are no part of it), and
- * undefined for a line that holds none (a summary, a system record, a file snapshot, a sidechain's).
+ * The message a JSONL line holds: itself when it has a role or is a Responses item (`{ id }` alone
+ * too: an item reference), the `message` of a Claude Code user or assistant record (its role and
+ * content: the log's ids, model and usage are no part of it), and undefined for a line that holds
+ * none (a summary, a system record, a file snapshot, a sidechain's).
  */
 function messageOf(line: object): { role: unknown; content?: unknown } | undefined {
   const r = line as SessionRecord & { role?: unknown };
   if (typeof r.role === "string") return r as { role: unknown };
+  const item = line as { type?: unknown; id?: unknown };
+  if ((typeof item.type === "string" && r.message === undefined && ROLELESS_ITEM.test(item.type)) || (typeof item.id === "string" && Object.keys(line).length === 1)) return line as { role: unknown };
   if ((r.type !== "user" && r.type !== "assistant") || r.isSidechain === true || !r.message || typeof r.message.role !== "string") return undefined;
   return { role: r.message.role, content: r.message.content };
 }

@@ -134,8 +134,9 @@ function requestFor(x: ChainInput): (s: Summarizer) => Promise<SummarizeRequest>
     if (isOurs(s)) return { messages: [], maxOutputTokens, handoff: material, signal };
     redacted ??= import("./prompt.js").then(({ summaryPrompt }) => {
       const handoff = redactedMaterial(material, x.redactor.redactMany);
-      // The ledgers beside the turns: a model need not find 200 paths in 150k characters.
-      const ledgers = deterministicCheckpoint(material, x.redactor, Infinity);
+      // The ledgers beside the turns: a model need not find 200 paths in 150k characters. Another
+      // agent's checkpoint is not quoted in them: the model has it as the previous checkpoint.
+      const ledgers = deterministicCheckpoint(material, x.redactor, Infinity, false);
       return { messages: summaryPrompt(handoff, maxOutputTokens, ledgers), maxOutputTokens, handoff, signal };
     });
     return redacted;

@@ -212,11 +212,13 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   }
   // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.
   let previous: string | undefined;
+  const material: HandoffMaterial = { turns: boundTurns(turns, INPUT_LIMIT), middleCount: middle.end - middle.start - x.pinned.length };
   if (x.previousHandoffIndex >= middle.start && x.previousHandoffIndex < middle.end) {
     const found = findHandoff(views[x.previousHandoffIndex].text);
     previous = found?.ours && x.statePreviousSummary ? x.statePreviousSummary : found?.summary;
+    // Another agent's: not in our sections, so carried as its words (the deterministic checkpoint quotes it).
+    if (found && !found.ours) material.previousForeignAt = x.previousHandoffIndex;
   }
-  const material: HandoffMaterial = { turns: boundTurns(turns, INPUT_LIMIT), middleCount: middle.end - middle.start - x.pinned.length };
   if (previous) bounded(material, "previousSummary", previous, PREVIOUS_SUMMARY_LIMIT);
   if (x.focus) bounded(material, "focus", x.focus, ASK_LIMIT);
   // The user's latest and first words: a message that holds only harness blocks (a reminder, a

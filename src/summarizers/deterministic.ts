@@ -15,6 +15,8 @@ type Checkpoint = Map<string, string[]>;
 const WEIGHTS: [section: string, weight: number][] = [
   ["Active task", 0],
   ["Goal", 0],
+  // Another agent's or the provider's checkpoint of turns before these, in its own words.
+  ["Earlier checkpoint", 3],
   ["User requests", 3],
   ["Constraints and preferences", 1],
   // Every error still unresolved, before any resolved history: whole, or shortened to fit the room.
@@ -37,7 +39,7 @@ const BLOCKED_WIDTHS: [line: number, what: number][] = [
   [62, 48],
 ];
 /** Sections an update carries over from the previous checkpoint (older lines first). */
-const CARRIED = ["User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
+const CARRIED = ["Earlier checkpoint", "User requests", "Constraints and preferences", "Completed actions", "Key decisions", "Relevant files", "Critical values"];
 /** Commands that only look (list, read, search, show status): the first to leave a full checkpoint. */
 const LOOKS = /^(?:cd \S+ && )?(?:ls|cat|grep|rg|find|head|tail|wc|pwd|echo|which|tree|sed -n|git (?:status|diff|log|show|ls-files|branch)|\w+ (?:show|list|ready|status|--version))\b/;
 /** The arguments of a call the ledgers read. */
@@ -46,6 +48,11 @@ const QUOTED_ARGS = ["command", "cmd", ...PATH_KEYS];
 const PLAN_TOOL = /todo|plan/i;
 /** Not a section: the directory file paths are relative to, written atop Relevant files. */
 const ROOT = "root";
+const EARLIER = "Earlier checkpoint";
+/** The label a dialect gives a provider's compaction (`[CONTEXT COMPACTION …]`): not the provider's words. */
+const LABEL = /^\[CONTEXT COMPACTION\b[^\]\n]*\]/;
+/** Width a quoted line of an earlier checkpoint is cut to when the quote does not fit whole. */
+const QUOTE_WIDTH = 300;
 const URL = /\bhttps?:\/\/[^\s"'<>)]{4,2000}/g;
 
 const RANK: Record<string, number> = { mentioned: 0, read: 1 };
@@ -132,6 +139,52 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
 function cut(line: string, width: number): string {
   const flat = clip(line, 4 * width);
   return flat.length <= width ? flat : `${flat.slice(0, width - 2)} …`;
+}
+
+/**
+ * An earlier checkpoint another agent or the provider wrote: its words (redacted) quoted under the
+ * reference recall reads the whole by; an encrypted one only named.
+ */
+function earlierItems(text: string, ref: string): string[] {
+  const label = LABEL.exec(text)?.[0];
+  const by = label ? ` (${label})` : ", not written by context-compactor";
+  const words = text.slice(label?.length ?? 0).split("\n").map((x) => x.trim()).filter(Boolean);
+  if (!words.length) return [`${ref}${by}: its content is not readable here; recall ${ref} reads what was kept of it`];
+  return [`${ref}${by}: the words of its message quoted below; recall ${ref} reads the whole`, ...words.map((x) => `> ${x}`)];
+}
+
+/**
+ * An earlier checkpoint that fits its room: intro lines whole, quoted lines (cut to a width) from its
+ * beginning and its end, each gap said, with the reference that reads it.
+ */
+function excerpt(items: string[], room: number): string[] {
+  if (cost(EARLIER, items) <= room) return items;
+  const lines = items.map((x) => (x.startsWith("> ") ? cut(x, QUOTE_WIDTH) : x));
+  const kept = new Set(lines.flatMap((x, i) => (x.startsWith("> ") ? [] : [i])));
+  let used = [...kept].reduce((n, i) => n + lines[i].length + 3, 60);
+  const take = (i: number, share: number) => {
+    const add = lines[i].length + 3;
+    if (kept.has(i) || used + add > room * share) return false;
+    kept.add(i), (used += add);
+    return true;
+  };
+  for (let i = 0; i < lines.length && (kept.has(i) || take(i, 0.6)); i++);
+  for (let i = lines.length - 1; i >= 0 && (kept.has(i) || take(i, 1)); i--);
+  const out: string[] = [];
+  let ref = "";
+  lines.forEach((x, i) => {
+    if (!x.startsWith("> ")) ref = /^#[\d.]+/.exec(x)?.[0] ?? ref;
+    if (kept.has(i)) out.push(x);
+    else if (kept.has(i - 1) || i === 0) out.push(`> …[${gap(lines, kept, i)} lines left out to fit; recall ${ref} reads them]`);
+  });
+  return out;
+}
+
+/** How many lines from `i` on are not kept. */
+function gap(lines: string[], kept: Set<number>, i: number): number {
+  let n = 0;
+  while (i + n < lines.length && !kept.has(i + n)) n++;
+  return n;
 }
 
 /** What is still failing, the latest first, each error line of it at a width. */
@@ -247,16 +300,19 @@ function render(cp: Checkpoint, limit: number, blocked: (width: [number, number]
   return WEIGHTS.map(([s, w]) => {
     const all = cp.get(s) ?? [];
     if (!all.length && s !== "Active task") return ""; // no "- none": it could be untrue
-    const lines = [...(s === "Relevant files" ? cp.get(ROOT) ?? [] : []), ...(w || s === "Blocked" ? fit(s, all, room.get(s) ?? 0) : all)];
-    const body = lines.length ? lines.map((i) => (s === "Active task" ? i : `- ${i}`)).join("\n") : "- none";
+    const lines = [...(s === "Relevant files" ? cp.get(ROOT) ?? [] : []), ...(s === EARLIER ? excerpt(all, room.get(s) ?? 0) : w || s === "Blocked" ? fit(s, all, room.get(s) ?? 0) : all)];
+    const body = lines.length ? lines.map((i) => (s === "Active task" || (s === EARLIER && i.startsWith("> ")) ? i : `- ${i}`)).join("\n") : "- none";
     return `## ${s}\n${body}`;
   })
     .filter(Boolean)
     .join("\n\n");
 }
 
-/** About 3.5 characters a token: the checkpoint stays within the summary budget it is given. */
-export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, maxOutputTokens = Infinity): string {
+/**
+ * About 3.5 characters a token: the checkpoint stays within the summary budget it is given.
+ * `quoteEarlier` false leaves another agent's checkpoint out (ledgers for a model that has it whole).
+ */
+export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, maxOutputTokens = Infinity, quoteEarlier = true): string {
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
@@ -266,7 +322,11 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   let limit = chars(maxOutputTokens * 3.5);
   const l = ledgers(clean.turns);
   let cp = sections(clean, l, open, limit);
-  if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
+  // Our previous checkpoint is updated; another agent's is not in our sections: it is quoted.
+  if (clean.previousSummary && clean.previousForeignAt !== undefined) {
+    if (quoteEarlier) cp.set(EARLIER, earlierItems(clean.previousSummary, refOf(clean.previousForeignAt, m.pass)));
+  }
+  else if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   const blocked = (width: [number, number]) => blockedItems(l, m.pass, width);
   // Paths and references count denser than 3.5 characters a token: held to the budget as the built-in estimate counts it.
   let text = render(cp, limit, blocked);
