@@ -76,6 +76,16 @@ describe("AI SDK reasoning parts", () => {
     expect(r.messages.at(-1)).toBe(m.at(-1));
     expect(aiSdkValidity(r.messages)).toEqual([]);
   });
+
+  it("an assistant turn that held only reasoning keeps a note, never an empty content providers refuse", async () => {
+    const m: ModelMessage[] = [{ role: "user", content: "Plan it." }];
+    for (let k = 0; k < 6; k++) m.push({ role: "assistant", content: [{ type: "reasoning", text: thought(k) }] }, { role: "user", content: `ok ${k}` });
+    m.push({ role: "assistant", content: "Final." });
+    const r = await compact(m, { ...opts, dialect: aiSdkMessages });
+    const pruned = r.report.pruned.filter((p) => p.kind === "reasoning").map((p) => p.index);
+    expect(pruned.length).toBeGreaterThan(0);
+    for (const i of pruned) expect(r.messages[i].content).toBe("[reasoning pruned]");
+  });
 });
 
 describe("the AI SDK provider-level prompt (LanguageModelV3Prompt, what compactionMiddleware sees)", () => {

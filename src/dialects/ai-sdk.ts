@@ -98,7 +98,8 @@ export const aiSdkMessages: Dialect<ModelMessage> = {
     const reasoning = ps.filter((p) => REASONING.has(p.type));
     if (!reasoning.length) return undefined;
     const rest = ps.filter((p) => !REASONING.has(p.type));
-    return { message: { ...m, content: rest.length ? rest : "" }, reasoning: reasoning.map((p) => String(p.text ?? p.data ?? "")) };
+    // An empty assistant turn is refused by providers: a note stands for what was there.
+    return { message: { ...m, content: rest.length ? rest : "[reasoning pruned]" }, reasoning: reasoning.map((p) => String(p.text ?? p.data ?? "")) };
   },
   withoutResults: (m, ids) => {
     const content = mapParts(m, (p) => (p.type === "tool-result" && ids.has(String(p.toolCallId)) ? undefined : p));
