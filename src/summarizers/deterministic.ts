@@ -2,6 +2,7 @@
 import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { Redactor } from "../redact/index.js";
+import { windowed } from "../redact/window.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../archive/ref.js";
 import { PATH_KEYS, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
@@ -261,7 +262,8 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, 
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
   const { redact } = redactor;
-  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, redactor)]);
+  const quoting = windowed(redactor);
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, quoting)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
   const l = ledgers(clean.turns);
