@@ -4,7 +4,7 @@ import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import { keptTokens, lastAssistant } from "../plan/index.js";
 import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
-import type { Redactor } from "../redact/index.js";
+import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf, type Refs } from "../archive/ref.js";
@@ -79,7 +79,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
  * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: Redactor, tail = false, pass: Refs = 0): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();

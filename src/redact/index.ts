@@ -304,32 +304,20 @@ export function redactMessage(text: string, max = 500): string {
 }
 
 /**
- * Redaction as the summary stage receives it: the lazily loaded modules take it from the pass rather
+ * Redaction as the pass hands it to the lazily loaded modules: they take it from the pass rather
  * than importing it, so a bundle of `import { plan }` (which never redacts) does not carry it in a
  * chunk shared with them (esbuild groups code by the files an entry reaches, not by what it runs).
+ * They complete it (`redactMany`, the window functions) with ./window.ts, loaded with them.
  */
-export interface Redactor {
+export interface PassRedactor {
   redact(text: string): string;
-  redactMany(texts: string[]): string[];
   redactMessage(text: string, max?: number): string;
   streamKit: StreamKit;
 }
 
-/**
- * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
- * every pattern stops at whitespace or needs a word or quote character where NUL stands.
- */
-const SEPARATOR = "\n\u0000\n";
-
-/**
- * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
- * one scan of the joined text costs a fraction of hundreds of short scans).
- */
-export function redactMany(texts: string[]): string[] {
-  if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-  const out = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR)).split(SEPARATOR);
-  // escapes are decoded text by text (their windows never cross a text's end)
-  return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
+/** Redaction as the summary stage and pruning use it: the pass's, completed (./window.ts). */
+export interface Redactor extends PassRedactor {
+  redactMany(texts: string[]): string[];
 }
 
-export const redactor: Redactor = { redact, redactMany, redactMessage, streamKit };
+export const redactor: PassRedactor = { redact, redactMessage, streamKit };

@@ -1,7 +1,7 @@
-// Redaction read in a window of a long text, as the whole would redact it: a pruned output's quoted
-// line, shrunk arguments, a streamed summary. Loaded with the code that reads windows; redaction is
-// handed in, never imported (see src/rewrite.ts), so a no-op pass never loads this.
-import type { Redactor, StreamKit } from "./index.js";
+// Redaction read in a window of a long text, as the whole would redact it (a pruned output's quoted
+// line, shrunk arguments, a streamed summary), and over many texts at once. Loaded with the code that
+// uses it; redaction is handed in, never imported (see src/rewrite.ts), so a no-op pass never loads this.
+import type { PassRedactor, Redactor, StreamKit } from "./index.js";
 import type { Shape } from "./shapes.js";
 
 /**
@@ -92,5 +92,26 @@ export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
   };
 }
 
-/** A redactor that also reads windows: what pruning quotes and shrinks with. */
-export const windowed = (r: Redactor): Redactor & Windows => ({ ...r, ...windowsOf(r.streamKit) });
+/**
+ * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
+ * every pattern stops at whitespace or needs a word or quote character where NUL stands.
+ */
+const SEPARATOR = "\n\u0000\n";
+
+/**
+ * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
+ * one scan of the joined text costs a fraction of hundreds of short scans).
+ */
+export function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, shapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
+  return (texts) => {
+    if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
+    let joined = texts.map((t) => apply(redactKeyBlocks(t), kubernetes)).join(SEPARATOR);
+    for (const shape of shapes) joined = apply(joined, shape);
+    const out = joined.split(SEPARATOR);
+    // escapes are decoded text by text (their windows never cross a text's end)
+    return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
+  };
+}
+
+/** The pass's redaction completed: over many texts at once, and in windows (what pruning quotes and shrinks with). */
+export const windowed = (r: PassRedactor): Redactor & Windows => ({ ...r, redactMany: manyOf(r.streamKit), ...windowsOf(r.streamKit) });

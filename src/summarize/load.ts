@@ -5,7 +5,8 @@ import { markerOutcome } from "../assemble/written.js";
 import type { Prepared } from "../compact.js";
 import type { MessageView } from "../dialects/view.js";
 import { removedSpan } from "../plan/index.js";
-import type { Redactor } from "../redact/index.js";
+import type { PassRedactor } from "../redact/index.js";
+import { windowed } from "../redact/window.js";
 import type { CompactOptions } from "../types.js";
 import type { StageOutcome } from "./stage.js";
 
@@ -13,7 +14,7 @@ import type { StageOutcome } from "./stage.js";
  * The summary stage's outcome. If even its code cannot be loaded (a browser gone offline, a
  * redeployed chunk), the middle gets the explicit marker.
  */
-export async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>, redactor: Redactor): Promise<StageOutcome | "aborted"> {
+export async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>, redactor: PassRedactor): Promise<StageOutcome | "aborted"> {
   let stage: typeof import("./stage.js");
   try {
     stage = await import("./stage.js");
@@ -24,5 +25,5 @@ export async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perM
     return { ...markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.refs!, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
   }
   const { settings, state, plan } = p;
-  return stage.summarizeMiddle({ plan, views, original: p.views, messages: p.input, perMessage, state, refs: p.refs!, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
+  return stage.summarizeMiddle({ plan, views, original: p.views, messages: p.input, perMessage, state, refs: p.refs!, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor: windowed(redactor) });
 }
