@@ -1,13 +1,16 @@
 // Secret redaction: throughput on real transcripts and on adversarial input, recall per kind on the
 // corpus, false positives, and the module's size. Medians of several runs, after a warm-up.
 import { redact } from "../src/index.js";
-import { redactMany, streamKit } from "../src/redact/index.js";
+import { redactor, streamKit } from "../src/redact/index.js";
 import { redactedStream } from "../src/redact/stream.js";
+import { windowed } from "../src/redact/window.js";
 import { adversarialSeeds, repeatTo } from "../test/support/adversarial.js";
 import { trajectories } from "../test/support/fixtures.js";
 import { negatives, positives, secretValue } from "../test/support/secrets.js";
 import { spans, strings } from "../test/support/spans.js";
 import { bundleSize, median, table } from "./lib.js";
+
+const { redactMany } = windowed(redactor);
 
 const ROUNDS = 9;
 

@@ -5,10 +5,9 @@ import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { resolveSettings, type Settings } from "./options.js";
-import { keptTokens, planViews, removedSpan } from "./plan/index.js";
+import { keptTokens, planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
-import type { StageOutcome } from "./summarize/stage.js";
 import type { Refs } from "./archive/ref.js";
 import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
 
@@ -108,23 +107,6 @@ function withSystem<M>(r: CompactResult<M>, p: Prepared<M>, changed: boolean): C
 /** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
 const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
 
-/**
- * The summary stage, loaded on first use (a no-op or prune-only pass never needs it). If even its code
- * cannot be loaded (a browser gone offline, a redeployed chunk), the middle gets the explicit marker.
- */
-async function summaryStage<M>(p: Prepared<M>, views: MessageView[], perMessage: number[], options: CompactOptions<M>, rewrite: Rewrite): Promise<StageOutcome | "aborted"> {
-  let stage: typeof import("./summarize/stage.js");
-  try {
-    stage = await import("./summarize/stage.js");
-  } catch (error) {
-    const why = `the summary code could not be loaded (${loadError(error)})`;
-    const failure = { summarizer: "summary stage", kind: "network" as const, message: why };
-    return { ...rewrite.markerOutcome(p.plan, removedSpan(p.plan, perMessage), why, p.settings.countText, p.refs!, redactor.redact), failures: [failure], cooldowns: p.state.cooldowns };
-  }
-  const { settings, state, plan } = p;
-  return stage.summarizeMiddle({ plan, views, original: p.views, messages: p.input, perMessage, state, refs: p.refs!, contextWindow: settings.contextWindow, countText: settings.countText, options: options as CompactOptions<unknown>, redactor });
-}
-
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
 export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
   const started = Date.now();
@@ -161,7 +143,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   let cooldowns = p.state.cooldowns;
 
   if (!pruneAccepted && !middleEmpty) {
-    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, rewrite);
+    const stage = await rewrite.summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
   }

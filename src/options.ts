@@ -11,18 +11,9 @@ export const TAIL_SOFT_CEILING = 1.5;
 /** Prune-only must leave at least this much room under the threshold (or 15 % of it). */
 export const MIN_RUNWAY_TOKENS = 2000;
 export const RUNWAY_SHARE = 0.15;
-/** A pass that saves less than this share of the tokens is ineffective (a strike). */
-export const EFFECTIVE_SAVING = 0.1;
 export const MAX_STRIKES = 2;
 /** Tool results that follow the head's last call join the head only while this small (share of the threshold). */
 export const HEAD_RESULTS_SHARE = 0.1;
-/**
- * Frequency guard: this many effective passes within FREQUENT_SPAN_MS that each left the total over
- * the threshold pause automatic compaction for FREQUENT_PAUSE_MS.
- */
-export const FREQUENT_PASSES = 3;
-export const FREQUENT_SPAN_MS = 600_000;
-export const FREQUENT_PAUSE_MS = 600_000;
 /** When everything from the latest request on exceeds this share of the threshold, the request is pinned instead. */
 export const PIN_SHARE = 0.5;
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */

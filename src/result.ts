@@ -6,11 +6,22 @@ import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
-import { EFFECTIVE_SAVING, FREQUENT_PASSES, FREQUENT_PAUSE_MS, FREQUENT_SPAN_MS, MAX_STRIKES } from "./options.js";
+import { MAX_STRIKES } from "./options.js";
 import { keptTokens, removedIndexes, removedSpan } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+
+// Tunables only this module reads (src/options.ts loads with every import).
+/** A pass that saves less than this share of the tokens is ineffective (a strike). */
+const EFFECTIVE_SAVING = 0.1;
+/**
+ * Frequency guard: this many effective passes within FREQUENT_SPAN_MS that each left the total over
+ * the threshold pause automatic compaction for FREQUENT_PAUSE_MS.
+ */
+const FREQUENT_PASSES = 3;
+const FREQUENT_SPAN_MS = 600_000;
+const FREQUENT_PAUSE_MS = 600_000;
 
 /** What the pass decided before writing: the pruned transcript and, when it summarized, the handoff. */
 export interface Decided<M> {

@@ -3,6 +3,6 @@
 // is handed to both by the pass, never imported here: a file this import() and `plan` both reach is
 // put by esbuild in a chunk every import loads (`{ plan }` would carry the whole catalogue).
 export { passesBehind } from "./archive/passes.js";
-export { markerOutcome } from "./assemble/written.js";
 export { prune } from "./prune/index.js";
 export { written } from "./result.js";
+export { summaryStage } from "./summarize/load.js";

@@ -9,11 +9,15 @@ import { openAIChat } from "../src/dialects/openai.js";
 import { resolveSettings } from "../src/options.js";
 import { planViews } from "../src/plan/index.js";
 import { shrinkArguments } from "../src/prune/one-liner.js";
-import { redactor } from "../src/redact/index.js";
+import { redactor as core } from "../src/redact/index.js";
+import { windowed } from "../src/redact/window.js";
 import { trajectory } from "./support/fixtures.js";
 import { transcript } from "./support/arbitraries.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
 import { validity } from "./support/validity.js";
+
+/** Redaction with its window functions, as pruning receives it. */
+const redactor = windowed(core);
 
 const long = [sys(), user("start"), assistant(filler(200)), user(filler(600)), assistant(filler(600)), user(filler(600)), assistant("ok"), user("now this"), assistant("done")];
 const base: CompactorState = { version: 1, compactions: 0, strikes: 0, fallbackStreak: 0, cooldowns: {} };

@@ -5,9 +5,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { compact, openAICompatible, type ChatMessage, type CompactionEvent, type SummarizeRequest, type Summarizer } from "../src/index.js";
 import { prunedOutputLine } from "../src/prune/one-liner.js";
-import { redact, redactor, streamKit } from "../src/redact/index.js";
+import { redact, redactor as core, streamKit } from "../src/redact/index.js";
+import { windowed } from "../src/redact/window.js";
 import { redactedStream } from "../src/redact/stream.js";
 import { fakeFetch } from "./support/sse.js";
+
+/** Redaction with its window functions, as pruning receives it. */
+const redactor = windowed(core);
 
 const words = (chars: number) => "word ".repeat(Math.ceil(chars / 5));
 

@@ -4,8 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { compact, type ChatMessage, type CompactionEvent, type SummarizeRequest } from "../src/index.js";
 import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
-import { redact, redactMessage, redactor } from "../src/redact/index.js";
+import { redact, redactMessage, redactor as core } from "../src/redact/index.js";
+import { windowed } from "../src/redact/window.js";
 import { trajectory } from "./support/fixtures.js";
+
+/** Redaction with its window functions, as pruning receives it. */
+const redactor = windowed(core);
 
 const AWS_SECRET = "q8Vd2LmXz4Rt7Yu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9";
 const HEX_KEY = "3f9a2c7e1b4d8f60a5c3e9b17d2f4a86";

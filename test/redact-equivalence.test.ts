@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
-import { apply, maskAt, readTo, redactEncoded, redactShapes, redactor } from "../src/redact/index.js";
+import { apply, maskAt, redactEncoded, redactShapes, redactor as core } from "../src/redact/index.js";
+import { windowed } from "../src/redact/window.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
@@ -13,6 +14,10 @@ import { trajectories } from "./support/fixtures.js";
 import { negatives, positives } from "./support/secrets.js";
 import { strings } from "./support/spans.js";
 import { loadHoldout } from "../bench/holdout.js";
+
+/** Redaction with its window functions, as pruning receives it. */
+const redactor = windowed(core);
+const { readTo } = redactor;
 
 /** Pieces of secrets, names, commands, URLs and escapes, and the separators between them. */
 const PIECES = [

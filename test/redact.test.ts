@@ -18,9 +18,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
-import { REDACTED, redactMany } from "../src/redact/index.js";
+import { REDACTED, redactor } from "../src/redact/index.js";
+import { windowed } from "../src/redact/window.js";
 import { adversarialSeeds, repeatTo } from "./support/adversarial.js";
 import { negatives, positives, secretValue } from "./support/secrets.js";
+
+const { redactMany } = windowed(redactor);
 
 const escape = (s: string) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
 

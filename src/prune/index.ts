@@ -4,6 +4,8 @@ import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import { keptTokens, lastAssistant } from "../plan/index.js";
 import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
+import type { PassRedactor } from "../redact/index.js";
+import { windowed } from "../redact/window.js";
 import type { Plan, PrunedItem } from "../types.js";
 import { refOf, type Refs } from "../archive/ref.js";
 import { pruneReasoning } from "./reasoning.js";
@@ -77,7 +79,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
  * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: Redaction, tail = false, pass: Refs = 0): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -90,7 +92,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const redacted = new Map<string, string>();
   const trees = new Map<string, ArgumentTrees | undefined>();
   const redact = (text: string) => redacted.get(text) ?? redacted.set(text, redaction.redact(text)).get(text)!;
-  const once: Once = { ...redaction, redact, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
+  const once: Once = { ...windowed(redaction), redact, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
 
   const pruneAt = (i: number) => {
     const m = views[i];

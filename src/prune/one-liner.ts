@@ -4,9 +4,10 @@
 // Secret's kind, a name on the line before), no longer has a shape to recognise. Only a window around
 // what is quoted is read where that tells the same (`redactFrom`, `readTo`).
 import type { Redactor } from "../redact/index.js";
+import type { Windows } from "../redact/window.js";
 
 /** What quoting needs of redaction: handed in by the pass (see src/rewrite.ts). */
-export type Redaction = Pick<Redactor, "redact" | "redactFrom" | "readTo">;
+export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | "readTo">;
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 

@@ -275,84 +275,9 @@ function redactWindow(text: string, manifest: boolean, about = false): string {
 }
 
 /**
- * How far a shape's match runs around what it masks. Most stay within NEAR_REACH (a secret's name,
- * then a quoted value of up to 400 characters); `long` ones within FAR_REACH (a password flag eight
- * arguments of up to 256 characters after its program, each on a continued line: ~2,250); key
- * blocks, a Secret's data and PuTTY's lines any distance (`unbounded`). Runs of token characters are
- * unbounded too, but they end at a space or a quote, where a window always ends.
+ * What streaming redaction (./stream.ts) and redaction in windows (./window.ts), both loaded lazily,
+ * work with: handed over, not imported, so no chunk is shared.
  */
-const NEAR_REACH = 512;
-export const FAR_REACH = 2560;
-/** What a shape's check reads before its match (a name, `public`, `csrf`). */
-const CHECKED_BEFORE = 64;
-const WINDOW_BREAK = /[\s"'<>]/;
-
-/**
- * Whether a text holds a prefilter of the shapes `pick` selects (one pattern for those read in any
- * case, one for the rest: a prefilter's source is never rewritten).
- */
-function startsOf(pick: (s: Shape) => boolean | undefined): (text: string) => boolean {
-  const sources = (ignoreCase: boolean) =>
-    SHAPES.filter(pick)
-      .map((s) => (s.lite?.[0] ?? s.needs)!)
-      .filter((r) => r.ignoreCase === ignoreCase)
-      .map((r) => r.source);
-  const [anyCase, cased] = [sources(true), sources(false)].map((list, i) => (list.length ? new RegExp(list.join("|"), i ? "" : "i") : undefined));
-  return (text) => !!anyCase?.test(text) || !!cased?.test(text);
-}
-let farStart: ((text: string) => boolean) | undefined;
-let longStart: ((text: string) => boolean) | undefined;
-let contextStart: ((text: string) => boolean) | undefined;
-/** Whether a text starts a `far` shape (streaming keeps its whole context after one). */
-const farStarts = (text: string) => (farStart ??= startsOf((s) => s.far))(text);
-/** Whether a text starts a `long` shape (a window reads FAR_REACH around one). */
-const longStarts = (text: string) => (longStart ??= startsOf((s) => s.long))(text);
-/** Whether a text holds the context a `context` shape needs (Oracle's `sqlplus`). */
-const contextIn = (text: string) => (contextStart ??= startsOf((s) => s.context))(text);
-
-/**
- * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
- * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
- */
-const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || KUBERNETES_DATA.needs!.test(text) || contextIn(text);
-
-/**
- * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
- * the reach of the shapes that may start near it each side (and what a check reads before), widened
- * to a space or a quote so that no run is cut. Undefined when `text` holds a shape of unbounded reach.
- */
-function around(text: string, from: number, to: number): [number, number] | undefined {
-  if (unbounded(text)) return undefined;
-  // only a match that starts before `to` can reach into [from, to)
-  const long = longStarts(text.slice(Math.max(0, from - FAR_REACH - CHECKED_BEFORE), to));
-  const reach = long ? FAR_REACH : NEAR_REACH;
-  let start = Math.max(0, from - reach - CHECKED_BEFORE);
-  while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
-  let end = Math.min(text.length, to + reach);
-  while (end < text.length && !WINDOW_BREAK.test(text[end])) end++;
-  return [start, Math.min(text.length, end + 1)]; // the break too: a look-ahead reads it
-}
-
-/**
- * `text` from `from` on, redacted as `redact(text)` redacts it, through at least `to` (what follows
- * may be cut short): a window around [from, to) redacted, less the redaction of its part before
- * `from`. Undefined when a window cannot tell (a shape of unbounded reach, a match across `from`):
- * the caller redacts the whole. A one-liner quoting a line of a 50 KB output reads ~1 KB of it.
- */
-export function redactFrom(text: string, from: number, to: number): string | undefined {
-  const w = around(text, from, to);
-  if (!w) return undefined;
-  const before = redact(text.slice(w[0], from));
-  const window = redact(text.slice(w[0], w[1]));
-  return window.startsWith(before) ? window.slice(before.length) : undefined;
-}
-
-/** How much of `text` from its start redaction must read for [0, to) to be redacted as in the whole; undefined: all of it. */
-export function readTo(text: string, to: number): number | undefined {
-  return around(text, 0, to)?.[1];
-}
-
-/** What streaming redaction (./stream.ts, loaded lazily) works with: handed over, not imported, so no chunk is shared. */
 export const streamKit = {
   redact,
   redactWindow,
@@ -362,9 +287,6 @@ export const streamKit = {
   shapes: SHAPES,
   kubernetes: KUBERNETES_DATA,
   bodyLine: BODY_LINE,
-  farStarts,
-  contextIn,
-  reach: FAR_REACH,
 };
 export type StreamKit = typeof streamKit;
 
@@ -382,34 +304,20 @@ export function redactMessage(text: string, max = 500): string {
 }
 
 /**
- * Redaction as the summary stage receives it: the lazily loaded modules take it from the pass rather
+ * Redaction as the pass hands it to the lazily loaded modules: they take it from the pass rather
  * than importing it, so a bundle of `import { plan }` (which never redacts) does not carry it in a
  * chunk shared with them (esbuild groups code by the files an entry reaches, not by what it runs).
+ * They complete it (`redactMany`, the window functions) with ./window.ts, loaded with them.
  */
-export interface Redactor {
+export interface PassRedactor {
   redact(text: string): string;
-  redactMany(texts: string[]): string[];
   redactMessage(text: string, max?: number): string;
-  redactFrom(text: string, from: number, to: number): string | undefined;
-  readTo(text: string, to: number): number | undefined;
   streamKit: StreamKit;
 }
 
-/**
- * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
- * every pattern stops at whitespace or needs a word or quote character where NUL stands.
- */
-const SEPARATOR = "\n\u0000\n";
-
-/**
- * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
- * one scan of the joined text costs a fraction of hundreds of short scans).
- */
-export function redactMany(texts: string[]): string[] {
-  if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-  const out = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR)).split(SEPARATOR);
-  // escapes are decoded text by text (their windows never cross a text's end)
-  return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
+/** Redaction as the summary stage and pruning use it: the pass's, completed (./window.ts). */
+export interface Redactor extends PassRedactor {
+  redactMany(texts: string[]): string[];
 }
 
-export const redactor: Redactor = { redact, redactMany, redactMessage, redactFrom, readTo, streamKit };
+export const redactor: PassRedactor = { redact, redactMessage, streamKit };

@@ -1,7 +1,9 @@
 // Streaming redaction: a summary released line by line, never more than the redaction of the whole
 // shows, in linear total time.
-// Loaded with the first model summary; it imports nothing, so that no chunk is shared with `plan`.
+// Loaded with the first model summary; it imports only ./window.ts, which imports nothing, so that no
+// chunk is shared with `plan`.
 import type { StreamKit } from "./index.js";
+import { FAR_REACH as CONTEXT, windowsOf } from "./window.js";
 
 const BEGIN_KEY = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY/g;
 const END_KEY = /-----END[A-Z\d ]{0,40}PRIVATE KEY/;
@@ -56,7 +58,8 @@ export interface RedactedStream {
 export function redactedStream(kit: StreamKit, emit: (text: string) => void, count: (text: string) => number = () => 0, budget = Infinity): RedactedStream {
   // CONTEXT: released text a window is redacted after, as far back as a shape's match can start before
   // the line that ends it (a password flag eight long arguments after its program)
-  const { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes, kubernetes, bodyLine, reach: CONTEXT } = kit;
+  const { redact, redactWindow, apply, redactEncoded, redactKeyBlocks, shapes, kubernetes, bodyLine } = kit;
+  const { farStarts, contextIn } = windowsOf(kit);
   const manifestKind = kubernetes.needs!;
   const aboutShapes = shapes.filter((s) => s.context);
   /** A line that a `context` shape (Oracle's user/password@) would redact once its context (`sqlplus`), perhaps still to come, is seen. */
@@ -109,7 +112,7 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
       keyFrom = -1;
     }
     if (dataFrom < 0 && !manifest && secretData(line)) dataFrom = i;
-    if (!about && kit.contextIn(line)) [about, aboutFrom] = [true, -1];
+    if (!about && contextIn(line)) [about, aboutFrom] = [true, -1];
     if (aboutFrom < 0 && !about && aboutData(line)) aboutFrom = i;
     if (!bodyLine.test(lastLine(line))) bodyFrom = -1;
     else if (bodyFrom < 0) bodyFrom = i;
@@ -148,7 +151,7 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
     const window = upTo === head + 1 ? `${lines[head]}\n` : `${lines.slice(head, upTo).join("\n")}\n`;
     lines.fill("", head, upTo);
     head = upTo;
-    const hasFar = kit.farStarts(window);
+    const hasFar = farStarts(window);
     const piece = redacted(window, hasFar);
     if (piece === undefined) return void (full = true); // never expected: the rest waits for the end
     context = (context + window).slice(-CONTEXT);

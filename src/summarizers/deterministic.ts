@@ -1,7 +1,8 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
 import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
 import { heuristicTokens } from "../estimate/index.js";
-import type { Redactor } from "../redact/index.js";
+import type { PassRedactor } from "../redact/index.js";
+import { windowed } from "../redact/window.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../archive/ref.js";
 import { PATH_KEYS, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
@@ -312,12 +313,13 @@ function render(cp: Checkpoint, limit: number, blocked: (width: [number, number]
  * About 3.5 characters a token: the checkpoint stays within the summary budget it is given.
  * `quoteEarlier` false leaves another agent's checkpoint out (ledgers for a model that has it whole).
  */
-export function deterministicCheckpoint(m: HandoffMaterial, redactor: Redactor, maxOutputTokens = Infinity, quoteEarlier = true): string {
+export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedactor, maxOutputTokens = Infinity, quoteEarlier = true): string {
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
-  const clean = redactedMaterial(m, redactor.redactMany, m.turns.map(quotable));
-  const { redact } = redactor;
-  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, redactor)]);
+  const r = windowed(redactor);
+  const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
+  const { redact } = r;
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
   const l = ledgers(clean.turns);
@@ -360,6 +362,6 @@ function materialFromPrompt(req: SummarizeRequest): HandoffMaterial {
 }
 
 /** What `deterministicSummarizer()` runs, loaded on its first call. */
-export async function summarizeLocally(req: SummarizeRequest, redactor: Redactor): Promise<string> {
+export async function summarizeLocally(req: SummarizeRequest, redactor: PassRedactor): Promise<string> {
   return deterministicCheckpoint(req.handoff ?? materialFromPrompt(req), redactor, req.maxOutputTokens);
 }

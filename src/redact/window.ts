@@ -1,0 +1,117 @@
+// Redaction read in a window of a long text, as the whole would redact it (a pruned output's quoted
+// line, shrunk arguments, a streamed summary), and over many texts at once. Loaded with the code that
+// uses it; redaction is handed in, never imported (see src/rewrite.ts), so a no-op pass never loads this.
+import type { PassRedactor, Redactor, StreamKit } from "./index.js";
+import type { Shape } from "./shapes.js";
+
+/**
+ * How far a shape's match runs around what it masks. Most stay within NEAR_REACH (a secret's name,
+ * then a quoted value of up to 400 characters); `long` ones within FAR_REACH (a password flag eight
+ * arguments of up to 256 characters after its program, each on a continued line: ~2,250); key
+ * blocks, a Secret's data and PuTTY's lines any distance (`unbounded`). Runs of token characters are
+ * unbounded too, but they end at a space or a quote, where a window always ends.
+ */
+const NEAR_REACH = 512;
+export const FAR_REACH = 2560;
+/** What a shape's check reads before its match (a name, `public`, `csrf`). */
+const CHECKED_BEFORE = 64;
+const WINDOW_BREAK = /[\s"'<>]/;
+
+export interface Windows {
+  /** Whether a text starts a `far` shape (streaming keeps its whole context after one). */
+  farStarts(text: string): boolean;
+  /** Whether a text holds the context a `context` shape needs (Oracle's `sqlplus`). */
+  contextIn(text: string): boolean;
+  /**
+   * `text` from `from` on, redacted as `redact(text)` redacts it, through at least `to` (what follows
+   * may be cut short): a window around [from, to) redacted, less the redaction of its part before
+   * `from`. Undefined when a window cannot tell (a shape of unbounded reach, a match across `from`):
+   * the caller redacts the whole. A one-liner quoting a line of a 50 KB output reads ~1 KB of it.
+   */
+  redactFrom(text: string, from: number, to: number): string | undefined;
+  /** How much of `text` from its start redaction must read for [0, to) to be redacted as in the whole; undefined: all of it. */
+  readTo(text: string, to: number): number | undefined;
+}
+
+/**
+ * Whether a text holds a prefilter of the shapes `pick` selects (one pattern for those read in any
+ * case, one for the rest: a prefilter's source is never rewritten).
+ */
+function startsOf(shapes: Shape[], pick: (s: Shape) => boolean | undefined): (text: string) => boolean {
+  const sources = (ignoreCase: boolean) =>
+    shapes
+      .filter(pick)
+      .map((s) => (s.lite?.[0] ?? s.needs)!)
+      .filter((r) => r.ignoreCase === ignoreCase)
+      .map((r) => r.source);
+  const [anyCase, cased] = [sources(true), sources(false)].map((list, i) => (list.length ? new RegExp(list.join("|"), i ? "" : "i") : undefined));
+  return (text) => !!anyCase?.test(text) || !!cased?.test(text);
+}
+
+/** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
+const prefilters = new WeakMap<Shape[], Record<"far" | "long" | "context", (text: string) => boolean>>();
+
+export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
+  let starts = prefilters.get(shapes);
+  if (!starts) prefilters.set(shapes, (starts = { far: startsOf(shapes, (s) => s.far), long: startsOf(shapes, (s) => s.long), context: startsOf(shapes, (s) => s.context) }));
+  const { far, long, context } = starts;
+
+  /**
+   * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
+   * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
+   */
+  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
+
+  /**
+   * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
+   * the reach of the shapes that may start near it each side (and what a check reads before), widened
+   * to a space or a quote so that no run is cut. Undefined when `text` holds a shape of unbounded reach.
+   */
+  const around = (text: string, from: number, to: number): [number, number] | undefined => {
+    if (unbounded(text)) return undefined;
+    // only a match that starts before `to` can reach into [from, to)
+    const reach = long(text.slice(Math.max(0, from - FAR_REACH - CHECKED_BEFORE), to)) ? FAR_REACH : NEAR_REACH;
+    let start = Math.max(0, from - reach - CHECKED_BEFORE);
+    while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
+    let end = Math.min(text.length, to + reach);
+    while (end < text.length && !WINDOW_BREAK.test(text[end])) end++;
+    return [start, Math.min(text.length, end + 1)]; // the break too: a look-ahead reads it
+  };
+
+  return {
+    farStarts: far,
+    contextIn: context,
+    redactFrom(text, from, to) {
+      const w = around(text, from, to);
+      if (!w) return undefined;
+      const before = redact(text.slice(w[0], from));
+      const window = redact(text.slice(w[0], w[1]));
+      return window.startsWith(before) ? window.slice(before.length) : undefined;
+    },
+    readTo: (text, to) => around(text, 0, to)?.[1],
+  };
+}
+
+/**
+ * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
+ * every pattern stops at whitespace or needs a word or quote character where NUL stands.
+ */
+const SEPARATOR = "\n\u0000\n";
+
+/**
+ * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
+ * one scan of the joined text costs a fraction of hundreds of short scans).
+ */
+export function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, shapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
+  return (texts) => {
+    if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
+    let joined = texts.map((t) => apply(redactKeyBlocks(t), kubernetes)).join(SEPARATOR);
+    for (const shape of shapes) joined = apply(joined, shape);
+    const out = joined.split(SEPARATOR);
+    // escapes are decoded text by text (their windows never cross a text's end)
+    return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
+  };
+}
+
+/** The pass's redaction completed: over many texts at once, and in windows (what pruning quotes and shrinks with). */
+export const windowed = (r: PassRedactor): Redactor & Windows => ({ ...r, redactMany: manyOf(r.streamKit), ...windowsOf(r.streamKit) });
