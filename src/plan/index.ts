@@ -97,6 +97,9 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
 const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
 const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
 
+/** Whether a message of role `r` may follow one of role `before` (none: it opens the conversation). */
+const apart = (r: NeutralRole, before?: NeutralRole) => r !== before && !(r === "assistant" && !before);
+
 /**
  * How the handoff joins the last head message and the first tail message (`before`, `after`: wire
  * roles) so that user and assistant alternate on the wire and as strict templates see the turns
@@ -106,13 +109,12 @@ const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
  * wire alternates.
  */
 export function seamRole(before: NeutralRole | undefined, after: NeutralRole, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
-  const apart = (r: NeutralRole) => r !== before && !(r === "assistant" && !before);
   const order = needsUser ? (["user", "merge", "assistant"] as const) : before === "user" ? (["assistant", "user", "merge"] as const) : (["user", "assistant", "merge"] as const);
   let wireOnly: Plan["seam"] | undefined;
   for (const r of order) {
     const merge = r === "merge";
     const role = merge ? after : r;
-    if (!apart(role) || (!merge && r === after)) continue;
+    if (!apart(role, before) || (!merge && r === after)) continue;
     wireOnly ??= r;
     const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
     if (seen || (needsUser && role === "user")) return [r, true];
@@ -181,25 +183,30 @@ export function planViews(
   let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
+  // One that carries tool results (Anthropic's [tool_result, text]) is pinned with the call(s) it answers.
   let pinned = -1;
+  let block: number[] = [];
   if (lu >= hEnd && lu < tStart) {
+    const call = groupStart(views, lu, hEnd, turns);
     let after = 0;
     for (let i = lu; i < n; i++) after += perMessage[i];
-    // One that carries tool results (Anthropic's [tool_result, text]) keeps the call that made them: never pinned apart.
-    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > 1 && !views[lu].results.length) pinned = lu;
-    else tStart = groupStart(views, lu, hEnd, turns);
+    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) {
+      pinned = lu;
+      for (let i = call; i <= lu; i++) block.push(i);
+    } else tStart = call;
   }
 
-  // A pinned request follows the head unless that would put two user messages together; then the
-  // handoff goes between them (as an assistant message) and the request follows it.
+  // The pinned block follows the head unless its first message would meet one of its own role (the
+  // request a user message, a call an assistant message or nothing); then the handoff goes between
+  // them and the request is followed by the tail.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
   const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
-  if (pinned >= 0 && headRole === "user" && roleAt(tStart) === "user") {
-    // User messages on both sides of the request: no place for it that keeps alternation.
-    pinned = -1;
-    tStart = lu;
+  const pinRole = wire(views[block[0]]?.role);
+  let handoffBeforePinned = pinned >= 0 && /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
+  if (handoffBeforePinned && roleAt(tStart) === "user") {
+    // The tail would meet the request with a user message too: no place that keeps alternation; the tail takes the block.
+    [pinned, block, handoffBeforePinned, tStart] = [-1, [], false, block[0]];
   }
-  const handoffBeforePinned = pinned >= 0 && headRole === "user";
   const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
@@ -215,7 +222,7 @@ export function planViews(
     if (start >= n || start <= hEnd) return ["none", true];
     let shownAfter: NeutralRole | undefined = handoffBeforePinned ? "user" : undefined;
     for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
-    const after = handoffBeforePinned ? "user" : roleAt(start);
+    const after = handoffBeforePinned ? pinRole : roleAt(start);
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
   };
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
@@ -251,7 +258,7 @@ export function planViews(
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
   const sys = turns ? -1 : views.map((v) => v.role).lastIndexOf("system");
-  const pins = [pinned, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
+  const pins = [...block, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
