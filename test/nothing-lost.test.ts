@@ -142,12 +142,12 @@ describe("Anthropic: a request that carries tool results, too early for the tail
   // Claude Code's session 4d5611e5 at 32k: its latest user message (36, [tool_result, text]) stays the
   // latest for ~85 messages. Pinned alone it would orphan its result; held by the tail, the tail is
   // everything after it and passes can only prune it, ending just under the threshold.
-  const { messages } = fromOpenAI(trajectory("claude-code-spotter__4d5611e5-241a").messages, "anthropic");
+  const messages = fromOpenAI(trajectory("claude-code-spotter__4d5611e5-241a").messages, "anthropic").messages as AnthropicMessage[];
   const ends = messages.flatMap((m, i) => (i > 0 && m.role === "assistant" ? [i] : [])); // the client's requests
   const options = { contextWindow: 32_000, dialect: anthropicMessages, system: "You are a coding agent. Today is Monday." };
 
   it.each(ends.filter((n) => n >= 101 && n <= 121))("the pair stays together verbatim and the tail is budget-sized (first %i messages)", async (n) => {
-    const m = messages.slice(0, n) as AnthropicMessage[];
+    const m = messages.slice(0, n);
     const p = plan(m, options);
     const lu = p.latestUserIndex;
     expect(lu).toBe(36);
@@ -162,10 +162,10 @@ describe("Anthropic: a request that carries tool results, too early for the tail
   });
 
   it("a pass leaves a runway: the client's next request is not a new pass (first 117 messages)", async () => {
-    const r = await compact(messages.slice(0, 117) as AnthropicMessage[], options);
+    const r = await compact(messages.slice(0, 117), options);
     expect(r.report.mode).not.toBe("noop");
     const next = ends.find((e) => e > 117)!;
-    expect(plan([...r.messages, ...messages.slice(117, next)] as AnthropicMessage[], options).shouldCompact).toBe(false);
+    expect(plan([...r.messages, ...messages.slice(117, next)], options).shouldCompact).toBe(false);
   });
 
   // Both layouts alternate: after a head ending in a user message the call follows it and the handoff
