@@ -17,31 +17,22 @@ import {
 } from "../options.js";
 import type { CompactorState, Plan } from "../types.js";
 
-/** A real user turn: a user message that is not (only) a handoff from an earlier compaction. */
-export function isRealUser(m: MessageView): boolean {
-  if (m.role !== "user") return false;
-  const handoff = findHandoff(m.text);
-  if (!handoff) return m.text.trim() !== "" || m.images > 0 || m.attachments > 0 || m.otherChars > 0;
-  return handoff.rest !== "";
-}
-
 /**
- * The latest user message: a real user turn, or another agent's handoff when it came last (Claude
- * Code's "This session is being continued…" carries the instruction to go on). Only a handoff of
- * ours ("reference only") is never the latest request.
+ * The latest user message, and the earlier handoff treated as state, in one walk back. The latest
+ * user message is a real user turn (not only a handoff of ours: text after its end marker, or any
+ * content), or another agent's handoff when it came last (Claude Code's "This session is being
+ * continued…" carries the instruction to go on); it stays a message whatever it holds.
  */
-export function latestUserIndex(views: MessageView[]): number {
-  for (let i = views.length - 1; i >= 0; i--) if (isRealUser(views[i]) || (views[i].role === "user" && findHandoff(views[i].text)?.ours === false)) return i;
-  return -1;
-}
-
-/** The earlier handoff treated as state; the latest user message stays a message whatever it holds. */
-function lastHandoffIndex(views: MessageView[], latest: number): number {
-  for (let i = views.length - 1; i >= 0; i--) {
-    const r = views[i].role;
-    if (i !== latest && (r === "user" || r === "assistant") && findHandoff(views[i].text)) return i;
+function latestAndHandoff(views: MessageView[]): [latest: number, handoff: number] {
+  let latest = -1;
+  let handoff = -1;
+  for (let i = views.length; i--; ) {
+    const v = views[i];
+    const found = /user|assistant/.test(v.role) ? findHandoff(v.text) : undefined;
+    if (latest < 0 && v.role === "user" && (found ? found.rest !== "" || !found.ours : v.text.trim() !== "" || v.images + v.attachments + v.otherChars > 0)) latest = i;
+    else if (found && handoff < 0) handoff = i;
   }
-  return -1;
+  return [latest, handoff];
 }
 
 function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number, turns: boolean): number {
@@ -145,14 +136,14 @@ function past(views: MessageView[], i: number, step: number): number {
   return i;
 }
 
-/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail. */
-export function keptTokens(p: Plan, perMessage = p.tokens.perMessage): number {
-  let t = p.fixedTokens;
-  perMessage.forEach((n, i) => {
-    if (i < p.head.end || i >= p.tail.start || p.pinned.includes(i)) t += n;
-  });
+const sum = (xs: number[], from = 0, to = xs.length) => {
+  let t = 0;
+  for (let i = from; i < to; i++) t += xs[i];
   return t;
-}
+};
+
+/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail (all but what a handoff replaces). */
+export const keptTokens = (p: Plan, perMessage = p.tokens.perMessage): number => p.fixedTokens + sum(perMessage) - removedSpan(p, perMessage).tokens;
 
 export function planViews(
   views: MessageView[],
@@ -167,11 +158,9 @@ export function planViews(
   const perMessage = views.map((m) => messageTokens(m, s));
   // Sent with every request but never rewritten: tool definitions and a system prompt kept apart.
   const fixedTokens = toolDefinitionTokens(s.tools, s) + (s.system ? MESSAGE_OVERHEAD + s.countText(s.system) : 0);
-  let total = fixedTokens;
-  for (const t of perMessage) total += t;
+  const total = fixedTokens + sum(perMessage);
 
-  const lu = latestUserIndex(views);
-  const previousHandoffIndex = lastHandoffIndex(views, lu);
+  const [lu, previousHandoffIndex] = latestAndHandoff(views);
   let hEnd = headEnd(views, perMessage, s, previousHandoffIndex, turns);
   // Zero-user guard: when no user turn has text (an image alone), the handoff must be a user message;
   // a head ending in that user turn (or a stray result after it) takes its next tool group along so that one can follow it.
@@ -188,9 +177,7 @@ export function planViews(
   let block: number[] = [];
   if (lu >= hEnd && lu < tStart) {
     const call = groupStart(views, lu, hEnd, turns);
-    let after = 0;
-    for (let i = lu; i < n; i++) after += perMessage[i];
-    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) {
+    if (sum(perMessage, lu) > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) {
       pinned = lu;
       for (let i = call; i <= lu; i++) block.push(i);
     } else tStart = call;
@@ -227,23 +214,22 @@ export function planViews(
   };
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
-  let [seam] = seamAt(tStart);
-  let tailTokens = perMessage.slice(tStart).reduce((a, b) => a + b, 0);
+  // Never back past the head, nor past a pinned request (it stays between handoff and tail).
+  const floor = Math.max(hEnd, pinned + 1);
+  let tail = sum(perMessage, tStart);
   for (let start = tStart, fallback = -1; ; ) {
     const [x, strict] = seamAt(start);
     const fine = x !== "merge" || start !== lu;
-    if (fine && fallback < 0) fallback = start;
-    // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-    const floor = Math.max(hEnd, pinned + 1);
+    if (fine && (strict || fallback < 0)) fallback = start;
     const earlier = groupStart(views, start - 1, floor, turns);
-    for (let i = earlier; i < start; i++) tailTokens += perMessage[i];
-    if ((fine && strict) || earlier <= floor || (fallback >= 0 && tailTokens > s.thresholdTokens)) {
-      if (fine && strict) fallback = start;
-      if (fallback >= 0) [tStart, seam] = [fallback, seamAt(fallback)[0]];
+    tail += sum(perMessage, earlier, start);
+    if ((fine && strict) || earlier <= floor || (fallback >= 0 && tail > s.thresholdTokens)) {
+      if (fallback >= 0) tStart = fallback;
       break;
     }
     start = earlier;
   }
+  let [seam] = seamAt(tStart);
   // No group left between head and tail and still a merge into the latest request: end the head one
   // group earlier (its last assistant message joins the middle), or else summarize nothing.
   if (seam === "merge" && tStart === lu) {
@@ -342,5 +328,5 @@ export function removedIndexes(pl: Plan): number[] {
 /** How many of the middle's messages a handoff replaces, and their tokens. */
 export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
   const removed = removedIndexes(pl);
-  return { count: removed.length, tokens: removed.reduce((t, i) => t + perMessage[i], 0) };
+  return { count: removed.length, tokens: sum(removed.map((i) => perMessage[i])) };
 }
