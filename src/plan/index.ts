@@ -36,8 +36,7 @@ function latestAndHandoff(views: MessageView[]): [latest: number, handoff: numbe
 }
 
 function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number, turns: boolean): number {
-  let system = 0;
-  while (system < views.length && views[system].role === "system") system++;
+  const system = past(views, 0, 1);
   let end = Math.min(views.length, system + s.headMessages);
   // A head never ends between a tool call and its results: it takes the results along.
   while (end < views.length && continues(views, end, turns)) end++;
@@ -173,14 +172,11 @@ export function planViews(
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   // One that carries tool results (Anthropic's [tool_result, text]) is pinned with the call(s) it answers.
-  let pinned = -1;
   let block: number[] = [];
   if (lu >= hEnd && lu < tStart) {
     const call = groupStart(views, lu, hEnd, turns);
-    if (sum(perMessage, lu) > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) {
-      pinned = lu;
-      for (let i = call; i <= lu; i++) block.push(i);
-    } else tStart = call;
+    if (sum(perMessage, lu) > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) for (let i = call; i <= lu; i++) block.push(i);
+    else tStart = call;
   }
 
   // The pinned block follows the head unless its first message would meet one of its own role (the
@@ -189,21 +185,23 @@ export function planViews(
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
   const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
   const pinRole = wire(views[block[0]]?.role);
-  let handoffBeforePinned = pinned >= 0 && /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
+  let handoffBeforePinned = /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
   if (handoffBeforePinned && roleAt(tStart) === "user") {
     // The tail would meet the request with a user message too: no place that keeps alternation; the tail takes the block.
-    [pinned, block, handoffBeforePinned, tStart] = [-1, [], false, block[0]];
+    [block, handoffBeforePinned, tStart] = [[], false, block[0]];
   }
-  const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
+  // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
+  const afterRequest = block.length > 0 && !handoffBeforePinned;
+  const before = afterRequest ? "user" : headRole;
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
   const templated = wire("tool") === "tool";
-  let shownBefore: NeutralRole | undefined = pinned >= 0 && !handoffBeforePinned ? "user" : undefined;
+  let shownBefore: NeutralRole | undefined = afterRequest ? "user" : undefined;
   for (let i = hEnd - 1; templated && !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
-  // Where the last user text is, unless the head or the pinned request keeps one anyway.
+  // Where the last user text is, unless the head or the latest request (always kept) has one.
   let lastUserText = -1;
   views.forEach((v, i) => {
-    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === pinned ? n : i);
+    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === lu ? n : i);
   });
   const seamAt = (start: number): [Plan["seam"], boolean] => {
     if (start >= n || start <= hEnd) return ["none", true];
@@ -215,7 +213,7 @@ export function planViews(
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
   // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-  const floor = Math.max(hEnd, pinned + 1);
+  const floor = block.length ? lu + 1 : hEnd;
   let tail = sum(perMessage, tStart);
   for (let start = tStart, fallback = -1; ; ) {
     const [x, strict] = seamAt(start);
@@ -248,6 +246,7 @@ export function planViews(
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
+  const tailStarts = Math.max(hEnd, tStart);
   let shouldCompact = false;
   let reason: string;
   if (middleEmpty && total <= thresholdTokens) {
@@ -276,8 +275,8 @@ export function planViews(
     shouldCompact,
     reason,
     head: { start: 0, end: hEnd },
-    middle: { start: hEnd, end: Math.max(hEnd, tStart) },
-    tail: { start: Math.max(hEnd, tStart), end: n },
+    middle: { start: hEnd, end: tailStarts },
+    tail: { start: tailStarts, end: n },
     latestUserIndex: lu,
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
