@@ -72,13 +72,10 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
   const n = views.length;
   const ceiling = budget * TAIL_SOFT_CEILING;
   let start = n;
-  let acc = 0;
-  while (start > floor) {
+  for (let acc = 0; start > floor; start--) {
     const t = perMessage[start - 1];
-    const kept = n - start;
-    if (kept >= MIN_TAIL_MESSAGES && (acc >= budget || acc + t > ceiling)) break;
+    if (n - start >= MIN_TAIL_MESSAGES && (acc >= budget || acc + t > ceiling)) break;
     acc += t;
-    start--;
   }
   return start < n ? groupStart(views, start, floor, turns) : start;
 }
@@ -118,13 +115,14 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole, sh
  */
 function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: boolean): NeutralRole | undefined {
   let i = past(views, end - 1, -1);
-  if (orphansStay || i < 0 || views[i].role !== "tool") return i >= 0 ? wire(views[i].role) : undefined;
-  // One walk back over the run of results to the call that opened it, then one check of each: linear.
-  const owner = groupStart(views, i, 0);
-  const ids = new Set(views[owner].toolCalls.map((c) => c.id));
-  for (; i > owner && views[i].role === "tool"; i--) if (views[i].results.some((r) => ids.has(r.id))) return wire("tool");
-  while (i >= 0 && views[i].role === "tool") i--;
-  return i >= 0 ? wire(views[i].role) : undefined;
+  if (!orphansStay && views[i]?.role === "tool") {
+    // One walk back over the run of results to the call that opened it, then one check of each: linear.
+    const owner = groupStart(views, i, 0);
+    const ids = new Set(views[owner].toolCalls.map((c) => c.id));
+    for (; i > owner && views[i].role === "tool"; i--) if (views[i].results.some((r) => ids.has(r.id))) return wire("tool");
+    while (views[i]?.role === "tool") i--;
+  }
+  return views[i] && wire(views[i].role);
 }
 
 type Wire = (role: NeutralRole) => NeutralRole;
@@ -241,7 +239,7 @@ export function planViews(
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
-  const sys = turns ? -1 : views.map((v) => v.role).lastIndexOf("system");
+  const sys = turns ? -1 : lastOf(views, "system");
   const pins = [...block, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
 
   const thresholdTokens = s.thresholdTokens;
@@ -290,11 +288,9 @@ export function planViews(
 }
 
 /** Index of the last assistant message: its calls and the results after it are unread, in flight. */
-export function lastAssistant(views: MessageView[]): number {
-  let i = views.length - 1;
-  while (i >= 0 && views[i].role !== "assistant") i--;
-  return i;
-}
+export const lastAssistant = (views: MessageView[]) => lastOf(views, "assistant");
+
+const lastOf = (views: MessageView[], role: NeutralRole) => views.map((v) => v.role).lastIndexOf(role);
 
 /**
  * Whether pruning the tail (from `start`) would shorten something, as src/prune does it: a read tool
@@ -305,15 +301,15 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
   const unread = lastAssistant(views);
   const calls = callsOfResults(views);
   const open = (name?: string) => !s.protectedTools.has(name!);
-  return views.some((m, i) =>
-    i < start
-      ? false
-      : i > unread
+  return views.some(
+    (m, i) =>
+      i >= start &&
+      (i > unread
         ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 4)
         : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
           (m.images + m.attachments > 0 ||
             m.results.some((r, k) => open(calls[i][k]?.name) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
-            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)),
+            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS))),
   );
 }
 
