@@ -1,6 +1,5 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
 import { findHandoff } from "../assemble/handoff.js";
-import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
@@ -50,9 +49,9 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
       break;
     }
   }
-  // An earlier handoff is state, not an ordinary turn: the head stops before it.
-  if (handoffAt >= system && handoffAt < end) end = handoffAt;
-  return end;
+  // An earlier handoff is state, not an ordinary turn: the head stops before it (and before the call
+  // whose results it carries, Anthropic's [tool_result, handoff text]).
+  return handoffAt >= system && handoffAt < end ? groupStart(views, handoffAt, system, turns) : end;
 }
 
 /**
@@ -101,7 +100,8 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole, sh
   for (const r of order) {
     const merge = r === "merge";
     const role = merge ? after : r;
-    if (!apart(role, before) || (!merge && r === after)) continue;
+    // A target outside the alternation (Responses items all are) never takes a merge.
+    if (!apart(role, before) || (merge ? after === "system" : r === after)) continue;
     wireOnly ??= r;
     const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
     if (seen || (needsUser && role === "user")) return [r, true];
@@ -299,18 +299,21 @@ const lastOf = (views: MessageView[], role: NeutralRole) => views.map((v) => v.r
  */
 function tailPrunable(views: MessageView[], s: Settings, start: number, lu: number, overWindow: boolean): boolean {
   const unread = lastAssistant(views);
-  const calls = callsOfResults(views);
+  // Each result's call name: the latest earlier call with its id, as src/dialects/pairs.ts pairs them.
+  const names = new Map<string, string>();
   const open = (name?: string) => !s.protectedTools.has(name!);
-  return views.some(
-    (m, i) =>
+  return views.some((m, i) => {
+    for (const c of m.toolCalls) names.set(c.id, c.name);
+    return (
       i >= start &&
       (i > unread
         ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 4)
         : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
           (m.images + m.attachments > 0 ||
-            m.results.some((r, k) => open(calls[i][k]?.name) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
-            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS))),
-  );
+            m.results.some((r) => open(names.get(r.id)) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
+            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)))
+    );
+  });
 }
 
 /** The middle's messages a handoff replaces (pinned ones stay). */
