@@ -152,12 +152,12 @@ export interface Plan {
   previousHandoffIndex: number;
   /**
    * Middle messages kept verbatim: the latest user request when everything after it is too large for
-   * the tail, then the newest system message inside the transcript (Claude Code's environment) when
+   * the tail (one that carries tool results with the call message it answers, first), then the newest system message inside the transcript (Claude Code's environment) when
    * it falls in the middle. In the output they stand, in this order and as the same objects, next to
    * the handoff.
    */
   pinned: number[];
-  /** The pinned messages follow the handoff instead of preceding it (when the request would meet a user message, or only a system message is pinned). */
+  /** The pinned messages follow the handoff instead of preceding it: their first would meet one of its role after the head (the request a user message, a pinned call an assistant message or nothing), or only a system message is pinned. */
   handoffBeforePinned: boolean;
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";

@@ -90,6 +90,27 @@ describe("role: system inside messages (Claude Code's default model)", () => {
       { numRuns: 100 },
     );
   });
+
+  it("a head that stops before an earlier handoff carried with tool results stops before their call too", async () => {
+    const long = "x ".repeat(3_000);
+    const m: AnthropicMessage[] = [
+      { role: "user", content: "Fix the build" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "make" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }, { type: "text", text: "This session is being continued from a previous conversation that ran out of context. The build was fixed." }] },
+      { role: "assistant", content: `Continuing. ${long}` },
+      { role: "user", content: `and now the docs ${long}` },
+      { role: "assistant", content: `Done. ${long}` },
+      { role: "user", content: "thanks, one more thing" },
+      { role: "assistant", content: "Sure." },
+    ];
+    const o = { contextWindow: 4_000, headMessages: 3, dialect: anthropicMessages };
+    const p = plan(m, o);
+    expect(p.previousHandoffIndex).toBe(2);
+    expect(p.head.end).toBe(1);
+    const r = await compact(m, o);
+    expect(r.report.sanitized.removedOrphanResults).toEqual([]);
+    expect(violations({ input: m, snapshot: JSON.stringify(m), plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+  });
 });
 
 describe("the provider's compaction block", () => {

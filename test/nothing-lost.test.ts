@@ -3,6 +3,7 @@
 // message stays a verbatim message. Each reproduction first, as the issues reported it.
 import { describe, expect, it } from "vitest";
 import { anthropicMessages, compact, createCompactor, plan, recall, type AnthropicMessage, type ChatMessage } from "../src/index.js";
+import { fromOpenAI } from "../src/convert.js";
 import { trajectory } from "./support/fixtures.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
 import { violations } from "./support/invariants.js";
@@ -133,6 +134,62 @@ describe("Anthropic: a tool_use stays with its result in the latest user message
     expect(at).toBeGreaterThan(0);
     const id = (m[latest].content as { tool_use_id?: string }[])[0].tool_use_id;
     expect(r.messages[at - 1].content).toContainEqual(expect.objectContaining({ type: "tool_use", id }));
+    expect(violations({ input: m, snapshot: JSON.stringify(m), plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+  });
+});
+
+describe("Anthropic: a request that carries tool results, too early for the tail, is pinned with its call", () => {
+  // Claude Code's session 4d5611e5 at 32k: its latest user message (36, [tool_result, text]) stays the
+  // latest for ~85 messages. Pinned alone it would orphan its result; held by the tail, the tail is
+  // everything after it and passes can only prune it, ending just under the threshold.
+  const messages = fromOpenAI(trajectory("claude-code-spotter__4d5611e5-241a").messages, "anthropic").messages as AnthropicMessage[];
+  const ends = messages.flatMap((m, i) => (i > 0 && m.role === "assistant" ? [i] : [])); // the client's requests
+  const options = { contextWindow: 32_000, dialect: anthropicMessages, system: "You are a coding agent. Today is Monday." };
+
+  it.each(ends.filter((n) => n >= 101 && n <= 121))("the pair stays together verbatim and the tail is budget-sized (first %i messages)", async (n) => {
+    const m = messages.slice(0, n);
+    const p = plan(m, options);
+    const lu = p.latestUserIndex;
+    expect(lu).toBe(36);
+    expect(p.pinned.slice(0, 2)).toEqual([lu - 1, lu]);
+    const tail = p.tokens.perMessage.slice(p.tail.start).reduce((a, b) => a + b, 0);
+    expect(tail).toBeLessThanOrEqual(p.tokens.threshold * 0.5);
+    const r = await compact(m, options);
+    expect(r.report.warnings.join("\n")).not.toMatch(/tail alone/);
+    expect(r.report.tokensAfter).toBeLessThanOrEqual(p.pruneTarget);
+    expect(r.messages[r.messages.indexOf(m[lu]) - 1]).toBe(m[lu - 1]);
+    expect(violations({ input: m, snapshot: JSON.stringify(m), plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+  });
+
+  it("a pass leaves a runway: the client's next request is not a new pass (first 117 messages)", async () => {
+    const r = await compact(messages.slice(0, 117), options);
+    expect(r.report.mode).not.toBe("noop");
+    const next = ends.find((e) => e > 117)!;
+    expect(plan([...r.messages, ...messages.slice(117, next)], options).shouldCompact).toBe(false);
+  });
+
+  // Both layouts alternate: after a head ending in a user message the call follows it and the handoff
+  // comes after the request; after one ending in an assistant message the handoff (a user message)
+  // comes first, then call, request and a tail that starts with the model's turn.
+  it.each([
+    ["a user message", 1, ["user", "assistant", "user"]],
+    ["an assistant message", 2, ["user", "assistant", "user", "assistant", "user"]],
+  ])("after a head ending in %s", async (_, headMessages, opening) => {
+    const m = claudeCode(12);
+    if (headMessages === 2) m.splice(1, 0, { role: "assistant", content: "Looking." }, { role: "user", content: "go on" });
+    const options = { contextWindow: 8_000, dialect: anthropicMessages, tailTokens: 200, headMessages };
+    const p = plan(m, options);
+    const lu = p.latestUserIndex;
+    expect(p.pinned).toEqual([lu - 1, lu]);
+    expect(p.handoffBeforePinned).toBe(headMessages === 2);
+    const r = await compact(m, options);
+    expect(r.report.mode).toBe("summary");
+    const roles = r.messages.map((x) => x.role);
+    expect(roles.slice(0, opening.length)).toEqual(opening);
+    roles.forEach((role, i) => i > 0 && expect(role).not.toBe(roles[i - 1]));
+    const at = r.messages.indexOf(m[lu]);
+    expect(r.messages[at - 1]).toBe(m[lu - 1]);
+    expect(r.messages[at + 1].role).toBe("assistant");
     expect(violations({ input: m, snapshot: JSON.stringify(m), plan: p, result: r, dialect: "anthropic" })).toEqual([]);
   });
 });

@@ -134,6 +134,24 @@ describe("nothing lost, in every dialect", () => {
     );
   });
 
+  it.each(DIALECTS)("%s: the invariants hold, and a pinned request that carries tool results follows its call, verbatim", async (dialect) => {
+    const d = dialects[dialect];
+    await fc.assert(
+      fc.asyncProperty(transcript, options, async (t, opts) => {
+        const { input, p, r } = await run(dialect, t, opts);
+        expect(violations({ input, snapshot: JSON.stringify(input), plan: p, result: r, dialect })).toEqual([]);
+        const lu = p.latestUserIndex;
+        if (r.report.mode === "prune" || !p.pinned.includes(lu) || !d.view(input[lu]).results.length) return;
+        // Where the sanitizer answered a call left open before it, the request carries the stub: rewritten, reported.
+        const block = p.pinned.filter((i) => i <= lu);
+        const at = (i: number) => (r.report.sanitized.rewritten.includes(i) ? -1 : r.messages.indexOf(input[i]));
+        if (block.some((i) => at(i) < 0)) expect(block.some((i) => r.report.sanitized.rewritten.includes(i))).toBe(true);
+        else block.forEach((i, k) => k > 0 && expect(at(i)).toBe(at(block[k - 1]) + 1));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it.each(DIALECTS)("%s: every removed message is archived under a cited reference or counted in the report; the latest user message is the same object", async (dialect) => {
     const d = dialects[dialect];
     await fc.assert(

@@ -35,6 +35,14 @@ describe("openAIResponses over generated transcripts", () => {
     );
   });
 
+  it("a pinned request with no user text before a reasoning item: the handoff is never merged into an item (a property-test counterexample)", async () => {
+    const body = async (chat: Parameters<typeof toResponses>[0], opts: Parameters<typeof check>[1], d: Decoration) => {
+      const { problems } = await check(toResponses(chat, d), opts);
+      expect(problems).toEqual([]);
+    };
+    await fc.assert(fc.asyncProperty(transcript, options, decoration, body), { seed: -621002022, path: "166:0:2:1:7:7:7:7:7:8:8:8:8:8:8:8:9:8:8:9:9:9:10:1:6:6:6", endOnFailure: true });
+  });
+
   it("under the threshold returns the very same array", async () => {
     await fc.assert(
       fc.asyncProperty(transcript, decoration, async (chat, d) => {

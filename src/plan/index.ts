@@ -1,6 +1,5 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
 import { findHandoff } from "../assemble/handoff.js";
-import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
@@ -17,36 +16,26 @@ import {
 } from "../options.js";
 import type { CompactorState, Plan } from "../types.js";
 
-/** A real user turn: a user message that is not (only) a handoff from an earlier compaction. */
-export function isRealUser(m: MessageView): boolean {
-  if (m.role !== "user") return false;
-  const handoff = findHandoff(m.text);
-  if (!handoff) return m.text.trim() !== "" || m.images > 0 || m.attachments > 0 || m.otherChars > 0;
-  return handoff.rest !== "";
-}
-
 /**
- * The latest user message: a real user turn, or another agent's handoff when it came last (Claude
- * Code's "This session is being continued…" carries the instruction to go on). Only a handoff of
- * ours ("reference only") is never the latest request.
+ * The latest user message, and the earlier handoff treated as state, in one walk back. The latest
+ * user message is a real user turn (not only a handoff of ours: text after its end marker, or any
+ * content), or another agent's handoff when it came last (Claude Code's "This session is being
+ * continued…" carries the instruction to go on); it stays a message whatever it holds.
  */
-export function latestUserIndex(views: MessageView[]): number {
-  for (let i = views.length - 1; i >= 0; i--) if (isRealUser(views[i]) || (views[i].role === "user" && findHandoff(views[i].text)?.ours === false)) return i;
-  return -1;
-}
-
-/** The earlier handoff treated as state; the latest user message stays a message whatever it holds. */
-function lastHandoffIndex(views: MessageView[], latest: number): number {
-  for (let i = views.length - 1; i >= 0; i--) {
-    const r = views[i].role;
-    if (i !== latest && (r === "user" || r === "assistant") && findHandoff(views[i].text)) return i;
+function latestAndHandoff(views: MessageView[]): [latest: number, handoff: number] {
+  let latest = -1;
+  let handoff = -1;
+  for (let i = views.length; i--; ) {
+    const v = views[i];
+    const found = /user|assistant/.test(v.role) ? findHandoff(v.text) : undefined;
+    if (latest < 0 && v.role === "user" && (found ? found.rest !== "" || !found.ours : v.text.trim() !== "" || v.images + v.attachments + v.otherChars > 0)) latest = i;
+    else if (found && handoff < 0) handoff = i;
   }
-  return -1;
+  return [latest, handoff];
 }
 
 function headEnd(views: MessageView[], perMessage: number[], s: Settings, handoffAt: number, turns: boolean): number {
-  let system = 0;
-  while (system < views.length && views[system].role === "system") system++;
+  const system = past(views, 0, 1);
   let end = Math.min(views.length, system + s.headMessages);
   // A head never ends between a tool call and its results: it takes the results along.
   while (end < views.length && continues(views, end, turns)) end++;
@@ -60,9 +49,9 @@ function headEnd(views: MessageView[], perMessage: number[], s: Settings, handof
       break;
     }
   }
-  // An earlier handoff is state, not an ordinary turn: the head stops before it.
-  if (handoffAt >= system && handoffAt < end) end = handoffAt;
-  return end;
+  // An earlier handoff is state, not an ordinary turn: the head stops before it (and before the call
+  // whose results it carries, Anthropic's [tool_result, handoff text]).
+  return handoffAt >= system && handoffAt < end ? groupStart(views, handoffAt, system, turns) : end;
 }
 
 /**
@@ -82,13 +71,10 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
   const n = views.length;
   const ceiling = budget * TAIL_SOFT_CEILING;
   let start = n;
-  let acc = 0;
-  while (start > floor) {
+  for (let acc = 0; start > floor; start--) {
     const t = perMessage[start - 1];
-    const kept = n - start;
-    if (kept >= MIN_TAIL_MESSAGES && (acc >= budget || acc + t > ceiling)) break;
+    if (n - start >= MIN_TAIL_MESSAGES && (acc >= budget || acc + t > ceiling)) break;
     acc += t;
-    start--;
   }
   return start < n ? groupStart(views, start, floor, turns) : start;
 }
@@ -96,6 +82,9 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
 /** A turn strict chat templates (Mistral, Devstral) check for alternation: tool results and calls are skipped. */
 const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
 const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
+
+/** Whether a message of role `r` may follow one of role `before` (none: it opens the conversation). */
+const apart = (r: NeutralRole, before?: NeutralRole) => r !== before && !(r === "assistant" && !before);
 
 /**
  * How the handoff joins the last head message and the first tail message (`before`, `after`: wire
@@ -106,13 +95,13 @@ const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
  * wire alternates.
  */
 export function seamRole(before: NeutralRole | undefined, after: NeutralRole, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
-  const apart = (r: NeutralRole) => r !== before && !(r === "assistant" && !before);
   const order = needsUser ? (["user", "merge", "assistant"] as const) : before === "user" ? (["assistant", "user", "merge"] as const) : (["user", "assistant", "merge"] as const);
   let wireOnly: Plan["seam"] | undefined;
   for (const r of order) {
     const merge = r === "merge";
     const role = merge ? after : r;
-    if (!apart(role) || (!merge && r === after)) continue;
+    // A target outside the alternation (Responses items all are) never takes a merge.
+    if (!apart(role, before) || (merge ? after === "system" : r === after)) continue;
     wireOnly ??= r;
     const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
     if (seen || (needsUser && role === "user")) return [r, true];
@@ -126,13 +115,14 @@ export function seamRole(before: NeutralRole | undefined, after: NeutralRole, sh
  */
 function roleBefore(views: MessageView[], end: number, wire: Wire, orphansStay: boolean): NeutralRole | undefined {
   let i = past(views, end - 1, -1);
-  if (orphansStay || i < 0 || views[i].role !== "tool") return i >= 0 ? wire(views[i].role) : undefined;
-  // One walk back over the run of results to the call that opened it, then one check of each: linear.
-  const owner = groupStart(views, i, 0);
-  const ids = new Set(views[owner].toolCalls.map((c) => c.id));
-  for (; i > owner && views[i].role === "tool"; i--) if (views[i].results.some((r) => ids.has(r.id))) return wire("tool");
-  while (i >= 0 && views[i].role === "tool") i--;
-  return i >= 0 ? wire(views[i].role) : undefined;
+  if (!orphansStay && views[i]?.role === "tool") {
+    // One walk back over the run of results to the call that opened it, then one check of each: linear.
+    const owner = groupStart(views, i, 0);
+    const ids = new Set(views[owner].toolCalls.map((c) => c.id));
+    for (; i > owner && views[i].role === "tool"; i--) if (views[i].results.some((r) => ids.has(r.id))) return wire("tool");
+    while (views[i]?.role === "tool") i--;
+  }
+  return views[i] && wire(views[i].role);
 }
 
 type Wire = (role: NeutralRole) => NeutralRole;
@@ -143,14 +133,14 @@ function past(views: MessageView[], i: number, step: number): number {
   return i;
 }
 
-/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail. */
-export function keptTokens(p: Plan, perMessage = p.tokens.perMessage): number {
-  let t = p.fixedTokens;
-  perMessage.forEach((n, i) => {
-    if (i < p.head.end || i >= p.tail.start || p.pinned.includes(i)) t += n;
-  });
+const sum = (xs: number[], from = 0, to = xs.length) => {
+  let t = 0;
+  for (let i = from; i < to; i++) t += xs[i];
   return t;
-}
+};
+
+/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail (all but what a handoff replaces). */
+export const keptTokens = (p: Plan, perMessage = p.tokens.perMessage): number => p.fixedTokens + sum(perMessage) - removedSpan(p, perMessage).tokens;
 
 export function planViews(
   views: MessageView[],
@@ -165,11 +155,9 @@ export function planViews(
   const perMessage = views.map((m) => messageTokens(m, s));
   // Sent with every request but never rewritten: tool definitions and a system prompt kept apart.
   const fixedTokens = toolDefinitionTokens(s.tools, s) + (s.system ? MESSAGE_OVERHEAD + s.countText(s.system) : 0);
-  let total = fixedTokens;
-  for (const t of perMessage) total += t;
+  const total = fixedTokens + sum(perMessage);
 
-  const lu = latestUserIndex(views);
-  const previousHandoffIndex = lastHandoffIndex(views, lu);
+  const [lu, previousHandoffIndex] = latestAndHandoff(views);
   let hEnd = headEnd(views, perMessage, s, previousHandoffIndex, turns);
   // Zero-user guard: when no user turn has text (an image alone), the handoff must be a user message;
   // a head ending in that user turn (or a stray result after it) takes its next tool group along so that one can follow it.
@@ -181,62 +169,63 @@ export function planViews(
   let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
-  let pinned = -1;
+  // One that carries tool results (Anthropic's [tool_result, text]) is pinned with the call(s) it answers.
+  let block: number[] = [];
   if (lu >= hEnd && lu < tStart) {
-    let after = 0;
-    for (let i = lu; i < n; i++) after += perMessage[i];
-    // One that carries tool results (Anthropic's [tool_result, text]) keeps the call that made them: never pinned apart.
-    if (after > s.thresholdTokens * PIN_SHARE && tStart - hEnd > 1 && !views[lu].results.length) pinned = lu;
-    else tStart = groupStart(views, lu, hEnd, turns);
+    const call = groupStart(views, lu, hEnd, turns);
+    if (sum(perMessage, lu) > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) for (let i = call; i <= lu; i++) block.push(i);
+    else tStart = call;
   }
 
-  // A pinned request follows the head unless that would put two user messages together; then the
-  // handoff goes between them (as an assistant message) and the request follows it.
+  // The pinned block follows the head unless its first message would meet one of its own role (the
+  // request a user message, a call an assistant message or nothing); then the handoff goes between
+  // them and the request is followed by the tail.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
   const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
-  if (pinned >= 0 && headRole === "user" && roleAt(tStart) === "user") {
-    // User messages on both sides of the request: no place for it that keeps alternation.
-    pinned = -1;
-    tStart = lu;
+  const pinRole = wire(views[block[0]]?.role);
+  let handoffBeforePinned = /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
+  if (handoffBeforePinned && roleAt(tStart) === "user") {
+    // The tail would meet the request with a user message too: no place that keeps alternation; the tail takes the block.
+    [block, handoffBeforePinned, tStart] = [[], false, block[0]];
   }
-  const handoffBeforePinned = pinned >= 0 && headRole === "user";
-  const before = pinned >= 0 && !handoffBeforePinned ? "user" : headRole;
+  // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
+  const afterRequest = block.length > 0 && !handoffBeforePinned;
+  const before = afterRequest ? "user" : headRole;
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
   const templated = wire("tool") === "tool";
-  let shownBefore: NeutralRole | undefined = pinned >= 0 && !handoffBeforePinned ? "user" : undefined;
+  let shownBefore: NeutralRole | undefined = afterRequest ? "user" : undefined;
   for (let i = hEnd - 1; templated && !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
-  // Where the last user text is, unless the head or the pinned request keeps one anyway.
+  // Where the last user text is, unless the head or the latest request (always kept) has one.
   let lastUserText = -1;
   views.forEach((v, i) => {
-    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === pinned ? n : i);
+    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === lu ? n : i);
   });
   const seamAt = (start: number): [Plan["seam"], boolean] => {
     if (start >= n || start <= hEnd) return ["none", true];
     let shownAfter: NeutralRole | undefined = handoffBeforePinned ? "user" : undefined;
     for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
-    const after = handoffBeforePinned ? "user" : roleAt(start);
+    const after = handoffBeforePinned ? pinRole : roleAt(start);
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
   };
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
-  let [seam] = seamAt(tStart);
-  let tailTokens = perMessage.slice(tStart).reduce((a, b) => a + b, 0);
+  // Never back past the head, nor past a pinned request (it stays between handoff and tail).
+  const floor = block.length ? lu + 1 : hEnd;
+  let tail = sum(perMessage, tStart);
   for (let start = tStart, fallback = -1; ; ) {
     const [x, strict] = seamAt(start);
     const fine = x !== "merge" || start !== lu;
-    if (fine && fallback < 0) fallback = start;
-    // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-    const floor = Math.max(hEnd, pinned + 1);
+    if (fine && (strict || fallback < 0)) fallback = start;
     const earlier = groupStart(views, start - 1, floor, turns);
-    for (let i = earlier; i < start; i++) tailTokens += perMessage[i];
-    if ((fine && strict) || earlier <= floor || (fallback >= 0 && tailTokens > s.thresholdTokens)) {
-      if (fine && strict) fallback = start;
-      if (fallback >= 0) [tStart, seam] = [fallback, seamAt(fallback)[0]];
+    tail += sum(perMessage, earlier, start);
+    if ((fine && strict) || earlier <= floor || (fallback >= 0 && tail > s.thresholdTokens)) {
+      if (fallback >= 0) tStart = fallback;
       break;
     }
     start = earlier;
   }
+  let [seam] = seamAt(tStart);
   // No group left between head and tail and still a merge into the latest request: end the head one
   // group earlier (its last assistant message joins the middle), or else summarize nothing.
   if (seam === "merge" && tStart === lu) {
@@ -250,11 +239,12 @@ export function planViews(
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
-  const sys = turns ? -1 : views.map((v) => v.role).lastIndexOf("system");
-  const pins = [pinned, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
+  const sys = turns ? -1 : lastOf(views, "system");
+  const pins = [...block, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
+  const tailStarts = Math.max(hEnd, tStart);
   let shouldCompact = false;
   let reason: string;
   if (middleEmpty && total <= thresholdTokens) {
@@ -283,8 +273,8 @@ export function planViews(
     shouldCompact,
     reason,
     head: { start: 0, end: hEnd },
-    middle: { start: hEnd, end: Math.max(hEnd, tStart) },
-    tail: { start: Math.max(hEnd, tStart), end: n },
+    middle: { start: hEnd, end: tailStarts },
+    tail: { start: tailStarts, end: n },
     latestUserIndex: lu,
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
@@ -298,11 +288,9 @@ export function planViews(
 }
 
 /** Index of the last assistant message: its calls and the results after it are unread, in flight. */
-export function lastAssistant(views: MessageView[]): number {
-  let i = views.length - 1;
-  while (i >= 0 && views[i].role !== "assistant") i--;
-  return i;
-}
+export const lastAssistant = (views: MessageView[]) => lastOf(views, "assistant");
+
+const lastOf = (views: MessageView[], role: NeutralRole) => views.map((v) => v.role).lastIndexOf(role);
 
 /**
  * Whether pruning the tail (from `start`) would shorten something, as src/prune does it: a read tool
@@ -311,18 +299,21 @@ export function lastAssistant(views: MessageView[]): number {
  */
 function tailPrunable(views: MessageView[], s: Settings, start: number, lu: number, overWindow: boolean): boolean {
   const unread = lastAssistant(views);
-  const calls = callsOfResults(views);
+  // Each result's call name: the latest earlier call with its id, as src/dialects/pairs.ts pairs them.
+  const names = new Map<string, string>();
   const open = (name?: string) => !s.protectedTools.has(name!);
-  return views.some((m, i) =>
-    i < start
-      ? false
-      : i > unread
+  return views.some((m, i) => {
+    for (const c of m.toolCalls) names.set(c.id, c.name);
+    return (
+      i >= start &&
+      (i > unread
         ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 4)
         : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
           (m.images + m.attachments > 0 ||
-            m.results.some((r, k) => open(calls[i][k]?.name) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
-            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)),
-  );
+            m.results.some((r) => open(names.get(r.id)) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
+            m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)))
+    );
+  });
 }
 
 /** The middle's messages a handoff replaces (pinned ones stay). */
@@ -335,5 +326,5 @@ export function removedIndexes(pl: Plan): number[] {
 /** How many of the middle's messages a handoff replaces, and their tokens. */
 export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
   const removed = removedIndexes(pl);
-  return { count: removed.length, tokens: removed.reduce((t, i) => t + perMessage[i], 0) };
+  return { count: removed.length, tokens: sum(removed.map((i) => perMessage[i])) };
 }
