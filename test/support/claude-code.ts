@@ -1,5 +1,5 @@
-// A request as Claude Code 2.1.x sends it to POST /v1/messages?beta=true (shape from /work/shared/TOOLCHAIN.md
-// and the agents' captured wire): system blocks with cache_control, messages[0] a user message whose first
+// A request as Claude Code 2.1.x sends it to POST /v1/messages?beta=true (the shape its requests take
+// through the agents suite, test/agents): system blocks with cache_control, messages[0] a user message whose first
 // text block is a <system-reminder> and whose last is the task, messages[1] a `role: "system"` message
 // (environment, deferred tools), signed thinking before every tool_use, tool_result carriers, and at most
 // four cache_control breakpoints in all.
