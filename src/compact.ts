@@ -9,7 +9,7 @@ import { keptTokens, planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { Refs } from "./archive/ref.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, PrunedItem, SummaryInfo } from "./types.js";
+import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, SummaryInfo } from "./types.js";
 
 /** Pruning and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./rewrite.js");

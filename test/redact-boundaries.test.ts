@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { compact, type ChatMessage, type CompactionEvent, type SummarizeRequest } from "../src/index.js";
 import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
-import { redact, redactMessage, redactor as core } from "../src/redact/index.js";
+import { redactMessage, redactor as core } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { trajectory } from "./support/fixtures.js";
 

@@ -10,7 +10,7 @@ import { promptTokensOf } from "../src/state.js";
 import { options, transcript } from "./support/arbitraries.js";
 import { trajectory } from "./support/fixtures.js";
 import { violations } from "./support/invariants.js";
-import { ALL, itemViolations, toResponses, type Decoration } from "./support/responses.js";
+import { itemViolations, toResponses, type Decoration } from "./support/responses.js";
 import { responsesValidity } from "./support/validity.js";
 
 async function check(input: ResponsesItem[], opts: Omit<CompactOptions<ResponsesItem>, "dialect">) {

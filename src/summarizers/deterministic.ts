@@ -318,7 +318,6 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
   const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
-  const { redact } = r;
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
