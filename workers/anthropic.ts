@@ -99,6 +99,14 @@ async function anthropicFailure(res: Response, sent: Pick<Sent, "retried">): Pro
 
 const streamed = (res: Response, stream: unknown) => stream === true && res.body !== null && (res.headers.get("content-type") ?? "").includes("event-stream");
 
+/** The errors both proxied routes answer, in Anthropic's shape. */
+const proxyErrors = {
+  400: json("Invalid input"),
+  401: json("Missing or wrong token"),
+  502: json("No upstream, or the upstream could not be reached"),
+  504: json("The upstream did not answer in time"),
+};
+
 export function messagesRoute(app: OpenAPIHono<App>): void {
   app.openapi(
     createRoute({
@@ -117,11 +125,8 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       },
       responses: {
         200: { description: "The upstream's answer, unchanged (JSON, or SSE with stream: true); the compaction report in x-compaction-* headers" },
-        400: json("Invalid input"),
-        401: json("Missing or wrong token"),
+        ...proxyErrors,
         413: json("Body too large"),
-        502: json("No upstream, or the upstream could not be reached"),
-        504: json("The upstream did not answer in time"),
       },
     }),
     async (c) => {
@@ -177,10 +182,7 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
       },
       responses: {
         200: { content: { "application/json": { schema: CountTokensResponse } }, description: "The count, with the compaction report in x-compaction-* headers" },
-        400: json("Invalid input"),
-        401: json("Missing or wrong token"),
-        502: json("No upstream, or the upstream could not be reached"),
-        504: json("The upstream did not answer in time"),
+        ...proxyErrors,
       },
     }),
     async (c) => {
