@@ -7,7 +7,7 @@ import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
 import { MAX_STRIKES } from "./options.js";
-import { keptTokens, removedIndexes, removedSpan } from "./plan/index.js";
+import { keptTokens, removedSpan } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";
@@ -110,7 +110,8 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
   // What the handoff replaced, every output pruned (the tail's too, when it alone was over), and every
   // message the sanitizer took orphan results from: nothing removed is lost.
-  const removed = handoff === undefined ? [] : removedIndexes(pl);
+  const removed: number[] = [];
+  for (let i = pl.middle.start; handoff !== undefined && i < pl.middle.end; i++) if (!pl.pinned.includes(i)) removed.push(i);
   const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index), ...sanitized.removedOrphanResults])].sort((a, b) => a - b), redact, archiveLimit, pruned.reasoning);
   report.warnings.push(...warningsOf({
     plan: pl,

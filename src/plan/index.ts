@@ -287,10 +287,8 @@ export function planViews(
   };
 }
 
-/** Index of the last assistant message: its calls and the results after it are unread, in flight. */
-export const lastAssistant = (views: MessageView[]) => lastOf(views, "assistant");
-
-const lastOf = (views: MessageView[], role: NeutralRole) => views.map((v) => v.role).lastIndexOf(role);
+/** Index of the last message of role `role` (the last assistant message's calls and the results after it are unread, in flight). */
+export const lastOf = (views: MessageView[], role: NeutralRole) => views.map((v) => v.role).lastIndexOf(role);
 
 /**
  * Whether pruning the tail (from `start`) would shorten something, as src/prune does it: a read tool
@@ -298,7 +296,7 @@ const lastOf = (views: MessageView[], role: NeutralRole) => views.map((v) => v.r
  * long enough to shrink. Keeps `shouldCompact` true exactly when a pass with no middle can act.
  */
 function tailPrunable(views: MessageView[], s: Settings, start: number, lu: number, overWindow: boolean): boolean {
-  const unread = lastAssistant(views);
+  const unread = lastOf(views, "assistant");
   // Each result's call name: the latest earlier call with its id, as src/dialects/pairs.ts pairs them.
   const names = new Map<string, string>();
   const open = (name?: string) => !s.protectedTools.has(name!);
@@ -316,15 +314,10 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
   });
 }
 
-/** The middle's messages a handoff replaces (pinned ones stay). */
-export function removedIndexes(pl: Plan): number[] {
-  const out: number[] = [];
-  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) out.push(i);
-  return out;
-}
-
-/** How many of the middle's messages a handoff replaces, and their tokens. */
+/** How many of the middle's messages a handoff replaces (pinned ones stay), and their tokens. */
 export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
-  const removed = removedIndexes(pl);
-  return { count: removed.length, tokens: sum(removed.map((i) => perMessage[i])) };
+  let count = 0;
+  let tokens = 0;
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) count++, (tokens += perMessage[i]);
+  return { count, tokens };
 }

@@ -2,7 +2,7 @@
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
-import { keptTokens, lastAssistant } from "../plan/index.js";
+import { keptTokens, lastOf } from "../plan/index.js";
 import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
@@ -140,7 +140,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   let kept = tail ? keptTokens(plan) : 0;
   // The last assistant turn and the results after it are in flight (the model has not read the
   // results, and its own calls explain them): never pruned.
-  const unread = lastAssistant(views);
+  const unread = lastOf(views, "assistant");
   for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
     if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
     if (i >= unread) continue;
