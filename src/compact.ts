@@ -5,13 +5,13 @@ import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
 import { resolveSettings, type Settings } from "./options.js";
-import { keptTokens, planViews } from "./plan/index.js";
+import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { Refs } from "./archive/ref.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan, SummaryInfo } from "./types.js";
+import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan } from "./types.js";
 
-/** Pruning and writing the result: loaded with the first pass that rewrites. */
+/** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./rewrite.js");
 
 export interface Prepared<M> {
@@ -92,11 +92,11 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
   const report = baseReport(p as Prepared<unknown>, mode, started);
   if (why) report.warnings.push(why);
-  return withSystem({ messages: p.input, state: p.state, report }, p, false);
+  return withSystem({ messages: p.input, state: p.state, report }, false, p);
 }
 
 /** A system prompt kept beside the messages comes back beside them, with the note once compacted. */
-function withSystem<M>(r: CompactResult<M>, p: Prepared<M>, changed: boolean): CompactResult<M> {
+function withSystem<M>(r: CompactResult<M>, changed: boolean, p: Prepared<M>): CompactResult<M> {
   if (p.system === undefined) return r;
   const noted = changed && !(p.settings.system ?? "").includes(SYSTEM_NOTE);
   r.system = noted ? p.dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
@@ -113,46 +113,18 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
-  // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
-  const kept = keptTokens(p.plan);
-  const tailOver = kept > p.plan.tokens.threshold;
-  const middleEmpty = p.plan.middle.end <= p.plan.middle.start;
   if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
-  // Pruning and writing the result load with the first pass that rewrites.
+  // Pruning, summarizing and writing the result load with the first pass that rewrites.
   let rewrite: Rewrite;
   try {
     rewrite = await import("./rewrite.js");
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const pass = Math.max(p.state.compactions, rewrite.passesBehind(p.views, p.plan.previousHandoffIndex));
-  p.state = { ...p.state, compactions: pass };
-  p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;
-  const { plan: pl, settings, dialect } = p;
-  const pruned = rewrite.prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
-  const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
-  emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
-
-  let handoff: string | undefined;
-  let mode: CompactMode = "prune";
-  let summary: SummaryInfo | undefined;
-  let summaryText: string | undefined;
-  let failures: CompactReport["failures"] = [];
-  let cooldowns = p.state.cooldowns;
-
-  if (!pruneAccepted && !middleEmpty) {
-    const stage = await rewrite.summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
-    if (stage === "aborted") return unchanged(p, "aborted", started, "aborted while summarizing");
-    ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
-  }
-
-  const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
-  const out = rewrite.written(p, decided, (m) => baseReport(p as Prepared<unknown>, m, started), redactor.redact, options.archiveLimit);
-  out.report.durationMs = Date.now() - started;
-  emit({ type: "done", report: out.report });
-  return withSystem(out, p, out.messages !== p.input && handoff !== undefined);
+  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : withSystem(...done, p);
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */

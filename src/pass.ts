@@ -1,0 +1,54 @@
+// The part of a pass that rewrites, after the import() that loads it (src/compact.ts): pruning, the
+// summary stage, writing the result. Only src/rewrite.ts reaches this file, so it loads with that code.
+import { passesBehind } from "./archive/passes.js";
+import type { Prepared } from "./compact.js";
+import { keptTokens } from "./plan/index.js";
+import { prune } from "./prune/index.js";
+import type { PassRedactor } from "./redact/index.js";
+import { written } from "./result.js";
+import { summaryStage } from "./summarize/load.js";
+import type { CompactionEvent, CompactMode, CompactOptions, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+
+/**
+ * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted);
+ * with whether a handoff was written, or "aborted" when the signal fired while summarizing.
+ */
+export async function rewritten<M>(
+  p: Prepared<M>,
+  options: CompactOptions<M>,
+  emit: (e: CompactionEvent) => void,
+  redactor: PassRedactor,
+  reportOf: (mode: CompactMode) => CompactReport,
+  started: number,
+): Promise<[CompactResult<M>, boolean] | "aborted"> {
+  // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
+  const kept = keptTokens(p.plan);
+  const tailOver = kept > p.plan.tokens.threshold;
+  const middleEmpty = p.plan.middle.end <= p.plan.middle.start;
+  const pass = Math.max(p.state.compactions, passesBehind(p.views, p.plan.previousHandoffIndex));
+  p.state = { ...p.state, compactions: pass };
+  p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;
+  const { plan: pl, settings, dialect } = p;
+  const pruned = prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
+  const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
+  emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
+
+  let handoff: string | undefined;
+  let mode: CompactMode = "prune";
+  let summary: SummaryInfo | undefined;
+  let summaryText: string | undefined;
+  let failures: CompactReport["failures"] = [];
+  let cooldowns = p.state.cooldowns;
+
+  if (!pruneAccepted && !middleEmpty) {
+    const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
+    if (stage === "aborted") return stage;
+    ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
+  }
+
+  const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
+  const out = written(p, decided, reportOf, redactor.redact, options.archiveLimit);
+  out.report.durationMs = Date.now() - started;
+  emit({ type: "done", report: out.report });
+  return [out, out.messages !== p.input && handoff !== undefined];
+}
