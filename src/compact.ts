@@ -1,5 +1,4 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
-import { SYSTEM_NOTE } from "./assemble/handoff.js";
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
@@ -92,15 +91,9 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
   const report = baseReport(p as Prepared<unknown>, mode, started);
   if (why) report.warnings.push(why);
-  return withSystem({ messages: p.input, state: p.state, report }, false, p);
-}
-
-/** A system prompt kept beside the messages comes back beside them, with the note once compacted. */
-function withSystem<M>(r: CompactResult<M>, changed: boolean, p: Prepared<M>): CompactResult<M> {
-  if (p.system === undefined) return r;
-  const noted = changed && !(p.settings.system ?? "").includes(SYSTEM_NOTE);
-  r.system = noted ? p.dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
-  r.report.systemChanged = noted;
+  const r: CompactResult<M> = { messages: p.input, state: p.state, report };
+  // A system prompt kept beside the messages comes back beside them, as it was (src/pass.ts adds the note).
+  if (p.system !== undefined) [r.system, report.systemChanged] = [p.system, false];
   return r;
 }
 
@@ -124,7 +117,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
   const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
-  return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : withSystem(...done, p);
+  return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */

@@ -1,6 +1,7 @@
 // The part of a pass that rewrites, after the import() that loads it (src/compact.ts): pruning, the
 // summary stage, writing the result. Only src/rewrite.ts reaches this file, so it loads with that code.
 import { passesBehind } from "./archive/passes.js";
+import { SYSTEM_NOTE } from "./assemble/handoff.js";
 import type { Prepared } from "./compact.js";
 import { keptTokens } from "./plan/index.js";
 import { prune } from "./prune/index.js";
@@ -10,8 +11,8 @@ import { summaryStage } from "./summarize/load.js";
 import type { CompactionEvent, CompactMode, CompactOptions, CompactReport, CompactResult, SummaryInfo } from "./types.js";
 
 /**
- * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted);
- * with whether a handoff was written, or "aborted" when the signal fired while summarizing.
+ * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,
+ * the system note added); "aborted" when the signal fired while summarizing.
  */
 export async function rewritten<M>(
   p: Prepared<M>,
@@ -20,7 +21,7 @@ export async function rewritten<M>(
   redactor: PassRedactor,
   reportOf: (mode: CompactMode) => CompactReport,
   started: number,
-): Promise<[CompactResult<M>, boolean] | "aborted"> {
+): Promise<CompactResult<M> | "aborted"> {
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;
@@ -50,5 +51,11 @@ export async function rewritten<M>(
   const out = written(p, decided, reportOf, redactor.redact, options.archiveLimit);
   out.report.durationMs = Date.now() - started;
   emit({ type: "done", report: out.report });
-  return [out, out.messages !== p.input && handoff !== undefined];
+  // A system prompt kept beside the messages comes back beside them, with the note once compacted.
+  if (p.system !== undefined) {
+    const noted = out.messages !== p.input && handoff !== undefined && !(settings.system ?? "").includes(SYSTEM_NOTE);
+    out.system = noted ? dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
+    out.report.systemChanged = noted;
+  }
+  return out;
 }
