@@ -3,7 +3,7 @@
 import { passesBehind } from "./archive/passes.js";
 import { SYSTEM_NOTE } from "./assemble/handoff.js";
 import type { Prepared } from "./compact.js";
-import { keptTokens } from "./plan/index.js";
+import { keptTokens } from "./plan/kept.js";
 import { prune } from "./prune/index.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";

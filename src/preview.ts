@@ -2,7 +2,7 @@
 // which loads pruning lazily (src/rewrite.ts), does not carry it at import.
 import type { CompactOptions, ChatMessage, Plan, PrunedItem } from "./types.js";
 import { prepare } from "./compact.js";
-import { keptTokens } from "./plan/index.js";
+import { keptTokens } from "./plan/kept.js";
 import { prune } from "./prune/index.js";
 import { redactor } from "./redact/index.js";
 

@@ -7,7 +7,7 @@ import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
 import { MAX_STRIKES } from "./options.js";
-import { keptTokens, removedSpan } from "./plan/index.js";
+import { keptTokens, removedSpan } from "./plan/kept.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";

@@ -133,14 +133,12 @@ function past(views: MessageView[], i: number, step: number): number {
   return i;
 }
 
-const sum = (xs: number[], from = 0, to = xs.length) => {
+export const sum = (xs: number[], from = 0, to = xs.length) => {
   let t = 0;
   for (let i = from; i < to; i++) t += xs[i];
   return t;
 };
 
-/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail (all but what a handoff replaces). */
-export const keptTokens = (p: Plan, perMessage = p.tokens.perMessage): number => p.fixedTokens + sum(perMessage) - removedSpan(p, perMessage).tokens;
 
 export function planViews(
   views: MessageView[],
@@ -312,12 +310,4 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
             m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)))
     );
   });
-}
-
-/** How many of the middle's messages a handoff replaces (pinned ones stay), and their tokens. */
-export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
-  let count = 0;
-  let tokens = 0;
-  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) count++, (tokens += perMessage[i]);
-  return { count, tokens };
 }

@@ -2,7 +2,8 @@
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
-import { keptTokens, lastOf } from "../plan/index.js";
+import { lastOf } from "../plan/index.js";
+import { keptTokens } from "../plan/kept.js";
 import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";

@@ -4,7 +4,7 @@
 import { markerOutcome } from "../assemble/written.js";
 import type { Prepared } from "../compact.js";
 import type { MessageView } from "../dialects/view.js";
-import { removedSpan } from "../plan/index.js";
+import { removedSpan } from "../plan/kept.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import type { CompactOptions } from "../types.js";

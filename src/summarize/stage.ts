@@ -6,7 +6,7 @@ import type { MessageView } from "../dialects/view.js";
 import type { Refs } from "../archive/ref.js";
 import type { Redactor } from "../redact/index.js";
 import { MESSAGE_OVERHEAD } from "../estimate/index.js";
-import { keptTokens, removedSpan } from "../plan/index.js";
+import { keptTokens, removedSpan } from "../plan/kept.js";
 import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
 import { chainOf, isAbort, runChain } from "./chain.js";
 import { summaryBudget } from "./checkpoint.js";

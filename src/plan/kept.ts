@@ -1,0 +1,15 @@
+// What a rewriting pass keeps and removes of a plan. Its own file: only the code a pass loads when it
+// rewrites (and previewPrune) reads it, so it is not loaded with the import as src/plan/index.ts is.
+import type { Plan } from "../types.js";
+import { sum } from "./index.js";
+
+/** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail (all but what a handoff replaces). */
+export const keptTokens = (p: Plan, perMessage = p.tokens.perMessage): number => p.fixedTokens + sum(perMessage) - removedSpan(p, perMessage).tokens;
+
+/** How many of the middle's messages a handoff replaces (pinned ones stay), and their tokens. */
+export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
+  let count = 0;
+  let tokens = 0;
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) count++, (tokens += perMessage[i]);
+  return { count, tokens };
+}
