@@ -18,6 +18,8 @@ export const HEAD_RESULTS_SHARE = 0.1;
 export const PIN_SHARE = 0.5;
 /** Tool outputs at or under this size stay: a one-liner would not be much shorter. */
 export const PRUNE_MIN_CHARS = 200;
+/** Images are stubbed only when each is charged more than this (tokens): a stub's own words cost about 8. */
+export const IMAGE_PRUNE_MIN = 32;
 /** Tool-call arguments over this size get their long string leaves cut. */
 export const SHRINK_MIN_CHARS = 500;
 /** An unread tool output shrunk to fit the window keeps at least this many characters of its head and of its tail; only one over four times this is shrunk. */

@@ -229,3 +229,26 @@ describe("the latest user message stays a verbatim message", () => {
     expect(r.messages).toContain(messages[last]);
   });
 });
+
+describe("an image only a stub could replace is no reason to compact", () => {
+  it("images charged at a token or two: shouldCompact false, a noop, and no stub that costs more than the image", async () => {
+    const img = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
+    const m: ChatMessage[] = [
+      { role: "user", content: "x ".repeat(460) },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "Screenshot", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "shot" }, img] as never },
+      { role: "assistant", content: "I see it." },
+      { role: "user", content: [{ type: "text", text: "and now?" }, img] as never },
+      { role: "assistant", content: "Fine." },
+    ];
+    const cheap = { contextWindow: 600, imageTokens: 1, headMessages: 1 };
+    const p = plan(m, cheap);
+    expect(p.tokens.total).toBeGreaterThan(p.tokens.threshold);
+    expect(p.middle.end).toBe(p.middle.start);
+    expect(p.shouldCompact).toBe(false);
+    expect((await compact(m, { ...cheap, force: true })).report.pruned).toEqual([]);
+    // Charged as images usually are, the same screenshot is pruned.
+    expect((await compact(m, { ...cheap, imageTokens: 1600 })).report.pruned.map((x) => x.index)).toContain(2);
+  });
+});
+

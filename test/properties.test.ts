@@ -124,8 +124,11 @@ describe("nothing lost, in every dialect", () => {
             expect(forced.report.droppedMessages).toBe(0);
           }
         } else if (p.middle.end === p.middle.start) {
-          // Only the tail can be pruned: plan says so only when something there would shrink.
-          expect(r.report.pruned.length).toBeGreaterThan(0);
+          // Only the tail can be pruned: plan says so only when something there would shrink. The one
+          // thing plan cannot weigh is the repair of calls the input left unanswered: when their stubs
+          // cost what pruning saves, the pass says so and counts as a strike (back-off ends the loop).
+          const said = r.report.warnings.some((w) => w.startsWith("compaction would not shrink"));
+          expect(r.report.pruned.length > 0 || (said && r.state.strikes > 0)).toBe(true);
         } else if (r.report.mode === "noop") {
           expect(r.report.warnings.length).toBeGreaterThan(0); // acted on, and says why nothing came of it
         }

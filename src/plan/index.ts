@@ -4,6 +4,7 @@ import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
   HEAD_RESULTS_SHARE,
+  IMAGE_PRUNE_MIN,
   MAX_STRIKES,
   MIN_TAIL_MESSAGES,
   PIN_SHARE,
@@ -298,6 +299,7 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
   // Each result's call name: the latest earlier call with its id, as src/dialects/pairs.ts pairs them.
   const names = new Map<string, string>();
   const open = (name?: string) => !s.protectedTools.has(name!);
+  const pictures = s.imageTokens > IMAGE_PRUNE_MIN; // as src/prune judges them: a stub must save something
   return views.some((m, i) => {
     for (const c of m.toolCalls) names.set(c.id, c.name);
     return (
@@ -305,8 +307,8 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
       (i > unread
         ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 4)
         : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
-          (m.images + m.attachments > 0 ||
-            m.results.some((r) => open(names.get(r.id)) && (r.text.length > PRUNE_MIN_CHARS || r.images > 0)) ||
+          ((m.images + m.attachments > 0 && pictures) ||
+            m.results.some((r) => open(names.get(r.id)) && !r.text.startsWith("[output pruned #") && (r.text.length > PRUNE_MIN_CHARS || (r.images > 0 && pictures))) ||
             m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)))
     );
   });

@@ -4,7 +4,7 @@ import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import { lastOf } from "../plan/index.js";
 import { keptTokens } from "../plan/kept.js";
-import { PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
+import { IMAGE_PRUNE_MIN, PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import type { Plan, PrunedItem } from "../types.js";
@@ -44,7 +44,7 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -57,7 +57,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     if (later !== undefined && later > i) {
       outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
       duplicate = true;
-    } else if (r.text.length > PRUNE_MIN_CHARS || r.images > 0) {
+    } else if (r.text.length > PRUNE_MIN_CHARS || (r.images > 0 && pictures)) {
       outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, once), ref));
     }
   });
@@ -88,6 +88,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const calls = callsOfResults(views);
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
+  const pictures = s.imageTokens > IMAGE_PRUNE_MIN; // a stub must save something: its own words cost about 8 tokens
   // A call's arguments are parsed and redacted to describe the call and again to shrink it, each leaf
   // redacted again alone: once a pass.
   const redacted = new Map<string, string>();
@@ -100,7 +101,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, once);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, once, pictures);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
@@ -110,7 +111,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
       next = dialect.withArguments(next, shrunk);
       kind ??= "arguments";
     }
-    if (m.images + m.attachments > 0) {
+    if (m.images + m.attachments > 0 && pictures) {
       next = dialect.withoutImages(next, IMAGE_STUB);
       kind ??= "image";
     }
