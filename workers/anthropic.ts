@@ -3,11 +3,11 @@
 // ANTHROPIC_UPSTREAM_BASE_URL, streams the answer back byte for byte; errors in Anthropic's shape.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { compact } from "../src/index.js";
+import { compact, type CompactResult } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
-import { proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage } from "./proxy.js";
+import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
 import { AnthropicError, CountTokensRequest, CountTokensResponse, MessagesRequest, SessionId } from "./schemas.js";
@@ -93,11 +93,15 @@ async function anthropicFailure(res: Response, sent: Pick<Sent, "retried">): Pro
   const f = await upstreamFailure(res);
   const answer = anthropicError(f.status, f.message, f.type);
   f.headers.forEach((v, k) => answer.headers.set(k, v));
-  if (sent.retried) answer.headers.set("x-compaction-retried", "overflow");
+  if (sent.retried) answer.headers.set("x-compaction-retried", "overflow"); // as proxyHeaders writes it
   return answer;
 }
 
-const streamed = (res: Response, stream: unknown) => stream === true && res.body !== null && (res.headers.get("content-type") ?? "").includes("event-stream");
+/** The request forwarded: the client's, with the compacted messages and the system prompt (noted once compacted). */
+function anthropicRequest(body: { system?: unknown }, result: ProxyResult | CompactResult<unknown>): object {
+  const system = result.system ?? body.system;
+  return { ...body, messages: result.messages, ...(system === undefined ? {} : { system }) };
+}
 
 /** The errors both proxied routes answer, in Anthropic's shape. */
 const proxyErrors = {
@@ -143,8 +147,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
           compactFor: (contextWindow, force) =>
             runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, session),
           send: (result) => {
-            const system = result.system ?? body.system;
-            const request = { ...body, messages: result.messages, ...(system === undefined ? {} : { system }) };
+            const request = anthropicRequest(body, result);
             return idleFetch(upstreamUrl(upstream, "/v1/messages", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);
           },
           learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(body.model, tokens, note) : undefined,
@@ -156,9 +159,8 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       // The upstream's own status (429, 529, …), its error type, its back-off headers, and its message made safe.
       if (!res.ok) return (await anthropicFailure(res, sent)) as never;
 
-      const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result);
-      if (sent.retried) headers.set("x-compaction-retried", "overflow");
-      const out = watchUsage(c, streamed(res, body.stream) ? cutAware(res.body!, "anthropic") : res.body, result.session, (text) => anthropicUsage(text, body.stream === true), result);
+      const headers = proxyHeaders(res, ["content-type", "cache-control", "request-id", "x-request-id"], result, Boolean(sent.retried));
+      const out = watchUsage(c, isStream(res, body.stream) ? cutAware(res.body!, "anthropic") : res.body, result.session, (text) => anthropicUsage(text, body.stream === true), result);
       return new Response(out, { status: res.status, headers }) as never;
     },
   );
@@ -191,10 +193,9 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
       if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
       const contextWindow = await windowOf(c, body.model, c.req.valid("header")["x-session-id"]);
       const result = await compact(body.messages, coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }));
-      const system = result.system ?? body.system;
       let res: Response;
       try {
-        const request = { ...body, messages: result.messages, ...(system === undefined ? {} : { system }) };
+        const request = anthropicRequest(body, result);
         res = await idleFetch(upstreamUrl(upstream, "/v1/messages/count_tokens", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);
       } catch (err) {
         return unreachable(new SendFailed(err)) as never;

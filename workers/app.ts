@@ -3,12 +3,13 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { normalizeRef, plan } from "../src/index.js";
+import { RECALL_MAX } from "../src/archive/recall.js";
 import { anthropicErrorShape, countTokensRoute, messagesRoute, modelsRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import { compactPass, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
+import { compactPass, isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
 import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
@@ -129,7 +130,7 @@ app.openapi(
         id: SessionId.openapi({ param: { name: "id", in: "path" } }),
         ref: z.string().regex(/^#?\d+(?:\.\d+)?$/).openapi({ param: { name: "ref", in: "path" } }),
       }),
-      query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1_000_000).optional() }),
+      query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(RECALL_MAX).optional() }),
     },
     responses: {
       200: json(ArchiveResponse, "The archived content, redacted"),
@@ -203,13 +204,11 @@ app.openapi(
       return unreachable(c, failed);
     }
     const { result, res } = sent;
-    const retried: Record<string, string> = sent.retried ? { "x-compaction-retried": "overflow" } : {};
+    const retried = Boolean(sent.retried);
     if (!res.ok) return (await upstreamError(res, retried)) as never;
 
-    const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result);
-    for (const [k, v] of Object.entries(retried)) headers.set(k, v);
-    const sse = body.stream === true && res.body && (res.headers.get("content-type") ?? "").includes("event-stream");
-    const out = watchUsage(c, sse ? cutAware(res.body!, "openai-chat") : res.body, result.session, (text) => openAIUsage(text, body.stream === true), result);
+    const headers = proxyHeaders(res, ["content-type", "cache-control", "x-request-id", "openai-processing-ms"], result, retried);
+    const out = watchUsage(c, isStream(res, body.stream) ? cutAware(res.body!, "openai-chat") : res.body, result.session, (text) => openAIUsage(text, body.stream === true), result);
     return new Response(out, { status: res.status, headers }) as never;
   },
 );

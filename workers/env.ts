@@ -77,7 +77,7 @@ const WINDOWS: Record<string, number> = {
 };
 export const DEFAULT_WINDOW = 128_000;
 /** What Anthropic's `context-1m-…` beta (or Claude Code's `[1m]` model suffix) gives. */
-export const ONE_MILLION = 1_000_000;
+const ONE_MILLION = 1_000_000;
 
 /**
  * A model's context window: the x-context-window header, else the table (longest matching prefix of

@@ -34,7 +34,7 @@ export type ProxyResult = SessionResult & { session?: string };
 const KEY_MESSAGES = 3;
 
 /** The credential a client sent, as received (never stored: only hashed into a session key). */
-export function credentialOf(headers: Headers): string {
+function credentialOf(headers: Headers): string {
   return headers.get("authorization") ?? headers.get("x-api-key") ?? "";
 }
 
@@ -43,7 +43,7 @@ export function credentialOf(headers: Headers): string {
  * prompt and the first messages, so that each conversation of each client has its own, and no two
  * clients ever share one. Undefined for a history too short to tell conversations apart.
  */
-export async function contentKey(credential: string, system: unknown, messages: unknown[]): Promise<string | undefined> {
+async function contentKey(credential: string, system: unknown, messages: unknown[]): Promise<string | undefined> {
   if (messages.length < KEY_MESSAGES) return undefined;
   const text = canonical([credential, system ?? null, messages.slice(0, KEY_MESSAGES)]);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
@@ -56,21 +56,22 @@ export async function sessionKey(headers: Headers, sessionId: string | undefined
 }
 
 /**
- * A proxy's compaction of the client's whole history, in its session: the one named by `sessionId`,
- * else, given the client's `credential`, the content-keyed one (see contentKey); the session
- * substitutes its stored span and runs a pass only when the threshold is crossed. Without either, one
- * stateless pass.
+ * A proxy's compaction of the client's whole history, in its session (see sessionKey): the session
+ * substitutes its stored span and runs a pass only when the threshold is crossed. Without a session,
+ * one stateless pass.
  */
-export async function runCompact(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, credential?: string): Promise<ProxyResult> {
-  const session = sessionId ?? (credential === undefined ? undefined : await contentKey(credential, options.system, messages));
-  if (!session) return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env) });
+export async function runCompact(env: Env, messages: unknown[], options: HttpOptions, session: string | undefined): Promise<ProxyResult> {
+  if (!session) return compactPass(env, messages, options, undefined);
   const outcome = (await sessionOf(env, session).rewrite(messages, options)) as { result: SessionResult } | { error: ErrorData };
   if ("error" in outcome) throw new ErrorAnswer(outcome.error);
   return { ...outcome.result, session };
 }
 
-/** The upstream's headers worth passing on (`keep`), and the compaction report as x-compaction-*. */
-export function proxyHeaders(upstream: Response, keep: string[], { report: r, session }: ProxyResult): Headers {
+/** The header an answer carries when an overflow made the worker compact again and resend. */
+const RETRIED = ["x-compaction-retried", "overflow"] as const;
+
+/** The upstream's headers worth passing on (`keep`), the compaction report as x-compaction-*, and the overflow retry. */
+export function proxyHeaders(upstream: Response, keep: string[], { report: r, session }: ProxyResult, retried = false): Headers {
   const headers = new Headers();
   for (const k of keep) {
     const v = upstream.headers.get(k);
@@ -84,6 +85,7 @@ export function proxyHeaders(upstream: Response, keep: string[], { report: r, se
   headers.set("x-compaction-first-changed-index", String(r.firstChangedIndex));
   if (r.summary) headers.set("x-compaction-summary", r.summary.source);
   if (session) headers.set("x-compaction-session", session);
+  if (retried) headers.set(...RETRIED);
   return headers;
 }
 
@@ -132,13 +134,16 @@ export function unreachable<E extends { Bindings: Env }>(c: Context<E>, failed: 
 }
 
 /**
- * The upstream's error answer in OpenAI's shape, with `headers` added: its own status and back-off
- * headers pass through (OpenAI clients retry on 429 and 5xx by them), its message made safe.
+ * The upstream's error answer in OpenAI's shape: its own status and back-off headers pass through
+ * (OpenAI clients retry on 429 and 5xx by them), its message made safe; and the overflow retry.
  */
-export async function upstreamError(res: Response, headers: Record<string, string> = {}): Promise<Response> {
+export async function upstreamError(res: Response, retried = false): Promise<Response> {
   const f = await upstreamFailure(res);
   const error = { type: "upstream_error", message: f.message, status: f.status, ...(f.code ? { code: f.code } : {}) };
   const out = new Headers(f.headers);
-  for (const [k, v] of Object.entries(headers)) out.set(k, v);
+  if (retried) out.set(...RETRIED);
   return Response.json({ error }, { status: f.status, headers: out });
 }
+
+/** Whether the answer is a stream (and, with `requested`, one the client asked for): it then ends with an error event if cut. */
+export const isStream = (res: Response, requested: unknown = true) => requested === true && res.body !== null && (res.headers.get("content-type") ?? "").includes("event-stream");

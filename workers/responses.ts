@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { windowFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, fail } from "./errors.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
-import { proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
+import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
 import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
@@ -18,7 +18,7 @@ type App = { Bindings: Env };
 const KEEP = ["content-type", "cache-control", "x-request-id", "openai-processing-ms"];
 
 /** Provider usage from a Responses answer: the body's, or the last stream event's `response.usage` (response.completed). */
-export function responsesUsage(text: string, streamed: boolean): unknown {
+function responsesUsage(text: string, streamed: boolean): unknown {
   if (!streamed) return JSON.parse(text)?.usage;
   return sseData(text).reduce((usage: unknown, e) => (e as { response?: { usage?: unknown } })?.response?.usage ?? usage, undefined);
 }
@@ -154,11 +154,10 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
         return unreachable(c, failed) as never;
       }
       const { result, res } = sent;
-      const retried: Record<string, string> = sent.retried ? { "x-compaction-retried": "overflow" } : {};
+      const retried = Boolean(sent.retried);
       if (!res.ok) return (await upstreamError(res, retried)) as never;
-      const headers = proxyHeaders(res, KEEP, withoutInstructions(result, shift));
-      for (const [k, v] of Object.entries(retried)) headers.set(k, v);
-      const streamed = res.body !== null && (res.headers.get("content-type") ?? "").includes("text/event-stream");
+      const headers = proxyHeaders(res, KEEP, withoutInstructions(result, shift), retried);
+      const streamed = isStream(res);
       const out = watchUsage(c, streamed ? cutAware(res.body!, "responses") : res.body, result.session, (text) => responsesUsage(text, streamed), result);
       return new Response(out, { status: res.status, headers }) as never;
     },

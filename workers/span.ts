@@ -67,7 +67,7 @@ const CITED = /\[output pruned #(\d+)\]/;
  * own; a rewritten one (pruned, arguments shrunk) the one of the input it stands for, where a run of
  * rewritten messages matches a run of inputs one for one, else the one its stand-in cites; a handoff none.
  */
-export function outputRefs(input: Input, output: unknown[]): { refs: (number | null)[]; from: (number | undefined)[] } {
+function outputRefs(input: Input, output: unknown[]): { refs: (number | null)[]; from: (number | undefined)[] } {
   const at = new Map(input.messages.map((m, i) => [m, i]));
   const from = output.map((m) => at.get(m));
   const refs: (number | null)[] = [];
