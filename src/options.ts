@@ -20,6 +20,12 @@ export const PIN_SHARE = 0.5;
 export const PRUNE_MIN_CHARS = 200;
 /** Images are stubbed only when each is charged more than this (tokens): a stub's own words cost about 8. */
 export const IMAGE_PRUNE_MIN = 32;
+/** How an earlier pass's one-line stand-in for an output starts: later passes leave it as it is. */
+export const STAND_IN = "[output pruned #";
+/** Whether prune replaces a tool output by a one-liner (plan's shouldCompact asks the same). */
+export const prunableOutput = (r: { text: string; images: number }, pictures: boolean) => !r.text.startsWith(STAND_IN) && (r.text.length > PRUNE_MIN_CHARS || (r.images > 0 && pictures));
+/** Whether an unread output is long enough to shrink (SHRINK_MIN_KEEP of each end, and more between). */
+export const shrinkable = (text: string) => text.length > 4 * SHRINK_MIN_KEEP;
 /** Tool-call arguments over this size get their long string leaves cut. */
 export const SHRINK_MIN_CHARS = 500;
 /** An unread tool output shrunk to fit the window keeps at least this many characters of its head and of its tail; only one over four times this is shrunk. */

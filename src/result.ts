@@ -7,7 +7,8 @@ import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
 import { messageTokens } from "./estimate/index.js";
 import { MAX_STRIKES } from "./options.js";
-import { keptTokens, removedSpan } from "./plan/kept.js";
+import { keptTokens, removedIndexes } from "./plan/kept.js";
+import { sum, userText } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";
@@ -66,7 +67,7 @@ function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string)
 export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: CompactMode) => CompactReport, redact: (text: string) => string, archiveLimit?: number): CompactResult<M> {
   const { plan: pl, settings, dialect } = p;
   const { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns } = d;
-  const { messages: out, sanitized, templateClash } = assemble({
+  const { messages: out, views: outViews, sanitized, templateClash } = assemble({
     input: p.input,
     views: p.views,
     pruned: pruned.messages,
@@ -87,14 +88,14 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     same.failures = failures;
     return { messages: p.input, state: withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway), report: same };
   }
-  let tailTokens = 0;
-  for (let i = pl.tail.start; i < pl.tail.end; i++) tailTokens += pl.tokens.perMessage[i];
+  const tailTokens = sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end);
+  const removed = handoff === undefined ? [] : removedIndexes(pl);
 
   const report = reportOf(mode);
   Object.assign(report, {
     tokensAfter,
     messagesAfter: out.length,
-    droppedMessages: handoff === undefined ? 0 : removedSpan(pl, pruned.perMessage).count,
+    droppedMessages: removed.length,
     firstChangedIndex: firstChangedIndex(p.input, out),
     pruned: pruned.items,
     failures,
@@ -103,15 +104,12 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   if (summary) report.summary = summary;
   if (templateClash) report.warnings.push("strict chat templates (Mistral, Devstral: tool calls and results skipped) see two turns of one role meet at the handoff: no tail start within the threshold keeps them alternating");
   // The zero-user guard's last word: where no seam could make the handoff a user message, say so.
-  const userText = (m: M) => dialect.view(m).role === "user" && dialect.view(m).text.trim() !== "";
-  if (handoff !== undefined && !out.some(userText)) {
+  if (handoff !== undefined && !outViews.some(userText)) {
     report.warnings.push("no user message with text is left (the latest request has none, and no handoff could be one here): some OpenAI-compatible backends answer \"No user query found\"");
   }
   if (summary?.check?.ledgersAppended) report.warnings.push("the model's summary missed the latest request or an unresolved error: the missing ledger lines were appended to it");
   // What the handoff replaced, every output pruned (the tail's too, when it alone was over), and every
   // message the sanitizer took orphan results from: nothing removed is lost.
-  const removed: number[] = [];
-  for (let i = pl.middle.start; handoff !== undefined && i < pl.middle.end; i++) if (!pl.pinned.includes(i)) removed.push(i);
   const archived = archive(p, [...new Set([...removed, ...pruned.items.map((x) => x.index), ...sanitized.removedOrphanResults])].sort((a, b) => a - b), redact, archiveLimit, pruned.reasoning);
   report.warnings.push(...warningsOf({
     plan: pl,

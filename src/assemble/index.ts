@@ -2,6 +2,7 @@
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import type { Plan, Sanitized } from "../types.js";
 import { SYSTEM_NOTE } from "./handoff.js";
+import { shown } from "../plan/index.js";
 
 interface Slot<M> {
   message: M;
@@ -33,6 +34,7 @@ function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[];
 
   /** Answers the open calls before `next` is added; returns `next`, possibly rewritten. */
   const answerOpenCalls = <S extends Slot<M> | undefined>(next: S): S | Slot<M> => {
+    if (!open.size) return next;
     const calls = [...open.values()].filter((c) => next || !c.approval);
     if (!calls.length) return next;
     const a = dialect.answer(calls, STUB_RESULT, { last: lastCarrier >= 0 ? out[lastCarrier].message : undefined, next: next?.message });
@@ -84,8 +86,6 @@ export interface AssembleInput<M> {
   dialect: Dialect<M>;
 }
 
-/** A turn strict chat templates (Mistral, Devstral) check for alternation: tool results and calls are skipped. */
-const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
 
 /**
  * Whether two turns of one role meet, as strict templates see the output, where they did not meet in
@@ -107,7 +107,7 @@ function templateClash<M>(slots: Slot<M>[], views: MessageView[]): boolean {
   });
 }
 
-export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sanitized; templateClash: boolean } {
+export function assemble<M>(x: AssembleInput<M>): { messages: M[]; views: MessageView[]; sanitized: Sanitized; templateClash: boolean } {
   const { plan, dialect } = x;
   const slots: Slot<M>[] = [];
   for (let i = 0; i < plan.head.end; i++) slots.push({ message: x.input[i], view: x.views[i], from: i });
@@ -142,5 +142,5 @@ export function assemble<M>(x: AssembleInput<M>): { messages: M[]; sanitized: Sa
   }
 
   const { slots: clean, sanitized } = sanitize(slots, dialect);
-  return { messages: clean.map((s) => s.message), sanitized, templateClash: x.handoff !== undefined && (dialect.wireRole?.("tool") ?? "tool") === "tool" && templateClash(clean, x.views) };
+  return { messages: clean.map((s) => s.message), views: clean.map((s) => s.view), sanitized, templateClash: x.handoff !== undefined && (dialect.wireRole?.("tool") ?? "tool") === "tool" && templateClash(clean, x.views) };
 }

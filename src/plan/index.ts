@@ -8,11 +8,11 @@ import {
   MAX_STRIKES,
   MIN_TAIL_MESSAGES,
   PIN_SHARE,
-  PRUNE_MIN_CHARS,
   SHRINK_MIN_CHARS,
-  SHRINK_MIN_KEEP,
   TAIL_SHARE,
   TAIL_SOFT_CEILING,
+  prunableOutput,
+  shrinkable,
   type Settings,
 } from "../options.js";
 import type { CompactorState, Plan } from "../types.js";
@@ -26,7 +26,7 @@ import type { CompactorState, Plan } from "../types.js";
 function latestAndHandoff(views: MessageView[]): [latest: number, handoff: number] {
   let latest = -1;
   let handoff = -1;
-  for (let i = views.length; i--; ) {
+  for (let i = views.length; i-- && (latest < 0 || handoff < 0); ) {
     const v = views[i];
     const found = /user|assistant/.test(v.role) ? findHandoff(v.text) : undefined;
     if (latest < 0 && v.role === "user" && (found ? found.rest !== "" || !found.ours : v.text.trim() !== "" || v.images + v.attachments + v.otherChars > 0)) latest = i;
@@ -81,8 +81,8 @@ function tailStart(views: MessageView[], perMessage: number[], floor: number, bu
 }
 
 /** A turn strict chat templates (Mistral, Devstral) check for alternation: tool results and calls are skipped. */
-const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
-const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
+export const shown = (v: MessageView) => v.role === "user" || (v.role === "assistant" && !v.toolCalls.length);
+export const userText = (v: MessageView) => v.role === "user" && v.text.trim() !== "";
 
 /** Whether a message of role `r` may follow one of role `before` (none: it opens the conversation). */
 const apart = (r: NeutralRole, before?: NeutralRole) => r !== before && !(r === "assistant" && !before);
@@ -95,7 +95,7 @@ const apart = (r: NeutralRole, before?: NeutralRole) => r !== before && !(r === 
  * has user text, so a user handoff wins (Hermes' zero-user guard). The flag is false when only the
  * wire alternates.
  */
-export function seamRole(before: NeutralRole | undefined, after: NeutralRole, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
+function seamRole(before: NeutralRole | undefined, after: NeutralRole, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
   const order = needsUser ? (["user", "merge", "assistant"] as const) : before === "user" ? (["assistant", "user", "merge"] as const) : (["user", "assistant", "merge"] as const);
   let wireOnly: Plan["seam"] | undefined;
   for (const r of order) {
@@ -305,10 +305,10 @@ function tailPrunable(views: MessageView[], s: Settings, start: number, lu: numb
     return (
       i >= start &&
       (i > unread
-        ? overWindow && m.results.some((r) => r.text.length > SHRINK_MIN_KEEP * 4)
+        ? overWindow && m.results.some((r) => shrinkable(r.text))
         : i < unread && i !== lu && (m.toolCalls.length > 0 || m.results.length > 0) &&
           ((m.images + m.attachments > 0 && pictures) ||
-            m.results.some((r) => open(names.get(r.id)) && !r.text.startsWith("[output pruned #") && (r.text.length > PRUNE_MIN_CHARS || (r.images > 0 && pictures))) ||
+            m.results.some((r) => open(names.get(r.id)) && prunableOutput(r, pictures)) ||
             m.toolCalls.some((c) => open(c.name) && c.arguments.length > SHRINK_MIN_CHARS)))
     );
   });

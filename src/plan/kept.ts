@@ -6,10 +6,15 @@ import { sum } from "./index.js";
 /** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail (all but what a handoff replaces). */
 export const keptTokens = (p: Plan, perMessage = p.tokens.perMessage): number => p.fixedTokens + sum(perMessage) - removedSpan(p, perMessage).tokens;
 
-/** How many of the middle's messages a handoff replaces (pinned ones stay), and their tokens. */
+/** The middle's messages a handoff replaces (pinned ones stay). */
+export function removedIndexes(pl: Plan): number[] {
+  const out: number[] = [];
+  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) out.push(i);
+  return out;
+}
+
+/** How many of the middle's messages a handoff replaces, and their tokens. */
 export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
-  let count = 0;
-  let tokens = 0;
-  for (let i = pl.middle.start; i < pl.middle.end; i++) if (!pl.pinned.includes(i)) count++, (tokens += perMessage[i]);
-  return { count, tokens };
+  const removed = removedIndexes(pl);
+  return { count: removed.length, tokens: removed.reduce((t, i) => t + perMessage[i], 0) };
 }

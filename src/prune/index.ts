@@ -2,9 +2,9 @@
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
-import { lastOf } from "../plan/index.js";
+import { lastOf, sum } from "../plan/index.js";
 import { keptTokens } from "../plan/kept.js";
-import { IMAGE_PRUNE_MIN, PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, SHRINK_MIN_KEEP, type Settings } from "../options.js";
+import { IMAGE_PRUNE_MIN, PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, STAND_IN, prunableOutput, shrinkable, type Settings } from "../options.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import type { Plan, PrunedItem } from "../types.js";
@@ -51,13 +51,13 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
   m.results.forEach((r, k) => {
     const call = calls[k];
     // An earlier pass's stand-in stays as it is: the output it replaced is archived under the reference it cites.
-    if (isProtected(call?.name) || r.text.startsWith("[output pruned #")) return;
+    if (isProtected(call?.name) || r.text.startsWith(STAND_IN)) return;
     const target = describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
       outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
       duplicate = true;
-    } else if (r.text.length > PRUNE_MIN_CHARS || (r.images > 0 && pictures)) {
+    } else if (prunableOutput(r, pictures)) {
       outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, once), ref));
     }
   });
@@ -134,7 +134,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     const share = Math.max(0, perMessage[i] - excess) / perMessage[i];
     const outputs = new Map<number, string>();
     views[i].results.forEach((r, k) => {
-      if (r.text.length > 4 * SHRINK_MIN_KEEP) outputs.set(k, shrinkOutput(once.redact(r.text), r.text.length * share, refOf(i, pass)));
+      if (shrinkable(r.text)) outputs.set(k, shrinkOutput(once.redact(r.text), r.text.length * share, refOf(i, pass)));
     });
     if (outputs.size) keep(i, dialect.withResults(messages[i], outputs), "shrunk");
   };
@@ -163,7 +163,6 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
 
   const reasoning = new Map<number, string[]>();
   pruneReasoning({ messages: out, views: outViews, perMessage, items, reasoning }, plan, dialect, s);
-  let total = plan.fixedTokens;
-  for (const t of perMessage) total += t;
+  const total = plan.fixedTokens + sum(perMessage);
   return { messages: out, views: outViews, perMessage, total, items, reasoning };
 }
