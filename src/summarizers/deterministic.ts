@@ -291,11 +291,10 @@ function fit(s: string, items: string[], room: number): string[] {
   return [...show(items.flatMap((_, i) => kept.get(i) ?? [])), ...(left ? [`… ${left} more not shown`] : [])];
 }
 
-function render(cp: Checkpoint, limit: number, blocked: (width: [number, number]) => string[]): string {
+function render(cp: Checkpoint, limit: number, widths: string[][]): string {
   // Blocked at the widest that fits a quarter of the room, else the narrowest, taking up to all the
   // room the task leaves: every unresolved error line shortened before one is left out, before any
   // resolved history.
-  const widths = BLOCKED_WIDTHS.map(blocked);
   cp = new Map(cp).set("Blocked", widths.find((items) => cost("Blocked", items) <= limit / 4) ?? widths[widths.length - 1]);
   const room = allot(cp, limit);
   return WEIGHTS.map(([s, w]) => {
@@ -330,8 +329,9 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   else if (clean.previousSummary) cp = merge(parseCheckpoint(clean.previousSummary), cp);
   const blocked = (width: [number, number]) => blockedItems(l, m.pass, width);
   // Paths and references count denser than 3.5 characters a token: held to the budget as the built-in estimate counts it.
-  let text = render(cp, limit, blocked);
-  for (let n = heuristicTokens(text); n > maxOutputTokens && limit > 1200; n = heuristicTokens(text)) text = render(cp, (limit = chars((limit * maxOutputTokens) / n - 10)), blocked);
+  const widths = BLOCKED_WIDTHS.map(blocked); // Blocked at each width, written once for every fit tried
+  let text = render(cp, limit, widths);
+  for (let n = heuristicTokens(text); n > maxOutputTokens && limit > 1200; n = heuristicTokens(text)) text = render(cp, (limit = chars((limit * maxOutputTokens) / n - 10)), widths);
   return text;
 }
 
