@@ -85,6 +85,9 @@ export function proxyHeaders(upstream: Response, keep: string[], { report: r, se
   headers.set("x-compaction-first-changed-index", String(r.firstChangedIndex));
   if (r.summary) headers.set("x-compaction-summary", r.summary.source);
   if (session) headers.set("x-compaction-session", session);
+  // Unread outputs cut to fit the window (the whole in the archive): the model sees less than the tool wrote.
+  const shrunk = r.pruned.filter((x) => x.kind === "shrunk").length;
+  if (shrunk) headers.set("x-compaction-shrunk", String(shrunk));
   if (retried) headers.set(...RETRIED);
   return headers;
 }

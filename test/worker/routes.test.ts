@@ -193,6 +193,26 @@ describe("POST /v1/chat/completions", () => {
     });
   });
 
+  it("shrinks a newest tool output that alone would overflow the window, and says so in x-compaction-shrunk", async () => {
+    let sent: { messages: { content: unknown }[] } | undefined;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
+      sent = JSON.parse(String(init?.body));
+      return Response.json({ choices: [{ message: { role: "assistant", content: "ok" } }] });
+    });
+    const output = `${Array.from({ length: 6000 }, (_, i) => `line ${i}: some build output`).join("\n")}\nerror: the build failed`;
+    const messages = [
+      { role: "user", content: "Build it" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: '{"command":"make"}' } }] },
+      { role: "tool", tool_call_id: "c1", content: output },
+    ];
+    const res = await request({ model: "gpt-4o", messages }, { "x-context-window": "20000" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-compaction-shrunk")).toBe("1");
+    const last = String(sent!.messages.at(-1)!.content);
+    expect(last.length).toBeLessThan(output.length / 2);
+    expect(last).toContain("error: the build failed");
+  });
+
   it("passes a small conversation through untouched", async () => {
     let sent: unknown[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
