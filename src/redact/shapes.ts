@@ -159,12 +159,12 @@ function prefixedToken(value: string): boolean {
 const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 
 /** Names that mark the value beside them as a secret (the last word of the name). */
-const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|api[_-]?key|credentials?|auth|login|cookie)";
+const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
 /**
  * Words after a secret word that keep the value the secret: `SECRET_KEY_BASE`, `JWT_SECRET_KEY`,
- * `PASSWORD_SALT`, `TOKEN_VALUE`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
+ * `PASSWORD_SALT`, `TOKEN_VALUE`, `SECRET_ACCESS_KEY`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
  */
-const SECRET_TAIL = "(?:[_.-]?(?:key|base|salt|pepper|value)){0,2}";
+const SECRET_TAIL = "(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}";
 /**
  * `=`, `:`, `:=`, `?=`, `::=`, `=>`, an XML tag's `>` or an XML `value=` attribute, with quotes (escaped
  * too), a subscript's closing `]` (`app.config["SECRET_KEY"] =`, `settings[:secret_token] =`) and spaces.
@@ -174,16 +174,20 @@ const ASSIGN_OP = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\]?\\s{0,4}(?:[:?+!]{0,3}=|=>|
 const ASSIGN = `${ASSIGN_OP}\\\\?["'\`]?\\s{0,2}`;
 /** A value stops at whitespace, quotes, separators and brackets. */
 const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
+/** A JSON `\u` escape of a printable character: part of a value written in a JSON string (`Maple\u0026Juniper`). */
+const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
+/** A value's character, or such an escape: a value is masked whole, never cut at an escape. */
+const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
 /**
  * A value in quotes runs to its closing quote on its line, separators and brackets included
  * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
  */
-const QUOTED_VALUE = `(?:'([^'\\n]{6,400})'|\\\\?"([^"\\\\\\n]{6,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${VALUE}{6,400}))`;
+const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${VALUE_CHAR}{4}${VALUE_CHAR}*))`;
 /**
- * Public keys and tokens are not secrets, nor CSRF tokens; npm's own `_authToken` key has its shape
+ * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
  */
-const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$/i;
+const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
@@ -271,6 +275,65 @@ const passwordLike = (value: string) =>
 const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
 const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+
+/**
+ * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
+ * API key, credentials; a token under a longer name (`GITHUB_TOKEN`, `access_token`, `authToken`).
+ * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
+ */
+const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
+/** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
+const NOT_A_VALUE = new Set(
+  (
+    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
+    "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
+    "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
+    "the this that your mine here there being still also not what which where when after before from with into used"
+  ).split(" "),
+);
+/**
+ * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
+ * alias (`!vault`, `*default`), a path of identifiers (`process.env.X`, `os.environ`, `self.token`).
+ */
+const REFERENCE = /^(?:[$%@!*&#]|\{\{|\[\[)|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+/** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
+const CALL = /\w\(|[$#{]\{/;
+/**
+ * How documentation shows a value it does not give: cut short (`sk-ant-...`, `sk_live_…`), masked
+ * (`•••••`, `****`, one character repeated), or an instruction (`insert_key_here`, `enter-token`).
+ */
+const SHOWN = /\.\.\.|…|^(.)\1+$|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$/i;
+/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
+const IDENTIFIER = /^[A-Za-z_]+$/;
+/** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
+const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
+
+/**
+ * Whether `value` is the credential a credential's name gives, whatever its entropy: a name of
+ * CREDENTIAL_NAME (a word of its own, `DB_PASSWORD`, not `bypass`) assigned a value on its line, as a
+ * flag (`--db-password x`), an argument (`getenv("API_TOKEN", "x")`) or in prose ("the password is
+ * x"); unless the value is plainly none: a reference, a type, a literal or a small number, a path
+ * without a random run (`*_FILE`), a placeholder, a code identifier.
+ */
+function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
+  if (!CREDENTIAL_NAME.test(match) || (/^pass|^pwd|^[_-]pw/i.test(match) && !passwordNamed(before, match))) return false;
+  if (/^token/i.test(match) && !nameCode(before.charCodeAt(before.length - 1))) return false; // a bare `token`
+  const between = match.slice(0, match.lastIndexOf(value));
+  if (between.includes("\n")) return false; // a value on the next line is a YAML block's next key
+  const quoted = /["'`]\s{0,2}$/.test(between);
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
+  // after a bare space, only a flag (`--password x`) or prose names a value
+  if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
+  if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
+  const word = value.replace(/[.,:;!?]+$/, "");
+  if (NOT_A_VALUE.has(word.toLowerCase()) || /^\d{1,5}$/.test(word) || REFERENCE.test(value) || CALL.test(value) || standsFor(value) || SHOWN.test(value) || VERSION.test(value)) return false;
+  if (LOCATION.test(value) && !mixedRun(value, 5)) return false;
+  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || /^[,;)\]}]/.test(after))) return false;
+  // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
+  if (between.includes(",") && IDENTIFIER.test(value)) return false;
+  // prose names a value only where it reads as one: quoted, or with a digit, a symbol or mixed case
+  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word);
+}
 
 /**
  * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
@@ -445,21 +508,21 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      `${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
+      `${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["'\`]?)(${VALUE_CHAR}{4}${VALUE_CHAR}*))` +
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
     group: [1, 2, 3, 4, 5],
-    random: [4, 5],
-    // a quoted value is exactly the secret: random, or a password as policies ask for one (not for a
-    // login, an auth scheme or a cookie, which name other things too); a bare one assigned is random,
-    // or such a password under a password's name (`DB_PASSWORD=coral-thistle-31`, not `bypass=`);
-    // not a call (getTokenizer(model)), not after "public" or "csrf", not a record's key (cache-key)
+    random: [5],
+    // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
+    // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
+    // is a logprob's too) or after a bare space it must look random, or be a password as policies ask
+    // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key
     valid: (v, before, after, match, group) =>
-      (group > 3 || looksRandom(v) || (passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))) &&
       after !== "(" &&
       !NOT_AFTER.test(before) &&
-      !idNamed(beforeValue(v, before, match)),
+      !idNamed(beforeValue(v, before, match)) &&
+      (group > 4 || namedValue(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
   },
   {
@@ -497,7 +560,7 @@ export const KUBERNETES_DATA: Shape = {
  * `<key>`, `{{ token }}`, `{token}`, `xxxx`, `EXAMPLE`, `your-key`. Not any value that starts with `%`
  * or `{`: `%40…` is a URL-encoded password, `{5j…}O>C` a generated one.
  */
-const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|\*{3}/i;
+const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|^\*{3}/i;
 
 /**
  * A value that stands for a secret where any value is a credential (a password in a URL or after a
@@ -582,4 +645,4 @@ function casesAndDigits(value: string): boolean {
  * end: `run_ghp_…` is a token behind a word, `pi_…_secret_…` a Stripe client secret.
  */
 export const NOT_SECRET =
-  /^(?:(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1)[_-]|(?:nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;
+  /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;
