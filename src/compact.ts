@@ -111,12 +111,13 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
 
   // Pruning, summarizing and writing the result load with the first pass that rewrites.
   let rewrite: Rewrite;
+  let more: typeof import("./redact/more.js");
   try {
-    rewrite = await import("./rewrite.js");
+    [rewrite, more] = await Promise.all([import("./rewrite.js"), import("./redact/more.js")]);
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  const done = await rewrite.rewritten(p, options, emit, more.completed(redactor, options.secrets), (m) => baseReport(p as Prepared<unknown>, m, started), started);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 

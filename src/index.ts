@@ -3,7 +3,7 @@ export { compact, estimateTokens, plan } from "./compact.js";
 export { previewPrune, type PrunePreview } from "./preview.js";
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError, SummarizerError } from "./errors.js";
-export { redact } from "./redact/index.js";
+export { redact } from "./redact/public.js";
 export { normalizeRef, recall, recallTool, type RecallOptions } from "./archive/recall.js";
 export { deterministicSummarizer } from "./summarizers/local.js";
 export { openAICompatible } from "./summarizers/openai.js";

@@ -102,6 +102,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   check(Array.isArray(tools) && tools.every((t) => typeof t === "string"), "protectedTools must be an array of tool names");
   check(o.focus == null || typeof o.focus === "string", "focus must be a string");
   check(o.runway === undefined || (Number.isFinite(o.runway) && o.runway >= 0), "runway must be a number of tokens ≥ 0");
+  check(o.secrets === undefined || (Array.isArray(o.secrets) && o.secrets.every((v) => typeof v === "string")), "secrets must be an array of strings");
   check(o.archiveLimit === undefined || (typeof o.archiveLimit === "number" && o.archiveLimit >= 0), "archiveLimit must be a number of characters ≥ 0");
   const own = [o.refIndexes ?? []].flat().filter((n) => n != null); // not an array: one entry that fails
   check(own.every((n) => n >= 0 && Number.isInteger(n)) && new Set(own).size === own.length, "refIndexes must be distinct integers ≥ 0 or null");

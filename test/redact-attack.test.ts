@@ -9,6 +9,10 @@ import { redact, redactor as core, streamKit } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { redactedStream } from "../src/redact/stream.js";
 import { fakeFetch } from "./support/sse.js";
+import { completed } from "../src/redact/more.js";
+
+// the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
+completed(core);
 
 /** Redaction with its window functions, as pruning receives it. */
 const redactor = windowed(core);

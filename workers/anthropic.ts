@@ -4,7 +4,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
-import { windowFor, type Env } from "./env.js";
+import { ownSecrets, windowFor, type Env } from "./env.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
@@ -192,7 +192,7 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
       if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
       const contextWindow = await windowOf(c, body.model, c.req.valid("header")["x-session-id"]);
-      const result = await compact(body.messages, coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }));
+      const result = await compact(body.messages, { ...coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }), secrets: ownSecrets(c.env) });
       let res: Response;
       try {
         const request = anthropicRequest(body, result);

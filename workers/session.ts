@@ -5,7 +5,7 @@ import { compact, normalizeRef, plan, recall, SYSTEM_NOTE, type Archive, type Co
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
-import { summarizerFor, type Env } from "./env.js";
+import { ownSecrets, summarizerFor, type Env } from "./env.js";
 import { errorData, type ErrorData } from "./errors.js";
 import { spanOf, substitute, whole, type Span } from "./span.js";
 
@@ -120,7 +120,7 @@ export class SessionObject extends DurableObject<Env> {
   private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent });
+      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent, secrets: ownSecrets(this.env) });
       // One transaction: the state, the archive and the report land together or not at all.
       this.ctx.storage.transactionSync(() => {
         this.write("state", result.state);
@@ -158,7 +158,7 @@ export class SessionObject extends DurableObject<Env> {
     const state = span && !substituted && stored ? ownConversation(stored) : stored;
     const noted = Boolean(substituted && span!.noted);
     const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
-    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env) });
+    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
     const effective = result.report.mode !== "noop" && result.report.mode !== "aborted";
     this.ctx.storage.transactionSync(() => {
       if (effective || !span || substituted) this.write("state", result.state);

@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -136,8 +136,12 @@ export function apply(text: string, shape: Shape, needed = false): string {
     if (MASKED.test(value) || NOT_SECRET.test(value)) continue; // masked already, or an id
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group)) continue;
+    const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
+    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
+    pattern.lastIndex = next;
+    if (!valid) continue;
     const start = at + (group ? match.lastIndexOf(value) : 0);
+    if (escapedOn(text, start + value.length)) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
@@ -153,11 +157,11 @@ function redactBlocks(text: string, manifest = false): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
-/** `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
-export function redactShapes(text: string, about = false): string {
-  for (const shape of SHAPES) text = apply(text, shape, about && shape.context);
+/** Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
+const shapesOf = (shapes: Shape[]) => (text: string, about = false): string => {
+  for (const shape of shapes) text = apply(text, shape, about && shape.context);
   return text;
-}
+};
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
@@ -169,6 +173,13 @@ const RUN = /[\w+/=.~:@&?%\\-]/;
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
 /** Which char codes an escape is decoded to. */
 const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
+/** Whether an escape of a token character (`\u0042`, `%41`) starts at `i`: a token does not end there. */
+function escapedOn(text: string, i: number): boolean {
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
+  const high = len && text.charCodeAt(i + len - 2) - 48;
+  const low = len ? hexAt(text, i + len - 1) : -1;
+  return high >= 2 && high <= 7 && low >= 0 && !!DECODES[high * 16 + low];
+}
 /** The hex digit at `i`, or -1. */
 function hexAt(text: string, i: number): number {
   const c = text.charCodeAt(i) | 32;
@@ -213,7 +224,7 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-export function redactEncoded(text: string): string {
+const encodedOf = (redactShapes: (text: string) => string) => (text: string): string => {
   if (!ESCAPE_NEAR.test(text)) return text;
   let out = "";
   let at = 0; // text before `at` is written
@@ -261,38 +272,43 @@ export function redactEncoded(text: string): string {
       stop = Math.max(stop, end);
       continue;
     }
-    if (stop >= 0) flush();
+    if (stop >= 0) {
+      const next = ESCAPE.lastIndex; // redacting a region may redact again what a check decodes, with ESCAPE too
+      flush();
+      ESCAPE.lastIndex = next;
+    }
     [from, start, stop] = [f, s, end];
   }
   if (stop >= 0) flush();
   return out + text.slice(at);
-}
-
-/** Replaces every recognised secret in `text`; everything else is returned as it was. */
-export function redact(text: string): string {
-  return redactEncoded(redactShapes(redactBlocks(text)));
-}
-
-/** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
-function redactWindow(text: string, manifest: boolean, about = false): string {
-  return redactEncoded(redactShapes(redactBlocks(text, manifest), about));
-}
+};
 
 /**
- * What streaming redaction (./stream.ts) and redaction in windows (./window.ts), both loaded lazily,
- * work with: handed over, not imported, so no chunk is shared.
+ * Redaction over a catalogue. `redact` replaces every recognised secret in a text, everything else
+ * as it was; the kit is what streaming redaction (./stream.ts) and redaction in windows (./window.ts),
+ * both loaded lazily, work with: handed over, not imported, so no chunk is shared.
  */
-export const streamKit = {
-  redact,
-  redactWindow,
-  apply,
-  redactEncoded,
-  redactKeyBlocks,
-  shapes: SHAPES,
-  kubernetes: KUBERNETES_DATA,
-  bodyLine: BODY_LINE,
-};
-export type StreamKit = typeof streamKit;
+function kitOf(shapes: Shape[]) {
+  const redactShapes = shapesOf(shapes);
+  const redactEncoded = encodedOf(redactShapes);
+  return {
+    redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
+    /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
+    redactWindow: (text: string, manifest: boolean, about = false) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
+    redactShapes,
+    apply,
+    redactEncoded,
+    redactKeyBlocks,
+    shapes,
+    kubernetes: KUBERNETES_DATA,
+    bodyLine: BODY_LINE,
+    /** For ./more.ts: what its rules are built from, and how it completes the catalogue in use. */
+    parts: PARTS,
+    extend,
+    over: (more: Shape[]) => redactorOf([...more, ...shapes]),
+  };
+}
+export type StreamKit = ReturnType<typeof kitOf>;
 
 /** A run of token characters long enough to be a key. */
 const TOKEN_RUN = /[\w+/=~-]{16}[\w+/=~-]*/g;
@@ -302,10 +318,10 @@ const TOKEN_RUN = /[\w+/=~-]{16}[\w+/=~-]*/g;
  * masked too (a provider echoes a key in whatever form it was sent, even one no shape knows), ids
  * excepted; capped last, so no cut can leave a piece of a secret.
  */
-export function redactMessage(text: string, max = 500): string {
+const messageOf = (redact: (text: string) => string) => (text: string, max = 500): string => {
   const clean = redact(text).replace(TOKEN_RUN, (run) => (NOT_SECRET.test(run) || !mixedRun(run, 16) ? run : mask(run)));
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-}
+};
 
 /**
  * Redaction as the pass hands it to the lazily loaded modules: they take it from the pass rather
@@ -324,4 +340,26 @@ export interface Redactor extends PassRedactor {
   redactMany(texts: string[]): string[];
 }
 
-export const redactor: PassRedactor = { redact, redactMessage, streamKit };
+/** The redactor over `shapes`: what a pass hands on. */
+export function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassRedactor {
+  return { redact: streamKit.redact, redactMessage: messageOf(streamKit.redact), streamKit };
+}
+
+/**
+ * The redactor in use: the catalogue of ./shapes.ts, completed by ./more.ts once that has loaded (with
+ * the first pass that rewrites, or with the package's `redact`), through `extend`.
+ */
+export let redactor = /* @__PURE__ */ redactorOf(SHAPES);
+export let streamKit = /* @__PURE__ */ kitOf(SHAPES);
+export const redact = (text: string): string => redactor.redact(text);
+export const redactMessage = (text: string, max?: number): string => redactor.redactMessage(text, max);
+export const redactEncoded = (text: string): string => streamKit.redactEncoded(text);
+export const redactShapes = (text: string, about?: boolean): string => streamKit.redactShapes(text, about);
+/** Adds `more` to the catalogue in use (once) and returns the redactor in use. */
+function extend(more: Shape[]): PassRedactor {
+  if (redactor.streamKit.shapes === SHAPES) {
+    streamKit = kitOf([...SHAPES, ...more]);
+    redactor = redactorOf(streamKit.shapes, streamKit);
+  }
+  return redactor;
+}

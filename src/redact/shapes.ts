@@ -156,10 +156,10 @@ function prefixedToken(value: string): boolean {
 }
 
 /** Base64 or a token (digits, padding, a case change inside), not a word: "required", "default", "YOUR_TOKEN". */
-const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
+export const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 
 /** Names that mark the value beside them as a secret (the last word of the name). */
-const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
+export const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
 /**
  * Words after a secret word that keep the value the secret: `SECRET_KEY_BASE`, `JWT_SECRET_KEY`,
  * `PASSWORD_SALT`, `TOKEN_VALUE`, `SECRET_ACCESS_KEY`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
@@ -173,11 +173,11 @@ const ASSIGN_OP = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\]?\\s{0,4}(?:[:?+!]{0,3}=|=>|
 /** The operator, then the value's opening quote if any. */
 const ASSIGN = `${ASSIGN_OP}\\\\?["'\`]?\\s{0,2}`;
 /** A value stops at whitespace, quotes, separators and brackets. */
-const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
+export const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
 /** A JSON `\u` escape of a printable character: part of a value written in a JSON string (`Maple\u0026Juniper`). */
-const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
+export const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
 /** A value's character, or such an escape: a value is masked whole, never cut at an escape. */
-const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
+export const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
 /**
  * A value in quotes runs to its closing quote on its line, separators and brackets included
  * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
@@ -190,7 +190,7 @@ const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}
 const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
-const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 /** Whether the char code is a space the patterns' `\s` takes (ASCII ones and NBSP suffice here). */
 const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
 const quoteCode = (c: number) => c === 34 || c === 39;
@@ -249,99 +249,50 @@ function idWord(name: string): boolean {
   return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
 }
 /** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
-const SECRET_WORD = new RegExp(SECRET_NAME, "i");
+export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
 
 /**
  * The value after `before` is named as no credential: an id (`trace_id`, `requestId`, `X-Request-Id`,
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-function idNamed(before: string): boolean {
+export function idNamed(before: string): boolean {
   const name = nameBefore(before);
   return !!name && idWord(name) && !SECRET_WORD.test(name);
 }
 
 /** The text before the value: what precedes the match, and the match up to the value. */
-const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
+export const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
 
 /**
  * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
  * call, reference or path (`[parameters('adminPassword')]`, `@Microsoft.KeyVault(SecretUri=…)`, `#{Pw}`).
  */
-const passwordLike = (value: string) =>
+export const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
-const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
-const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+export const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 
 /**
- * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
- * API key, credentials; a token under a longer name (`GITHUB_TOKEN`, `access_token`, `authToken`).
- * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
+ * Whether a value is the credential its name gives, whatever its entropy (./more.ts sets it when it
+ * loads: the rule and its word lists stay off the eager path; until then only random values count).
  */
-const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
-/** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
-const NOT_A_VALUE = new Set(
-  (
-    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
-    "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
-    "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
-    "the this that your mine here there being still also not what which where when after before from with into used"
-  ).split(" "),
-);
-/**
- * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
- * alias (`!vault`, `*default`), a path of identifiers (`process.env.X`, `os.environ`, `self.token`).
- */
-const REFERENCE = /^(?:[$%@!*&#]|\{\{|\[\[)|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
-/** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
-const CALL = /\w\(|[$#{]\{/;
-/**
- * How documentation shows a value it does not give: cut short (`sk-ant-...`, `sk_live_…`), masked
- * (`•••••`, `****`, one character repeated), or an instruction (`insert_key_here`, `enter-token`).
- */
-const SHOWN = /\.\.\.|…|^(.)\1+$|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$/i;
-/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
-const IDENTIFIER = /^[A-Za-z_]+$/;
-/** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
-const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
-
-/**
- * Whether `value` is the credential a credential's name gives, whatever its entropy: a name of
- * CREDENTIAL_NAME (a word of its own, `DB_PASSWORD`, not `bypass`) assigned a value on its line, as a
- * flag (`--db-password x`), an argument (`getenv("API_TOKEN", "x")`) or in prose ("the password is
- * x"); unless the value is plainly none: a reference, a type, a literal or a small number, a path
- * without a random run (`*_FILE`), a placeholder, a code identifier.
- */
-function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
-  if (!CREDENTIAL_NAME.test(match) || (/^pass|^pwd|^[_-]pw/i.test(match) && !passwordNamed(before, match))) return false;
-  if (/^token/i.test(match) && !nameCode(before.charCodeAt(before.length - 1))) return false; // a bare `token`
-  const between = match.slice(0, match.lastIndexOf(value));
-  if (between.includes("\n")) return false; // a value on the next line is a YAML block's next key
-  const quoted = /["'`]\s{0,2}$/.test(between);
-  const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
-  // after a bare space, only a flag (`--password x`) or prose names a value
-  if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
-  if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  const word = value.replace(/[.,:;!?]+$/, "");
-  if (NOT_A_VALUE.has(word.toLowerCase()) || /^\d{1,5}$/.test(word) || REFERENCE.test(value) || CALL.test(value) || standsFor(value) || SHOWN.test(value) || VERSION.test(value)) return false;
-  if (LOCATION.test(value) && !mixedRun(value, 5)) return false;
-  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || /^[,;)\]}]/.test(after))) return false;
-  // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
-  if (between.includes(",") && IDENTIFIER.test(value)) return false;
-  // prose names a value only where it reads as one: quoted, or with a digit, a symbol or mixed case
-  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word);
-}
+export const hooks = {
+  named: (_value: string, _before: string, _after: string, _match: string, _group: number) => false,
+  /** Whether a value is base64 of plain text with no credential in it (a certificate, a note): ./more.ts decodes and checks. */
+  plain: (_value: string) => false,
+};
 
 /**
  * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
  * break, so that no match runs from one text into the next (redactMany joins them with "\n\0\n").
  */
-const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
+export const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
 /** The flag's value when it follows after spaces. */
-const SPACED = `${GAP}{1,4}`;
+export const SPACED = `${GAP}{1,4}`;
 
 /**
  * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
@@ -349,7 +300,7 @@ const SPACED = `${GAP}{1,4}`;
  * (`mongosh -u admin -p --authenticationDatabase admin` asks for it). Groups: single-quoted,
  * double-quoted (escaped quotes too), bare.
  */
-const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`-][^\s"'\`]{3,127}))`;
+export const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`-][^\s"'\`]{3,127}))`;
 
 /**
  * The value after `-flag` (then `between`) on a command line of one of `programs`, within its first
@@ -521,8 +472,9 @@ export const SHAPES: Shape[] = [
     valid: (v, before, after, match, group) =>
       after !== "(" &&
       !NOT_AFTER.test(before) &&
+      !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
       !idNamed(beforeValue(v, before, match)) &&
-      (group > 4 || namedValue(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
+      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
   },
   {
@@ -534,7 +486,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    valid: (v, before, _, match) => bareToken(v) && !/public/i.test(match) && !idNamed(beforeValue(v, before, match)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf/i.test(match) && !idNamed(beforeValue(v, before, match)),
     breaks: true,
   },
   {
@@ -560,17 +512,17 @@ export const KUBERNETES_DATA: Shape = {
  * `<key>`, `{{ token }}`, `{token}`, `xxxx`, `EXAMPLE`, `your-key`. Not any value that starts with `%`
  * or `{`: `%40…` is a URL-encoded password, `{5j…}O>C` a generated one.
  */
-const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|^\*{3}/i;
+export const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|^\*{3}/i;
 
 /**
  * A value that stands for a secret where any value is a credential (a password in a URL or after a
  * flag): a placeholder or a reference (`${VAR}`, `$VAR`, `%VAR%`, `{{ var }}`, `<password>`), or a
  * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`).
  */
-const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value);
-const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
+export const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value);
+export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
-const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
+export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
@@ -615,7 +567,7 @@ function entropy(value: string): number {
  * one case; lockfile hashes and ids carry their prefix; paths and versions have slashes and dots.
  */
 export function bareToken(value: string): boolean {
-  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
+  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !hooks.plain(value);
 }
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */
@@ -646,3 +598,7 @@ function casesAndDigits(value: string): boolean {
  */
 export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;
+
+/** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor };
+export type Parts = typeof PARTS;
