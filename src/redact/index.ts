@@ -171,6 +171,9 @@ const DECODED = /[\w+/=.~:@&?-]/;
 /** The characters of a run around an escape; the rest of a run, from where it is. */
 const RUN = /[\w+/=.~:@&?%\\-]/;
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
+/** Whether a char code is a run's (RUN), by table: read for every character back from an escape. */
+const RUNS = Uint8Array.from({ length: 128 }, (_, c) => +RUN.test(String.fromCharCode(c)));
+const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to. */
 const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
 /** Whether an escape of a token character (`\u0042`, `%41`) starts at `i`: a token does not end there. */
@@ -188,32 +191,28 @@ function hexAt(text: string, i: number): number {
 
 /**
  * `text` from `start` to `stop`, every escape of a token character decoded; `marks` gets, for each,
- * its index in the result and its length in `text` (to map the result back). A loop over char codes:
- * escape-dense text has an escape every three characters, too many for a callback or a match each.
+ * its index in the result and its length in `text` (to map the result back). Slices between escapes,
+ * no buffer a region: escape-dense text has a region a line, and allocation was most of its cost.
  */
-function decode(text: string, start: number, stop: number): [plain: string, marks: Int32Array] {
-  const codes = new Uint16Array(stop - start);
-  const marks = new Int32Array(stop - start); // two entries an escape, three characters or more
-  let n = 0;
-  let k = 0;
-  for (let i = start; i < stop; i++) {
-    let c = text.charCodeAt(i);
-    const len = c === 37 ? 3 : c === 92 && text.startsWith("u00", i + 1) ? 6 : 0;
-    if (len && i + len <= stop) {
-      const high = text.charCodeAt(i + len - 2) - 48;
-      const low = hexAt(text, i + len - 1);
-      if (high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low]) {
-        marks[k++] = n;
-        marks[k++] = len;
-        c = high * 16 + low;
-        i += len - 1;
-      }
-    }
-    codes[n++] = c;
-  }
+function decode(text: string, start: number, stop: number): [plain: string, marks: number[]] {
   let plain = "";
-  for (let at = 0; at < n; at += 8192) plain += String.fromCharCode.apply(null, codes.subarray(at, Math.min(n, at + 8192)) as unknown as number[]);
-  return [plain, marks.subarray(0, k)];
+  const marks: number[] = [];
+  let seg = start; // text from `seg` is not in `plain` yet
+  for (let i = start; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 37 && c !== 92) continue;
+    const len = c === 37 ? 3 : text.startsWith("u00", i + 1) ? 6 : 0;
+    if (!len || i + len > stop) continue;
+    const high = text.charCodeAt(i + len - 2) - 48;
+    const low = hexAt(text, i + len - 1);
+    if (high < 2 || high > 7 || low < 0 || !DECODES[high * 16 + low]) continue;
+    plain += text.slice(seg, i);
+    marks.push(plain.length, len);
+    plain += String.fromCharCode(high * 16 + low);
+    i += len - 1;
+    seg = i + 1;
+  }
+  return [plain + text.slice(seg, stop), marks];
 }
 
 /**
@@ -224,62 +223,60 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (redactShapes: (text: string) => string) => (text: string): string => {
+const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
   if (!ESCAPE_NEAR.test(text)) return text;
-  let out = "";
-  let at = 0; // text before `at` is written
+  // Regions first: raw context from `from`, decoded from `start` to `stop`
+  const regions: number[] = [];
   let ran = 0; // where the last run ended: runs are scanned once
-  // the open region: raw context from `from`, decoded from `start` to `stop`
-  let from = 0;
-  let start = 0;
-  let stop = -1;
-  const flush = () => {
-    const before = text.slice(from, start);
-    const [plain, marks] = decode(text, start, stop);
-    if (!marks.length) return;
-    const window = before + plain;
-    const clean = redactShapes(window);
-    if (clean === window) return;
-    // the stretch that changed, and where its ends stand in the text
-    let head = 0;
-    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
-    let tail = 0;
-    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
-    const inText = (i: number) => {
-      let t = from + i;
-      for (let k = 0; k < marks.length && marks[k] + before.length < i; k += 2) t += marks[k + 1] - 1;
-      return t;
-    };
-    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
-    at = inText(window.length - tail);
-  };
   ESCAPE.lastIndex = 0;
   for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
     let s = m.index;
-    while (s > ran && RUN.test(text[s - 1])) s--;
+    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
     RUN_ON.lastIndex = ESCAPE.lastIndex;
     RUN_ON.exec(text);
     const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
     if (e - s < 8) continue; // decoded, under 6 characters: no secret
     // the rest of the line: 64 characters, and the token running on past them (never half of it)
     let end = Math.min(text.length, e + 64);
-    while (end < e + 256 && end < text.length && RUN.test(text[end])) end++;
-    const nl = text.slice(e, end).indexOf("\n");
-    if (nl >= 0) end = e + nl;
-    let f = Math.max(0, s - 48);
-    f += text.slice(f, s).lastIndexOf("\n") + 1;
-    if (f <= stop) {
-      stop = Math.max(stop, end);
-      continue;
-    }
-    if (stop >= 0) {
-      const next = ESCAPE.lastIndex; // redacting a region may redact again what a check decodes, with ESCAPE too
-      flush();
-      ESCAPE.lastIndex = next;
-    }
-    [from, start, stop] = [f, s, end];
+    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
+    for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
+    let f = s;
+    while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
+    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
+    else regions.push(f, s, end);
   }
-  if (stop >= 0) flush();
+  // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
+  // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
+  const windows: [window: string, before: number, marks: number[]][] = [];
+  for (let r = 0; r < regions.length; r += 3) {
+    const before = text.slice(regions[r], regions[r + 1]);
+    const [plain, marks] = decode(text, regions[r + 1], regions[r + 2]);
+    const window = before + plain;
+    windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
+  }
+  const all = windows.map((w) => w[0]).join("\n\0\n");
+  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
+  let out = "";
+  let at = 0; // text before `at` is written
+  for (let w = 0; w < windows.length; w++) {
+    const [window, before, marks] = windows[w];
+    let clean = window;
+    for (const shape of live) clean = apply(clean, shape);
+    if (clean === window) continue;
+    // the stretch that changed, and where its ends stand in the text
+    const from = regions[w * 3];
+    let head = 0;
+    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
+    let tail = 0;
+    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+    const inText = (i: number) => {
+      let t = from + i;
+      for (let k = 0; k < marks.length && marks[k] + before < i; k += 2) t += marks[k + 1] - 1;
+      return t;
+    };
+    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
+    at = inText(window.length - tail);
+  }
   return out + text.slice(at);
 };
 
@@ -290,7 +287,7 @@ const encodedOf = (redactShapes: (text: string) => string) => (text: string): st
  */
 function kitOf(shapes: Shape[]) {
   const redactShapes = shapesOf(shapes);
-  const redactEncoded = encodedOf(redactShapes);
+  const redactEncoded = encodedOf(shapes);
   return {
     redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */

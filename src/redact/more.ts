@@ -299,5 +299,5 @@ function knownValues(secrets: string[]): Shape | undefined {
   const literals = [...new Set(secrets.filter((v) => v.length >= 4).flatMap(forms))].sort((a, b) => b.length - a.length);
   if (!literals.length) return undefined;
   const source = literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
-  return { pattern: new RegExp(source, "g"), needs: new RegExp(source), long: true };
+  return { pattern: new RegExp(source, "g"), needs: new RegExp(source), long: true, min: 4 };
 }

@@ -31,6 +31,8 @@ export interface Shape {
    * whether the whole holds it.
    */
   context?: true;
+  /** Its shortest match, where under 8 characters (every shape of the catalogue needs 8: `?pwd=abc`; a known value 4). */
+  min?: number;
   /** A last check on the value, with the 64 characters before the match, the one after it, the match, and the group that holds the value (0: the whole match). */
   valid?: (value: string, before: string, after: string, match: string, group: number) => boolean;
 }
