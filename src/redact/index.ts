@@ -98,6 +98,8 @@ export function redactKeyBlocks(text: string): string {
 /** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
 const CSRF = /[cx]srf[^\n]{0,40}$/i;
 const CSRF_ANY = /[cx]srf/i;
+/** Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`, Slack's `…/XXXX` webhooks). */
+const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
 /** Already masked: a kept prefix ends in "…". */
 const MASKED = /…|REDACTED\]/;
 
@@ -133,7 +135,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     let group = 0;
     for (const g of shape.group ?? []) if (!group && m[g] !== undefined) group = g;
     const value = group ? m[group] : match;
-    if (MASKED.test(value) || NOT_SECRET.test(value)) continue; // masked already, or an id
+    if (MASKED.test(value) || NOT_SECRET.test(value) || EXAMPLE.test(value)) continue; // masked already, an id, or documentation's example
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns

@@ -189,7 +189,7 @@ const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}
  * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
  */
-const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
+const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
@@ -224,7 +224,7 @@ function nameBefore(before: string): string | undefined {
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
  * digest (`sha-256=` of RFC 9530 too), a nonce, a trace, a record's key (`cache-key`, `Idempotency-Key`).
  */
-const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span"]);
+const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
 function wordStart(name: string, end: number): number {
@@ -254,13 +254,13 @@ function idWord(name: string): boolean {
 export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
 
 /**
- * The value after `before` is named as no credential: an id (`trace_id`, `requestId`, `X-Request-Id`,
+ * The value after `before` is named as no credential: an id (`trace_id`, `requestId`, `X-Request-Id`, WebAuthn's `credentialId`,
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
 export function idNamed(before: string): boolean {
   const name = nameBefore(before);
-  return !!name && idWord(name) && !SECRET_WORD.test(name);
+  return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
 /** The text before the value: what precedes the match, and the match up to the value. */
@@ -275,6 +275,8 @@ export const passwordLike = (value: string) =>
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
 export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+/** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
+const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
 export const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 
@@ -361,7 +363,7 @@ export const SHAPES: Shape[] = [
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
     gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
-    valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !idNamed(before)),
+    valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
   },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
@@ -476,6 +478,7 @@ export const SHAPES: Shape[] = [
       !NOT_AFTER.test(before) &&
       !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
       !idNamed(beforeValue(v, before, match)) &&
+      !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
   },
@@ -488,7 +491,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf/i.test(match) && !idNamed(beforeValue(v, before, match)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(beforeValue(v, before, match)),
     breaks: true,
   },
   {
@@ -519,9 +522,10 @@ export const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|e
 /**
  * A value that stands for a secret where any value is a credential (a password in a URL or after a
  * flag): a placeholder or a reference (`${VAR}`, `$VAR`, `%VAR%`, `{{ var }}`, `<password>`), or a
- * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`).
+ * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`), or the word
+ * itself (`user:password@`).
  */
-export const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value);
+export const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
@@ -569,7 +573,18 @@ function entropy(value: string): number {
  * one case; lockfile hashes and ids carry their prefix; paths and versions have slashes and dots.
  */
 export function bareToken(value: string): boolean {
-  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !hooks.plain(value);
+  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !identifier(value) && !hooks.plain(value);
+}
+
+/** A segment of an identifier: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
+const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+/**
+ * Four or more words joined by `_` or `-`, two of them words of letters: a constant (`SN_id_Gost28147_89_None_KeyMeshing`), an OID's
+ * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words.
+ */
+export function identifier(value: string): boolean {
+  const segments = value.split(/[_-]/);
+  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
 }
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */
@@ -595,11 +610,12 @@ function casesAndDigits(value: string): boolean {
  * hashes; CSP nonces; the object ids vendors document (Stripe's `cus_`, `pi_`, `evt_`…, OpenAI's
  * `asst_`, `thread_`, `org-`…, GitHub's node ids `PR_kwDO…`); and keys vendors document as public:
  * Stripe's and Clerk's publishable `pk_live_`/`pk_test_`, Mapbox's public `pk.eyJ…`, PostHog's project
- * key `phc_`, Supabase's `sb_publishable_`. Short id prefixes only before letters and digits to the
+ * key `phc_`, Supabase's `sb_publishable_`; Cloudflare's `cf-ray` (16 hex digits and a data centre), Twilio's
+ * resource SIDs (a message's `SM…`, a call's `CA…`: their key and account SIDs are SK and AC). Short id prefixes only before letters and digits to the
  * end: `run_ghp_…` is a token behind a word, `pi_…_secret_…` a Stripe client secret.
  */
 export const NOT_SECRET =
-  /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;
+  /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
 export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor };
