@@ -20,9 +20,10 @@ const PUBLIC_PREFIXES = (
  * random body, an assigned value or a password is information.
  */
 export function mask(value: string): string {
-  const prefix = PUBLIC_PREFIXES.find((p) => value.startsWith(p));
+  const prefix = value.length >= 18 ? (PUBLIC_PREFIX ??= new RegExp(`^(?:${PUBLIC_PREFIXES.map((p) => p.replace(/\./g, "\\.")).join("|")})`)).exec(value)?.[0] : undefined;
   return prefix && value.length - prefix.length >= 16 && (TOKEN.test(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
 }
+let PUBLIC_PREFIX: RegExp | undefined;
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END = /-----END[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;

@@ -8,9 +8,8 @@
 import type { PassRedactor, StreamKit } from "./index.js";
 import type { Parts, Shape } from "./shapes.js";
 
-/** The parts of ./shapes.ts, and the redactor in use: set by `completed`, before any rule runs. */
+/** The parts of ./shapes.ts and the rules built from them: set by `completed`, before any rule runs. */
 let p: Parts;
-let inUse: PassRedactor;
 let more: Shape[];
 
 /**
@@ -99,12 +98,12 @@ function decoded(value: string): string | undefined {
   return printable >= text.length * 0.95 ? text : undefined;
 }
 
-/** Text that holds a credential: a private key, `user:password` alone (`basic`: where Basic credentials stand), a JSON field of a secret's name, or anything redaction finds. */
+/** Text that holds a credential: a private key, `user:password` alone (`basic`: where Basic credentials stand), a field or an assignment of a secret's name (no redaction again: this runs for every candidate). */
 const holdsCredential = (text: string, basic = false) =>
   /-----BEGIN[A-Z ]{0,40}PRIVATE KEY/.test(text) ||
   (basic && /^[^\s:"{}]{1,128}:[^\s"]{1,256}$/.test(text)) ||
   /"(?:private_key|client_secret|password|refresh_token|secret|token)"\s{0,4}:\s{0,4}"[^"]{4}/.test(text) ||
-  inUse.redact(text) !== text;
+  /(?:pass(?:w(?:or)?d)?|secret|token|api[_-]?key)["']?\s{0,4}[=:]\s{0,4}["']?[^\s"']{4}/i.test(text);
 
 /** Base64 of text with no credential in it: a certificate, a note, a public key (checked decoded). */
 const plainBase64 = (value: string) => {
@@ -273,7 +272,7 @@ export function completed(core: PassRedactor, secrets?: string[]): PassRedactor 
     p.hooks.plain = plainBase64;
     more = moreShapes(p);
   }
-  inUse = kit.extend(more);
+  const inUse = kit.extend(more);
   const known = secrets && knownValues(secrets);
   return known ? inUse.streamKit.over([known]) : inUse;
 }
