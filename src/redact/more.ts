@@ -247,6 +247,17 @@ const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
       return text !== undefined && holdsCredential(text, group === 1);
     },
   },
+  // Vendors whose documented formats the first half misses, from each vendor's documentation:
+  // Grafana service account tokens, `glsa_` + 32 letters and digits + `_` + an 8-hex checksum
+  // (https://grafana.com/docs/grafana/latest/administration/service-accounts/#service-account-tokens);
+  // OpenAI project, service account and admin keys without the marker the first half looks for, as long
+  // as today's keys (over 80 characters after the prefix; a short one is an example)
+  // (https://platform.openai.com/docs/api-reference/authentication); Terraform Cloud API tokens,
+  // 14 characters, `.atlasv1.`, the rest (https://developer.hashicorp.com/terraform/cloud-docs/users-teams-organizations/api-tokens)
+  {
+    pattern: /\bglsa_[A-Za-z\d]{32}_[\da-f]{8}\b|\bsk-(?:proj|svcacct|admin)-[\w-]{80}[\w-]*|\b[A-Za-z\d]{14}\.atlasv1\.[\w-]{60}[\w-]*/g,
+    needs: /glsa_|sk-(?:proj|svcacct|admin)-|\.atlasv1\./,
+  },
   {
     // A value printed bare on the line after a command that shows a secret (`echo $DB_PASSWORD`,
     // `kubectl … jsonpath='{.data.password}' | base64 -d`, `terraform output -raw db_password`, `vault kv get -field=…`)
