@@ -4,26 +4,15 @@ import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRan
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
 /**
- * The fixed starts vendors document for their token formats: all a marker may keep, so a reader can
- * tell which key it was. A list, not a shape: a password's first word (`Summer-…`, `purple-monkey-…`)
- * looks like a prefix and is the secret's own. Longest first.
- */
-const PUBLIC_PREFIXES = (
-  "sk-ant-admin01- sk-ant-api03- xoxe.xoxp- xoxe.xoxb- github_pat_ sk-svcacct- sk-admin- sk-proj- glagent- sk_live_ sk_test_ rk_live_ rk_test_ " +
-  "sntrys_ sntryu_ dop_v1_ doo_v1_ dor_v1_ sq0atp- sq0csp- glsoat- whsec_ shpat_ shpss_ shpca_ shppa_ glcbt- glimt- glptt- gloas- glpat- gldt- glrt- glft- " +
-  "glsa_ glc_ HRKU- xoxb- xoxp- xoxa- xoxe- xoxs- xoxo- xoxr- xapp- pypi- figd_ ghp_ gho_ ghu_ ghs_ ghr_ npm_ xai- gsk_ hvs. hvb. ya29. AKIA ASIA AIza hf_ SG. sk-"
-).split(" ");
-
-/**
- * A secret's marker. Only a token in a vendor's format keeps its documented prefix, and only before a
+ * A secret's marker. Only a token in a vendor's format keeps its documented prefix (./more.ts lists
+ * them: until it loads, none is kept), and only before a
  * body of 16 characters or more; nothing else keeps a character, however long the value: any of a
  * random body, an assigned value or a password is information.
  */
 export function mask(value: string): string {
-  const prefix = value.length >= 18 ? (PUBLIC_PREFIX ??= new RegExp(`^(?:${PUBLIC_PREFIXES.map((p) => p.replace(/\./g, "\\.")).join("|")})`)).exec(value)?.[0] : undefined;
+  const prefix = value.length >= 18 ? PARTS.hooks.prefix?.exec(value)?.[0] : undefined;
   return prefix && value.length - prefix.length >= 16 && (TOKEN.test(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
 }
-let PUBLIC_PREFIX: RegExp | undefined;
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END = /-----END[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;

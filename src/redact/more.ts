@@ -72,6 +72,17 @@ function namedValue(value: string, before: string, after: string, match: string,
   return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word);
 }
 
+/**
+ * The fixed starts vendors document for their token formats: all a marker may keep, so a reader can
+ * tell which key it was. A list, not a shape: a password's first word (`Summer-…`, `purple-monkey-…`)
+ * looks like a prefix and is the secret's own. Longest first.
+ */
+const PUBLIC_PREFIXES = (
+  "sk-ant-admin01- sk-ant-api03- xoxe.xoxp- xoxe.xoxb- github_pat_ sk-svcacct- sk-admin- sk-proj- glagent- sk_live_ sk_test_ rk_live_ rk_test_ " +
+  "sntrys_ sntryu_ dop_v1_ doo_v1_ dor_v1_ sq0atp- sq0csp- glsoat- whsec_ shpat_ shpss_ shpca_ shppa_ glcbt- glimt- glptt- gloas- glpat- gldt- glrt- glft- " +
+  "glsa_ glc_ HRKU- xoxb- xoxp- xoxa- xoxe- xoxs- xoxo- xoxr- xapp- pypi- figd_ ghp_ gho_ ghu_ ghs_ ghr_ npm_ xai- gsk_ hvs. hvb. ya29. AKIA ASIA AIza hf_ SG. sk-"
+).split(" ");
+
 /** A value that only names or stands for one: `$VAR`, `:bind`, `&subst`, `${…}`, a placeholder. */
 const named = (value: string) => /^[$:&?@%]/.test(value) || p.standsFor(value);
 /** A value a command or statement takes: single-quoted, double-quoted, or bare to the next space or separator. */
@@ -281,6 +292,7 @@ export function completed(core: PassRedactor, secrets?: string[]): PassRedactor 
     p = kit.parts;
     p.hooks.named = namedValue;
     p.hooks.plain = plainBase64;
+    p.hooks.prefix = new RegExp(`^(?:${PUBLIC_PREFIXES.map((x) => x.replace(/\./g, "\\.")).join("|")})`);
     more = moreShapes(p);
   }
   const inUse = kit.extend(more);

@@ -288,6 +288,8 @@ export const hooks = {
   named: (_value: string, _before: string, _after: string, _match: string, _group: number) => false,
   /** Whether a value is base64 of plain text with no credential in it (a certificate, a note): ./more.ts decodes and checks. */
   plain: (_value: string) => false,
+  /** The fixed starts vendors document for their tokens: all a marker may keep (./more.ts). */
+  prefix: undefined as RegExp | undefined,
 };
 
 /**
