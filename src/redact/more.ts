@@ -233,7 +233,8 @@ const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
   {
     // A session cookie: a name that says session (`sessionid`, `PHPSESSID`, `connect.sid`,
     // `laravel_session`) in a Cookie header or a cookie string (`; ` between pairs)
-    pattern: /(?<![\w.-])[\w.-]{0,40}(?:sess(?:ion)?|sid)[\w.-]{0,20}=([^;\s"'\\&,]{8}[^;\s"'\\&,]*)/gi,
+    // (anchored on the word: a name's start read at every position would cost 40 characters each)
+    pattern: /(?:sess(?:ion)?|sid)[\w.-]{0,20}=([^;\s"'\\&,]{8}[^;\s"'\\&,]*)/gi,
     group: [1],
     needs: /sess|sid/i,
     valid: (v, before, after) => (/cookie/i.test(before) || after === ";") && !named(v),
@@ -273,12 +274,13 @@ const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
     // A value printed bare on the line after a command that shows a secret (`echo $DB_PASSWORD`,
     // `kubectl … jsonpath='{.data.password}' | base64 -d`, `terraform output -raw db_password`, `vault kv get -field=…`)
     pattern:
-      /(?:^|\n)[^\n]{0,256}?\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b[^\n]{0,256}\r?\n([^\s]{4,512})(?=\r?\n|$)/g,
+      /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b[^\n]{0,256}\r?\n([^\s]{4,512})(?=\r?\n|$)/g,
     group: [1],
     needs: /echo|printf|cat|output|base64|jsonpath|vault|secret|op read/,
     far: true,
-    valid: (v, _before, _after, match) =>
-      p.SECRET_WORD.test(match.slice(0, match.lastIndexOf("\n"))) && !named(v) && !p.LOCATION.test(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
+    // the command's line: what precedes the command on it (within the 64 characters a check reads), and the rest
+    valid: (v, before, _after, match) =>
+      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1) + match.slice(0, match.lastIndexOf("\n"))) && !named(v) && !p.LOCATION.test(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];
 
