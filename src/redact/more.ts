@@ -94,7 +94,9 @@ const argsBefore = (flags: string, max = 12) => String.raw`(?:${p.GAP}{1,4}(?!${
 
 /** A value in its own base64: the decoded text if it is base64 of text, else undefined. */
 function decoded(value: string): string | undefined {
-  if (value.length < 12 || value.length % 4 === 1 || !/^[A-Za-z\d+/]+={0,2}$/.test(value)) return undefined;
+  // never a length atob rejects: a thrown error costs more than the whole check (adversarial text has one a match)
+  const padded = value.endsWith("=");
+  if (value.length < 12 || (padded ? value.length % 4 : value.length % 4 === 1) || !/^[A-Za-z\d+/]+={0,2}$/.test(value)) return undefined;
   let text: string;
   try {
     text = atob(value);
@@ -121,6 +123,9 @@ const plainBase64 = (value: string) => {
   const text = decoded(value.replace(/=+$/, (pad) => pad));
   return text !== undefined && !holdsCredential(text);
 };
+
+/** Commands that print a secret's value: echo/printf/cat, terraform output, base64 -d, a jsonpath, vault get, a secrets manager's read. */
+const SHOWS = /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b/;
 
 /** The shapes of issue 26 item 3, and the base64-wrapped credentials, as general rules. */
 const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
@@ -273,14 +278,15 @@ const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
   {
     // A value printed bare on the line after a command that shows a secret (`echo $DB_PASSWORD`,
     // `kubectl … jsonpath='{.data.password}' | base64 -d`, `terraform output -raw db_password`, `vault kv get -field=…`)
-    pattern:
-      /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b[^\n]{0,256}\r?\n([^\s]{4,512})(?=\r?\n|$)/g,
+    // (read from the value's line back: a command word read forward would rescan its line at every repeat)
+    pattern: /\n([^\s]{4,512})(?=\r?\n|$)/g,
     group: [1],
     needs: /echo|printf|cat|output|base64|jsonpath|vault|secret|op read/,
     far: true,
-    // the command's line: what precedes the command on it (within the 64 characters a check reads), and the rest
-    valid: (v, before, _after, match) =>
-      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1) + match.slice(0, match.lastIndexOf("\n"))) && !named(v) && !p.LOCATION.test(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
+    // the command's line: its last 64 characters, which a check reads
+    valid: (v, before) =>
+      SHOWS.test(before.slice(before.lastIndexOf("\n") + 1)) &&
+      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.LOCATION.test(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];
 
