@@ -66,7 +66,8 @@ function applyByReplace(text: string, shape: Shape, prefilterInMatch = false): s
     if (prefilterInMatch && shape.needs && !shape.needs.test(match)) return match;
     const at = args[args.length - 2] as number;
     const group = shape.group?.find((g) => args[g - 1] !== undefined);
-    const value = group ? (args[group - 1] as string) : match;
+    let value = group ? (args[group - 1] as string) : match;
+    while (value.length > 1 && value.endsWith("\\")) value = value.slice(0, -1); // the backslash of an escape after it is no part of it
     if (/…|REDACTED\]/.test(value) || NOT_SECRET.test(value)) return match;
     if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) return match;
     if (group && shape.random?.includes(group) && !looksRandom(value)) return match;

@@ -124,7 +124,9 @@ export function apply(text: string, shape: Shape, needed = false): string {
     const at = m.index;
     let group = 0;
     for (const g of shape.group ?? []) if (!group && m[g] !== undefined) group = g;
-    const value = group ? m[group] : match;
+    let value = group ? m[group] : match;
+    // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
+    while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
     if (MASKED.test(value) || NOT_SECRET.test(value) || EXAMPLE.test(value)) continue; // masked already, an id, or documentation's example
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;

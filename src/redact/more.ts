@@ -31,15 +31,18 @@ const NOT_A_VALUE = new Set(
  * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
  * alias (`!vault`, `*default`), a path of identifiers (`process.env.X`, `os.environ`, `self.token`).
  */
-const REFERENCE = /^(?:[$%@!*&#]|\{\{|\[\[)|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
+const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 /** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
-const CALL = /\w\(|[$#{]\{/;
+const CALL = String.raw`\w\(|[$#{]\{`;
 /**
  * How documentation shows a value it does not give: cut short (`sk-ant-...`, `sk_live_…`), masked
  * (`•••••`, `****`, one character repeated), or an instruction (`insert_key_here`, `enter-token`).
  */
-const SHOWN = /\.\.\.|…|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$/i;
+const SHOWN = String.raw`\.\.\.|…|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$`;
 const REPEATED = /^(.)\1+$/;
+/** A reference, a call, a small number, a value shown but not given: one pattern for all. */
+const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
 /** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
 const IDENTIFIER = /^[A-Za-z_]+$/;
 /** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
@@ -62,9 +65,14 @@ function namedValue(value: string, before: string, after: string, match: string,
   // after a bare space, only a flag (`--password x`) or prose names a value
   if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
   if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  const word = value.replace(/[.,:;!?]+$/, "");
-  if (NOT_A_VALUE.has(word.toLowerCase()) || /^\d{1,5}$/.test(word) || REFERENCE.test(value) || CALL.test(value) || p.standsFor(value) || SHOWN.test(value) || REPEATED.test(value) || p.VERSION.test(value)) return false;
-  if (p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
+  // (each test only where it can hold: this runs for every value a credential's name gives)
+  let end = value.length;
+  while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
+  const word = end < value.length ? value.slice(0, end) : value;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || p.standsFor(value)) return false;
+  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
+  if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || /^[,;)\]}]/.test(after))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
   if (between.includes(",") && IDENTIFIER.test(value)) return false;
