@@ -89,7 +89,9 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
 }
 
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
-  const report = baseReport(p as Prepared<unknown>, mode, started);
+  const { stalled } = p.plan;
+  const report = baseReport(p as Prepared<unknown>, stalled ? "stalled" : mode, started);
+  if (stalled) report.stalled = stalled;
   if (why) report.warnings.push(why);
   const r: CompactResult<M> = { messages: p.input, state: p.state, report };
   // A system prompt kept beside the messages comes back beside them, as it was (src/pass.ts adds the note).

@@ -26,21 +26,25 @@ const record = (fields: Record<string, FieldCheck>): FieldCheck => (x) => {
   return undefined;
 };
 
+const str: FieldCheck = (x) => (typeof x === "string" ? undefined : "must be a string");
+
 /** What each known field must be; a field that is not is dropped (with a warning), never used. */
 const FIELDS: Record<string, FieldCheck> = {
   compactions: count,
   strikes: count,
   fallbackStreak: count,
   backoffUntilTokens: num(Number.isFinite, "finite"),
-  previousSummary: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  previousSummary: str,
   calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
   cooldowns: record({}),
   recentPasses: (x) => (Array.isArray(x) && !x.some(time) ? undefined : "must be an array of times in the Date range"),
   pausedUntil: time,
+  stalled: record({ at: num(Number.isInteger, "an integer"), reason: str, help: (x) => (Array.isArray(x) && x.every((h) => !str(h)) ? undefined : "must be an array of strings") }),
+  sent: record({ messages: count, fingerprint: str }),
 };
 const COOLDOWN = record({
   until: time,
-  kind: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  kind: str,
   failures: count,
 });
 

@@ -1,6 +1,7 @@
 // Public types of the core. API.md is the contract: extend, don't rename.
 import type { Dialect } from "./dialects/view.js";
 import type { Refs } from "./archive/ref.js";
+import type { CacheRates, CacheReport, StalledState, StallInfo } from "./review/types.js";
 
 /** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
 export type ContentPart =
@@ -124,6 +125,8 @@ export interface CompactOptions<M = ChatMessage> {
    * other positions; integers ≥ 0, no two alike; null for one without (cited `#<pass>.<index>`).
    */
   refIndexes?: readonly (number | null | undefined)[];
+  /** Cache prices for `report.cache` (multiples of the input price); default by dialect: Anthropic's for `anthropicMessages`, else OpenAI's. */
+  cacheRates?: CacheRates;
 }
 
 export interface Range {
@@ -161,9 +164,12 @@ export interface Plan {
   handoffBeforePinned: boolean;
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";
+  /** Set while compaction is stalled (no progress in three passes) and no new user message came since. */
+  stalled?: StallInfo;
 }
 
-export type CompactMode = "noop" | "prune" | "summary" | "fallback" | "aborted";
+/** "stalled": over the threshold, but compaction waits for a new user message after passes that made no progress (`report.stalled`). */
+export type CompactMode = "noop" | "prune" | "summary" | "fallback" | "aborted" | "stalled";
 
 export interface SummaryInfo {
   source: "model" | "deterministic" | "marker";
@@ -175,6 +181,8 @@ export interface SummaryInfo {
   check?: SummaryCheck;
   /** The summary was longer than its budget: this many tokens, cut at whole lines to the budget. */
   cutFromTokens?: number;
+  /** The handoff was edited before it was accepted (`accept(proposal, { handoff })`). */
+  edited?: boolean;
 }
 
 export interface SummaryCheck {
@@ -241,6 +249,10 @@ export interface CompactReport {
   systemChanged?: boolean;
   /** Tool messages removed or added to keep every call paired with its result. */
   sanitized: Sanitized;
+  /** Compaction stopped making progress: why, and what would help (on the pass that stops and on each stalled one). */
+  stalled?: StallInfo;
+  /** What a pass that rewrites does to the provider's prompt cache. */
+  cache?: CacheReport;
 }
 
 /** What assembly changed to keep every tool call paired with its result. */
@@ -306,6 +318,10 @@ export interface CompactorState {
   recentPasses?: number[];
   /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
   pausedUntil?: number;
+  /** While stalled: why, and the latest user message it waits to see followed by a new one. */
+  stalled?: StalledState;
+  /** The previous rewriting pass's output: its length and fingerprint (what `report.cache` compares with). */
+  sent?: { messages: number; fingerprint: string };
 }
 
 export type CompactionEvent =
