@@ -12,6 +12,8 @@ import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactR
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./rewrite.js");
+/** Handed what `accept` needs to write a pass again with an edited handoff (src/review/propose.ts). */
+type Review<M> = (r: import("./pass.js").Review<M>) => void;
 
 export interface Prepared<M> {
   dialect: Dialect<M>;
@@ -103,7 +105,12 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
 const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
-export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
+export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
+  return compactPass(messages, options);
+}
+
+/** The pass, and for `propose` what accepting it with an edited handoff needs. */
+export async function compactPass<M>(messages: M[], options: CompactOptions<M>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
@@ -118,7 +125,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 

@@ -1,6 +1,7 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
 export { compact, estimateTokens, plan } from "./compact.js";
-export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./review/cache.js";
+export { accept, propose } from "./review/propose.js";
+export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./review/rates.js";
 export type { CacheRates, CacheReport, Proposal, StallInfo } from "./review/types.js";
 export { previewPrune, type PrunePreview } from "./preview.js";
 export { createCompactor, type Compactor } from "./compactor.js";

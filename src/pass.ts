@@ -12,13 +12,16 @@ import { summaryStage } from "./summarize/load.js";
 import type { Revised } from "./summarize/stage.js";
 import type { CompactionEvent, CompactMode, CompactOptions, CompactReport, CompactResult, SummaryInfo } from "./types.js";
 
-/** The same pass written again with a summary a person edited (`accept`). */
-export type Reviser<M> = (handoff: string) => CompactResult<M>;
+/** What `accept` needs: the handoff's text as the pass wrote it, and the same pass written again with an edit. */
+export interface Review<M> {
+  handoff: string;
+  revise: (edited: string) => CompactResult<M>;
+}
 
 /**
  * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,
- * the system note added); "aborted" when the signal fired while summarizing. `review` is handed the
- * pass's reviser when it wrote a summary or the marker.
+ * the system note added); "aborted" when the signal fired while summarizing. `review` is handed what
+ * `accept` needs when the pass wrote a summary or the marker.
  */
 export async function rewritten<M>(
   p: Prepared<M>,
@@ -27,7 +30,7 @@ export async function rewritten<M>(
   redactor: PassRedactor,
   reportOf: (mode: CompactMode) => CompactReport,
   started: number,
-  review?: (revise: Reviser<M>) => void,
+  review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
@@ -70,7 +73,7 @@ export async function rewritten<M>(
   };
   const out = finish(decided);
   emit({ type: "done", report: out.report });
-  if (review && revise) review((text) => finish({ ...decided, ...revise!(text) }));
+  if (review && revise) review({ handoff: summaryText ?? handoff!, revise: (text) => finish({ ...decided, ...revise!(text) }) });
   return out;
 }
 

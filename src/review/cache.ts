@@ -2,12 +2,8 @@
 // costs for it. Loaded with the result's writer (src/result.ts). Sources of the default rates: docs/NOTES.md.
 import { hash53 } from "../fingerprint.js";
 import type { CompactorState } from "../types.js";
+import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./rates.js";
 import type { CacheRates, CacheReport } from "./types.js";
-
-/** Anthropic: a 5-minute cache write costs 1.25× the input price, a read 0.1×. */
-export const ANTHROPIC_CACHE_RATES: CacheRates = { read: 0.1, write: 1.25 };
-/** OpenAI: writes cost nothing extra, a read 0.1× (GPT-5 family; GPT-4.1 0.25×, GPT-4o 0.5×: pass yours). */
-export const OPENAI_CACHE_RATES: CacheRates = { read: 0.1, write: 1 };
 
 /** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
 export function fingerprint(messages: readonly unknown[]): string | undefined {
