@@ -4,5 +4,5 @@ import type { CacheRates } from "./types.js";
 
 /** Anthropic: a 5-minute cache write costs 1.25× the input price, a read 0.1×. */
 export const ANTHROPIC_CACHE_RATES: CacheRates = { read: 0.1, write: 1.25 };
-/** OpenAI: writes cost nothing extra, a read 0.1× (GPT-5 family; GPT-4.1 0.25×, GPT-4o 0.5×: pass yours). */
+/** OpenAI: writes cost nothing extra, a read 0.1× (GPT-5 family; older models 0.25× or 0.5×, GPT-4o 0.5×: pass yours). */
 export const OPENAI_CACHE_RATES: CacheRates = { read: 0.1, write: 1 };
