@@ -49,7 +49,7 @@ export function afterPass(s: CompactorState, f: PassFacts): { state: CompactorSt
   const warnings: string[] = [];
   // A pass that ran ends a pause and a stall.
   const { pausedUntil: _, recentPasses: run = [], stalled: __, backoffUntilTokens, ...rest } = s;
-  let state: CompactorState = rest;
+  const state: CompactorState = rest;
   if (before - after >= before * EFFECTIVE_SAVING) state.strikes = 0;
   else {
     state.strikes = s.strikes + 1;
