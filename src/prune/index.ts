@@ -11,7 +11,8 @@ import type { Plan, PrunedItem } from "../types.js";
 import { refOf, type Refs } from "../archive/ref.js";
 import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
-import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
+import { describeCall, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
+import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };

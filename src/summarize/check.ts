@@ -3,7 +3,7 @@
 // are appended, in the deterministic checkpoint's words. (Imported statically: a dynamic chunk made
 // bundlers share the deterministic summarizer with, and load it for, `import { plan }`.)
 import { refOf } from "../archive/ref.js";
-import { clip } from "../prune/one-liner.js";
+import { clip } from "../facts/call.js";
 import type { Redactor } from "../redact/index.js";
 import type { HandoffMaterial, SummaryCheck } from "../types.js";
 import { ledgers, shortWhat } from "./ledgers.js";

@@ -4,8 +4,9 @@ import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { IMAGE_STUB } from "../prune/index.js";
 import { attachmentsOf } from "./attachments.js";
-import { exitCode, parseArguments } from "../prune/one-liner.js";
-import { commandOf, userWords, verdict } from "./ledgers.js";
+import { exitCode, parseArguments } from "../facts/call.js";
+import { commandOf, verdict } from "../facts/outcome.js";
+import { userWords } from "./ledgers.js";
 import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
 
 export const BODY_LIMIT = 6000;
