@@ -1,5 +1,5 @@
 // previewPrune: what pruning alone would do, synchronously. A file of its own, so that `compact`,
-// which loads pruning lazily (src/rewrite.ts), does not carry it at import.
+// which loads pruning lazily (src/pass.ts), does not carry it at import.
 import type { CompactOptions, ChatMessage, Plan, PrunedItem } from "./types.js";
 import { prepare } from "./compact.js";
 import { keptTokens } from "./plan/kept.js";

@@ -4,7 +4,7 @@
 // that both this import() and `plan` reach would be loaded with every import (esbuild shares it).
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
-import type { Prepared } from "./compact.js";
+import type { Prepared } from "./plan/prepared.js";
 import { messageTokens } from "./estimate/index.js";
 import { MAX_STRIKES } from "./options.js";
 import { keptTokens, removedIndexes } from "./plan/kept.js";

@@ -1,6 +1,6 @@
 // Public types of the core. API.md is the contract: extend, don't rename.
 import type { Dialect } from "./dialects/view.js";
-import type { Refs } from "./archive/ref.js";
+import type { Refs } from "./refs.js";
 
 /** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
 export type ContentPart =

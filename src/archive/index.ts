@@ -2,7 +2,7 @@
 // Redaction is handed in: this loads with the result's writer (src/result.ts), which must not import it.
 import type { MessageView } from "../dialects/view.js";
 import type { Archive, ArchivedMessage } from "../types.js";
-import { refOf, type Refs } from "./ref.js";
+import { refOf, type Refs } from "../refs.js";
 
 /** Characters of JSON an archive holds by default; the oldest entries go first over it. */
 export const ARCHIVE_LIMIT = 5_000_000;

@@ -1,5 +1,5 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
-import { findHandoff } from "../assemble/handoff.js";
+import { findHandoff } from "../facts/handoff.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {

@@ -1,5 +1,5 @@
 // report: what a pass did, in numbers and words.
-import { refOf, type Refs } from "../archive/ref.js";
+import { refOf, type Refs } from "../refs.js";
 import type { Plan, PrunedItem, Sanitized, SummarizerFailure, SummaryInfo } from "../types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */

@@ -1,5 +1,5 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
-import { unframed } from "../assemble/written.js";
+import { unframed } from "./written.js";
 import { SummarizerError } from "../errors.js";
 import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";

@@ -1,5 +1,5 @@
 // What the summarizer may see of the middle: bounded, earlier handoffs lifted out as state, redacted on its way out.
-import { findHandoff } from "../assemble/handoff.js";
+import { findHandoff } from "../facts/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { IMAGE_STUB } from "../prune/index.js";

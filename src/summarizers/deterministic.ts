@@ -5,7 +5,7 @@ import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import { redactedMaterial } from "../summarize/material.js";
-import { refOf, type Refs } from "../archive/ref.js";
+import { refOf, type Refs } from "../refs.js";
 import { ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
 
