@@ -8,7 +8,10 @@ import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { Prepared } from "./plan/prepared.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactReport, CompactResult, Plan } from "./types.js";
+import type { ChatMessage } from "./dialects/types.js";
+import type { Plan } from "./plan/types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CompactOptions, CompactResult } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./pass.js");

@@ -11,7 +11,9 @@ import { prune } from "./prune/index.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
 import { summaryStage } from "./summarize/load.js";
-import type { CompactionEvent, CompactMode, CompactOptions, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { SummaryInfo } from "./summarize/types.js";
+import type { CompactionEvent, CompactOptions, CompactResult } from "./types.js";
 
 /**
  * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,

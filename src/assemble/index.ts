@@ -1,6 +1,7 @@
 // assemble: head + handoff + tail, the system note once, every tool call paired with its result.
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
-import type { Plan, Sanitized } from "../types.js";
+import type { Plan } from "../plan/types.js";
+import type { Sanitized } from "./types.js";
 import { SYSTEM_NOTE } from "../facts/handoff.js";
 import { shown } from "../plan/index.js";
 

@@ -15,7 +15,8 @@ import {
   shrinkable,
   type Settings,
 } from "../options.js";
-import type { CompactorState, Plan } from "../types.js";
+import type { CompactorState } from "../state.js";
+import type { Plan } from "./types.js";
 
 /**
  * The latest user message, and the earlier handoff treated as state, in one walk back. The latest

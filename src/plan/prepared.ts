@@ -2,7 +2,8 @@
 import type { Dialect, MessageView } from "../dialects/view.js";
 import type { Settings } from "../options.js";
 import type { Refs } from "../refs.js";
-import type { CompactorState, Plan } from "../types.js";
+import type { CompactorState } from "../state.js";
+import type { Plan } from "./types.js";
 
 export interface Prepared<M> {
   dialect: Dialect<M>;

@@ -5,7 +5,7 @@
 import { refOf } from "../refs.js";
 import { clip } from "../facts/call.js";
 import type { Redactor } from "../redact/index.js";
-import type { HandoffMaterial, SummaryCheck } from "../types.js";
+import type { HandoffMaterial, SummaryCheck } from "./types.js";
 import { ledgers, shortWhat } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */

@@ -2,7 +2,7 @@
 // the message indexes it came from. Strings as the turns hold them: the checkpoint passes redacted turns.
 import { clip, exitCode, parseArguments } from "../facts/call.js";
 import { commandOf, pathsIn, PATH_KEYS, verdict } from "../facts/outcome.js";
-import type { HandoffTurn } from "../types.js";
+import type { HandoffTurn } from "./types.js";
 
 export interface FileEntry {
   /** Path relative to the root when under it. */

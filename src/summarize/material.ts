@@ -7,7 +7,8 @@ import { attachmentsOf } from "./attachments.js";
 import { exitCode, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
 import { userWords } from "./ledgers.js";
-import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
+import type { Range } from "../plan/types.js";
+import type { HandoffMaterial, HandoffTurn } from "./types.js";
 
 export const BODY_LIMIT = 6000;
 const BODY_HEAD = 4000;

@@ -7,7 +7,7 @@ import { windowed } from "../redact/window.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
 import { ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
-import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
+import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
 
