@@ -142,3 +142,6 @@ export function redactedArguments(args: string, r: Redaction): ArgumentTrees | u
     return undefined;
   }
 }
+
+/** What prune writes in place of an image; the summary's material recognises it in a user's words. */
+export const IMAGE_STUB = "[{kind} omitted during compaction]";

@@ -13,12 +13,11 @@ import { refOf, type Refs } from "../refs.js";
 import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
 import { describeCall, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
+import { IMAGE_STUB } from "../facts/call.js";
 import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
-
-export const IMAGE_STUB = "[{kind} omitted during compaction]";
 
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */

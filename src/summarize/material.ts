@@ -2,7 +2,7 @@
 import { findHandoff } from "../facts/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
-import { IMAGE_STUB } from "../prune/index.js";
+import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
 import { exitCode, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
