@@ -151,4 +151,10 @@ describe("the import graph of src/", () => {
       "circle: compact.ts → pass.ts → result.ts → compact.ts",
     ]);
   });
+
+  it("is the one docs/DESIGN.md describes: every directory and top-level module of src/ is named there", () => {
+    const design = readFileSync(join(SRC, "..", "docs", "DESIGN.md"), "utf8");
+    const rooms = [...new Set(files.map((f) => f.split("/")[0]))].map((r) => `src/${r.endsWith(".ts") ? r : `${r}/`}`);
+    expect(rooms.filter((r) => !design.includes(r))).toEqual([]);
+  });
 });
