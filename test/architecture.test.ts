@@ -51,7 +51,7 @@ function typeOnlyClause(clause: string): boolean {
  * The relative imports of a module: static ones and re-exports (multi-line too), import() and
  * `typeof import()`, type-only ones included. (TypeScript 7 has no compiler API in JS: a small parser.)
  */
-export function importsOf(text: string): { specifier: string; typeOnly: boolean }[] {
+function importsOf(text: string): { specifier: string; typeOnly: boolean }[] {
   const found = Array.from(text.matchAll(STATIC), (m) => ({ specifier: m[2], typeOnly: typeOnlyClause(m[1]) }));
   for (const m of text.matchAll(DYNAMIC)) {
     const line = text.slice(text.lastIndexOf("\n", m.index) + 1, m.index).trimStart();
@@ -61,7 +61,7 @@ export function importsOf(text: string): { specifier: string; typeOnly: boolean 
 }
 
 /** Every module of `root` (paths relative to it) and the modules of root it imports. */
-export function graphOf(root: string): { files: string[]; edges: Edge[] } {
+function graphOf(root: string): { files: string[]; edges: Edge[] } {
   const files = (readdirSync(root, { recursive: true }) as string[]).map((f) => f.split("\\").join("/")).filter((f) => f.endsWith(".ts")).sort();
   const edges = files.flatMap((from) =>
     importsOf(readFileSync(join(root, from), "utf8")).map(({ specifier, typeOnly }) => ({
@@ -77,7 +77,7 @@ const floorOf = (file: string) => FLOORS.findIndex(([, holds]) => holds.test(fil
 const nameOf = (file: string) => (VOCABULARY.test(file) ? "types" : FLOORS[floorOf(file)]?.[0] ?? "no floor");
 
 /** Every rule the graph breaks, in words; none for a sound one. */
-export function problems(files: string[], edges: Edge[]): string[] {
+function problems(files: string[], edges: Edge[]): string[] {
   const out: string[] = [];
   const known = new Set(files);
   for (const f of files) if (!VOCABULARY.test(f) && floorOf(f) < 0) out.push(`${f} is on no floor: add it to FLOORS`);
