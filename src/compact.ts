@@ -3,32 +3,20 @@ import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
-import { resolveSettings, type Settings } from "./options.js";
+import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
-import type { Refs } from "./archive/ref.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan } from "./types.js";
+import type { Prepared } from "./plan/prepared.js";
+import type { ChatMessage } from "./dialects/types.js";
+import type { Plan } from "./plan/types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CompactOptions, CompactResult } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
-type Rewrite = typeof import("./rewrite.js");
-/** Handed what `accept` needs to write a pass again with an edited handoff (src/review/propose.ts). */
+type Rewrite = typeof import("./pass.js");
+/** Handed what `accept` needs to write a pass again with an edited handoff (src/review.ts). */
 type Review<M> = (r: import("./pass.js").Review<M>) => void;
-
-export interface Prepared<M> {
-  dialect: Dialect<M>;
-  /** options.system, for dialects that keep the system prompt beside the messages. */
-  system: unknown;
-  input: M[];
-  settings: Settings;
-  state: CompactorState;
-  views: MessageView[];
-  plan: Plan;
-  /** Said in every report of this input, whatever the pass does. */
-  warnings: string[];
-  /** How the pass cites messages, once it knows the passes before it. */
-  refs?: Refs;
-}
 
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
@@ -121,7 +109,7 @@ export async function compactPass<M>(messages: M[], options: CompactOptions<M>, 
   // Pruning, summarizing and writing the result load with the first pass that rewrites.
   let rewrite: Rewrite;
   try {
-    rewrite = await import("./rewrite.js");
+    rewrite = await import("./pass.js");
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }

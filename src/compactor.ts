@@ -1,9 +1,10 @@
 // createCompactor: the same pipeline, holding the state between passes.
 import { compact, estimateTokens, plan } from "./compact.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
-import type { ChatMessage, CompactOptions, CompactorState, CompactResult } from "./types.js";
-import { accept, propose } from "./review/propose.js";
-import type { Proposal } from "./review/types.js";
+import type { ChatMessage } from "./dialects/types.js";
+import type { CompactorState } from "./state.js";
+import type { CompactOptions, CompactResult, Proposal } from "./types.js";
+import { accept, propose } from "./review.js";
 
 type Pass = { focus?: string; force?: boolean; signal?: AbortSignal };
 

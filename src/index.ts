@@ -1,8 +1,7 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
 export { compact, estimateTokens, plan } from "./compact.js";
-export { accept, propose } from "./review/propose.js";
-export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./review/rates.js";
-export type { CacheRates, CacheReport, Proposal, StallInfo } from "./review/types.js";
+export { accept, propose } from "./review.js";
+export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./report/rates.js";
 export { previewPrune, type PrunePreview } from "./preview.js";
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError, SummarizerError } from "./errors.js";
@@ -13,7 +12,7 @@ export { openAICompatible } from "./summarizers/openai.js";
 export { anthropic } from "./summarizers/anthropic.js";
 export { workersAI, type WorkersAIBinding } from "./summarizers/workers-ai.js";
 export type { FetchConfig } from "./summarizers/http.js";
-export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./assemble/handoff.js";
+export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./facts/handoff.js";
 export { heuristicTokens } from "./estimate/index.js";
 export { openAIChat } from "./dialects/openai.js";
 export { anthropicMessages, type AnthropicBlock, type AnthropicMessage } from "./dialects/anthropic.js";

@@ -4,14 +4,18 @@
 // that both this import() and `plan` reach would be loaded with every import (esbuild shares it).
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
-import type { Prepared } from "./compact.js";
+import type { Prepared } from "./plan/prepared.js";
 import { messageTokens } from "./estimate/index.js";
 import { keptTokens, removedIndexes } from "./plan/kept.js";
 import { sum, userText } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
-import { afterPass } from "./review/stall.js";
-import type { CompactMode, CompactorState, CompactReport, CompactResult, Plan, SummaryInfo } from "./types.js";
+import { afterPass } from "./report/stall.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CompactorState } from "./state.js";
+import type { Plan } from "./plan/types.js";
+import type { SummaryInfo } from "./summarize/types.js";
+import type { CompactResult } from "./types.js";
 
 /** What the pass decided before writing: the pruned transcript and, when it summarized, the handoff. */
 export interface Decided<M> {
@@ -33,7 +37,7 @@ function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
   return total;
 }
 
-/** The back-off, the frequency guard and the stall, after a pass that ran (src/review/stall.ts). */
+/** The back-off, the frequency guard and the stall, after a pass that ran (src/report/stall.ts). */
 function guard(p: Prepared<unknown>, s: CompactorState, after: number, latestUser: number, tailTokens: number) {
   const { plan: pl, settings } = p;
   return afterPass(s, {

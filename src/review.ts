@@ -1,10 +1,11 @@
 // Review before commit (issue 30 item 1): `propose` runs a pass and applies nothing; `accept` applies it,
 // with the handoff as the pass wrote it or as a person edited it (redacted and checked like a model's).
-import { compactPass } from "../compact.js";
-import type { Review } from "../pass.js";
-import { removedIndexes } from "../plan/kept.js";
-import type { ChatMessage, CompactOptions, CompactResult, Plan } from "../types.js";
-import type { Proposal } from "./types.js";
+import { compactPass } from "./compact.js";
+import type { ChatMessage } from "./dialects/types.js";
+import type { Review } from "./pass.js";
+import { removedIndexes } from "./plan/kept.js";
+import type { Plan } from "./plan/types.js";
+import type { CompactOptions, CompactResult, Proposal } from "./types.js";
 
 /** What only `accept` reads of a proposal: the pass's result, and how to write it again with an edit. */
 const held = new WeakMap<object, { result: CompactResult<unknown>; review?: Review<unknown> }>();

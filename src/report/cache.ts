@@ -1,7 +1,7 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
-// costs for it. Loaded with the result's writer (src/result.ts). Sources of the default rates: docs/NOTES.md.
+// costs for it. Loaded with the rewriting half of a pass (src/pass.ts). Sources of the default rates: docs/NOTES.md.
 import { hash53 } from "../fingerprint.js";
-import type { CompactorState } from "../types.js";
+import type { CompactorState } from "../state.js";
 import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./rates.js";
 import type { CacheRates, CacheReport } from "./types.js";
 

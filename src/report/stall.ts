@@ -1,10 +1,10 @@
 // What a pass leaves in the state to stop compaction that is not working (invariant 7): the back-off
 // after ineffective passes, the frequency guard's pause, and the visible stop. All three count the same
 // passes: a pass makes no progress when it saves under 10 % or leaves the transcript over its threshold.
-// Loaded with the result's writer (src/result.ts): only a pass that ran reaches it.
+// Called by the result's writer (src/result.ts), so loaded with it: only a pass that ran reaches it.
 import { MAX_STRIKES } from "../options.js";
-import type { CompactorState, Plan } from "../types.js";
-import type { StalledState } from "./types.js";
+import type { Plan, StalledState } from "../plan/types.js";
+import type { CompactorState } from "../state.js";
 
 /** A pass that saves less than this share of the tokens is ineffective (a strike). */
 const EFFECTIVE_SAVING = 0.1;
