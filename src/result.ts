@@ -89,7 +89,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     same.failures = failures;
     const guarded = guard(p, { ...p.state, cooldowns }, pl.tokens.total, pl.latestUserIndex, sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end));
     same.warnings.push(...guarded.warnings);
-    if (guarded.stalled) same.stalled = { reason: guarded.stalled.reason, help: guarded.stalled.help };
+    if (guarded.stalled) same.stalled = guarded.stalled;
     return { messages: p.input, state: guarded.state, report: same };
   }
   const tailTokens = sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end);
@@ -141,7 +141,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   const guarded = guard(p, counted, tokensAfter, latest, tailTokens);
   const state = guarded.state;
   report.warnings.push(...guarded.warnings);
-  if (guarded.stalled) report.stalled = { reason: guarded.stalled.reason, help: guarded.stalled.help };
+  if (guarded.stalled) report.stalled = guarded.stalled;
   const result: CompactResult<M> = { messages: out, state, report };
   if (archived.archive) result.archive = archived.archive;
   report.warnings.push(...archived.warnings);

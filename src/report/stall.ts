@@ -3,7 +3,7 @@
 // passes: a pass makes no progress when it saves under 10 % or leaves the transcript over its threshold.
 // Called by the result's writer (src/result.ts), so loaded with it: only a pass that ran reaches it.
 import { MAX_STRIKES } from "../options.js";
-import type { Plan, StalledState } from "../plan/types.js";
+import type { Plan, StalledState, StallInfo } from "../plan/types.js";
 import type { CompactorState } from "../state.js";
 
 /** A pass that saves less than this share of the tokens is ineffective (a strike). */
@@ -43,7 +43,7 @@ function help(f: PassFacts): string[] {
 }
 
 /** The state after a pass that ran, and what it says of the guards that tripped. */
-export function afterPass(s: CompactorState, f: PassFacts): { state: CompactorState; warnings: string[]; stalled?: StalledState } {
+export function afterPass(s: CompactorState, f: PassFacts): { state: CompactorState; warnings: string[]; stalled?: StallInfo } {
   const { before, after } = f;
   const threshold = f.plan.tokens.threshold;
   const warnings: string[] = [];
@@ -71,7 +71,8 @@ export function afterPass(s: CompactorState, f: PassFacts): { state: CompactorSt
     );
   }
   const last = after > threshold ? `left ${after} tokens, over the threshold of ${threshold}` : `saved under 10 % (${before} → ${after} tokens)`;
-  const stalled: StalledState = { at: f.latestUser, reason: `${STALL_PASSES} passes in a row made no progress (the last ${last})`, help: help(f) };
+  const stalled: StallInfo = { reason: `${STALL_PASSES} passes in a row made no progress (the last ${last})`, help: help(f) };
   warnings.push(`${stalled.reason}: compaction stalls until a new user message. What would help: ${stalled.help.join("; ")}`);
-  return { state: { ...state, stalled }, warnings, stalled };
+  const held: StalledState = { at: f.latestUser, ...stalled };
+  return { state: { ...state, stalled: held }, warnings, stalled };
 }
