@@ -323,7 +323,12 @@ function init() {
   $("force").addEventListener("change", scheduleRender);
   $("summarizer").addEventListener("change", () => ($("endpoint").hidden = ($("summarizer") as HTMLSelectElement).value !== "openai"));
   $("compact").addEventListener("click", runCompaction);
-  mountReview($("review-mode"), () => current && { messages: current.messages, dialect: current.dialect, options: { ...options(), force: ($("force") as HTMLInputElement).checked, summarizer: chosenSummarizer() } });
+  // Accepting a proposal applies it: the compacted transcript becomes the one the page shows.
+  mountReview(
+    $("review-mode"),
+    () => current && { messages: current.messages, dialect: current.dialect, options: { ...options(), force: ($("force") as HTMLInputElement).checked, summarizer: chosenSummarizer() } },
+    (r) => current && load({ ...current, name: `${current.name} (compacted)`, messages: r.messages, system: r.system ?? current.system }),
+  );
   const s = SAMPLES[0];
   load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) });
 }
