@@ -138,7 +138,7 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
         dialect: "openai-responses" as const,
       });
       const payload = async (result: ProxyResult) =>
-        result.report.mode === "noop" || result.report.mode === "aborted"
+        result.report.mode === "noop" || result.report.mode === "aborted" || result.report.mode === "stalled"
           ? await asSent()
           : JSON.stringify({ ...body, input: result.messages.slice(shift), ...(shift ? { instructions: (result.messages[0] as { content: string }).content } : {}) });
 

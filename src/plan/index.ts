@@ -247,6 +247,7 @@ export function planViews(
   const tailStarts = Math.max(hEnd, tStart);
   let shouldCompact = false;
   let reason: string;
+  let stalled: Plan["stalled"];
   if (middleEmpty && total <= thresholdTokens) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
   } else if (force) {
@@ -254,6 +255,9 @@ export function planViews(
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
   } else if (total <= thresholdTokens) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
+  } else if (state?.stalled?.at === lu) {
+    stalled = { reason: state.stalled.reason, help: state.stalled.help };
+    reason = `stalled: ${state.stalled.reason}; compaction waits for a new user message (force overrides)`;
   } else if (state && state.pausedUntil! > s.now()) {
     reason = `paused by the frequency guard until ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
   } else if (state && state.strikes >= MAX_STRIKES && total < (state.backoffUntilTokens ?? Infinity)) {
@@ -276,6 +280,7 @@ export function planViews(
     middle: { start: hEnd, end: tailStarts },
     tail: { start: tailStarts, end: n },
     latestUserIndex: lu,
+    ...(stalled && { stalled }),
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
     fixedTokens,

@@ -35,4 +35,18 @@ export interface Plan {
   handoffBeforePinned: boolean;
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";
+  /** Set while compaction is stalled (no progress in three passes) and no new user message came since. */
+  stalled?: StallInfo;
+}
+
+/** Why compaction stopped, and what would let it make progress. */
+export interface StallInfo {
+  reason: string;
+  /** What would help, each with its numbers: a smaller tail, a larger window, pinning less. */
+  help: string[];
+}
+
+/** In the state while stalled: the index of the latest user message the stall waits to see followed by a new one. */
+export interface StalledState extends StallInfo {
+  at: number;
 }
