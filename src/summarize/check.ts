@@ -6,7 +6,19 @@ import { refOf } from "../archive/ref.js";
 import { clip } from "../prune/one-liner.js";
 import type { Redactor } from "../redact/index.js";
 import type { HandoffMaterial, SummaryCheck } from "../types.js";
+import { SECTIONS } from "./checkpoint.js";
 import { ledgers, shortWhat } from "./ledgers.js";
+
+/** A line that opens one of the checkpoint's sections (a heading at any level, bold, or `Name:`), in any case. */
+const SECTION_HEADING = new RegExp(`^[ \\t]*(?:#{1,6}[ \\t]*|\\*\\*|__)?(?:${SECTIONS.join("|")})(?:\\*\\*|__)?[ \\t]*(?::|$)`, "im");
+
+/**
+ * Whether a model's answer is a checkpoint at all: one that names none of its sections ("Hello",
+ * an apology, an answer to the conversation) is refused, so the next summarizer writes one.
+ */
+export function isCheckpoint(text: string): boolean {
+  return SECTION_HEADING.test(text);
+}
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
