@@ -3,7 +3,7 @@ import { unframed } from "../assemble/written.js";
 import { SummarizerError } from "../errors.js";
 import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";
-import { checkSummary, isCheckpoint } from "./check.js";
+import { checkSummary, notCheckpoint } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { isDeterministic } from "../summarizers/local.js";
 import { deterministicCheckpoint, summarizeLocally } from "../summarizers/deterministic.js";
@@ -169,7 +169,8 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const { text: whole, cutFrom } = deltas.end();
       let text = unframed(whole).trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
-      if (!lastResort && !isCheckpoint(text)) throw new SummarizerError("malformed", `the answer has none of the checkpoint's sections (## Active task, ## Blocked, …): "${text.length > 80 ? `${text.slice(0, 79)}…` : text}"`);
+      const refused = lastResort ? undefined : notCheckpoint(text);
+      if (refused) throw new SummarizerError("malformed", refused);
       let check: SummaryInfo["check"];
       if (!lastResort) {
         const checked = checkSummary(text, x.material, x.redactor);

@@ -182,7 +182,7 @@ describe("a model that answers no checkpoint", () => {
     expect($("mode").textContent).toBe("fallback (deterministic)");
     const note = $("summary-note");
     expect(visible(note)).toBe(true);
-    expect(note.textContent).toMatch(/^The model's summary was not used \(openai:gpt-5\.4-mini: malformed — the answer has none of the checkpoint's sections .*"Hello from fake"\): the deterministic checkpoint, written locally, is the handoff instead\.$/);
+    expect(note.textContent).toMatch(/^The model's summary was not used \(openai:gpt-5\.4-mini: malformed — no checkpoint section \(## Active task, …\) in "Hello from fake"\): the deterministic checkpoint, written locally, is the handoff instead\.$/);
     expect($("handoff").textContent).not.toContain("Hello from fake");
     expect($("handoff").textContent).toMatch(/Active task/);
     summarizer.value = "deterministic";
