@@ -1,6 +1,6 @@
 // The published package: built output, exports that resolve, and nothing users do not need.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -78,6 +78,11 @@ describe("package", () => {
     const tarball = readdirSync(home).find((f) => f.endsWith(".tgz"))!;
     writeFileSync(join(home, "package.json"), JSON.stringify({ name: "user-app", private: true, type: "module" }));
     execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `./${tarball}`], { cwd: home, stdio: "ignore" });
+    // The README as installed: each relative link opens a file the package holds.
+    const installed = join(home, "node_modules/context-compactor");
+    const links = [...readFileSync(join(installed, "README.md"), "utf8").matchAll(/\]\(([^)\s#:]+)(?:#[^)]*)?\)/g)].map(([, path]) => path);
+    expect(links).toContain("docs/API.md");
+    expect(links.filter((l) => !existsSync(join(installed, l)))).toEqual([]);
     writeFileSync(join(home, "chat.json"), JSON.stringify([{ role: "user", content: "hello" }, { role: "assistant", content: "hi" }]));
     const run = (...args: string[]) => execFileSync(join(home, "node_modules/.bin/context-compactor"), args, { cwd: home, encoding: "utf8", env: { ...process.env, INIT_CWD: "/elsewhere" } });
     expect(run("--help")).toMatch(/^context-compactor: /);
