@@ -5,6 +5,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
+import { upstreamMissing } from "./errors.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
@@ -136,7 +137,7 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
     async (c) => {
       const body = c.req.valid("json");
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
-      if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
+      if (!upstream) return anthropicError(502, upstreamMissing("ANTHROPIC_UPSTREAM_BASE_URL")) as never;
       const sessionId = c.req.valid("header")["x-session-id"];
       const session = await sessionKey(c.req.raw.headers, sessionId, body.system, body.messages);
       const window = await windowOf(c, body.model, session);
@@ -190,7 +191,7 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
     async (c) => {
       const body = c.req.valid("json");
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
-      if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
+      if (!upstream) return anthropicError(502, upstreamMissing("ANTHROPIC_UPSTREAM_BASE_URL")) as never;
       const contextWindow = await windowOf(c, body.model, c.req.valid("header")["x-session-id"]);
       const result = await compact(body.messages, coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }));
       let res: Response;

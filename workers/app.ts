@@ -7,7 +7,7 @@ import type { ProposalAnswer } from "./session.js";
 import { RECALL_MAX } from "../src/archive/recall.js";
 import { anthropicErrorShape, countTokensRoute, messagesRoute, modelsRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
-import { ErrorAnswer, errorData, fail, failWith, type ErrorData } from "./errors.js";
+import { ErrorAnswer, errorData, fail, failWith, upstreamMissing, type ErrorData } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { compactPass, isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
@@ -226,7 +226,7 @@ app.openapi(
   async (c) => {
     const body = c.req.valid("json");
     const upstream = c.env.UPSTREAM_BASE_URL;
-    if (!upstream) return fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
+    if (!upstream) return fail(c, 502, "no_upstream", upstreamMissing("UPSTREAM_BASE_URL"));
     const sessionId = c.req.valid("header")["x-session-id"];
     const session = await sessionKey(c.req.raw.headers, sessionId, undefined, body.messages);
     const window = windowFor(c.env, body.model, c.req.header("x-context-window"));

@@ -31,7 +31,7 @@ export interface Env {
 
 /** The summarizer chain the configuration asks for; the deterministic one always ends it. */
 export function summarizerFor(env: Env): Summarizer | undefined {
-  const model = env.SUMMARIZER_MODEL ?? "gpt-4o-mini";
+  const model = env.SUMMARIZER_MODEL ?? "gpt-5.4-mini";
   switch (env.SUMMARIZER) {
     case "upstream":
       return env.UPSTREAM_BASE_URL ? openAICompatible({ baseURL: env.UPSTREAM_BASE_URL, apiKey: env.UPSTREAM_API_KEY, model, timeoutMs: 30_000 }) : undefined;

@@ -6,7 +6,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { windowFor, type Env } from "./env.js";
-import { ErrorAnswer, errorData, fail } from "./errors.js";
+import { ErrorAnswer, errorData, fail, upstreamMissing } from "./errors.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
@@ -58,7 +58,7 @@ async function forward(c: Context<App>, url: string, init: RequestInit): Promise
 
 const upstreamOf = (env: Env) => env.UPSTREAM_BASE_URL?.replace(/\/+$/, "");
 const authHeaders = (env: Env): Record<string, string> => (env.UPSTREAM_API_KEY ? { authorization: `Bearer ${env.UPSTREAM_API_KEY}` } : {});
-const noUpstream = (c: Context<App>) => fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
+const noUpstream = (c: Context<App>) => fail(c, 502, "no_upstream", upstreamMissing("UPSTREAM_BASE_URL"));
 
 /** An answer forwarded as it came: status, body and the headers worth keeping (a passthrough route). */
 function relayed(res: Response, extra?: Headers): Response {

@@ -257,9 +257,12 @@ export function convert(messages: unknown[], options: { from: DialectName; to: D
   return { ...b, lost: [...a.lost, ...b.lost] };
 }
 
-/** The dialect messages are written in, by shape; OpenAI's when nothing tells. */
-export function detectDialect(messages: unknown[]): DialectName {
-  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? "openai");
+/**
+ * The dialect messages are written in, by shape; when nothing tells, Anthropic's if the request
+ * carries a separate `system` prompt (only Anthropic Messages keeps it beside the messages), else OpenAI's.
+ */
+export function detectDialect(messages: unknown[], system?: unknown): DialectName {
+  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? (system == null ? "openai" : "anthropic"));
 }
 
 /** An item type, or a content part type, that only the Responses API has (AI SDK parts are "reasoning" too). */

@@ -3,7 +3,7 @@ import { unframed } from "./written.js";
 import { SummarizerError } from "../errors.js";
 import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";
-import { checkSummary } from "./check.js";
+import { checkSummary, notCheckpoint } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { isDeterministic } from "../summarizers/local.js";
 import { deterministicCheckpoint, summarizeLocally } from "../summarizers/deterministic.js";
@@ -161,6 +161,8 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const { text: whole, cutFrom } = deltas.end();
       let text = unframed(whole).trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
+      const refused = lastResort ? undefined : notCheckpoint(text);
+      if (refused) throw new SummarizerError("malformed", refused);
       let check: SummaryInfo["check"];
       if (!lastResort) {
         const checked = checkSummary(text, x.material, x.redactor);

@@ -264,7 +264,8 @@ describe("POST /v1/chat/completions", () => {
   it("answers 502 when no upstream is configured", async () => {
     const res = await post("/v1/chat/completions", { model: "gpt-4o", messages: small });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ error: { type: "no_upstream" } });
+    // The answer says how to fix it, locally and deployed.
+    expect(await res.json()).toMatchObject({ error: { type: "no_upstream", message: expect.stringMatching(/^UPSTREAM_BASE_URL is not configured: .*Set it \(https:\/\/api\.openai\.com\/v1 or .*\) in \.dev\.vars for `npm start` \(see \.dev\.vars\.example\), or under \[vars\] in wrangler\.toml/) } });
   });
 
   it("answers 400 for a request without a model", async () => {
