@@ -88,10 +88,11 @@ let automaton: Automaton | undefined;
 
 function build(): Automaton {
   const states: State[] = [{ cls: -1, pos: 0, events: [] }];
+  const index = new Map<string, number>([["-1 0 ", 0]]); // by key: a search of the list was most of the first pass's build
   const find = (cls: number, pos: number, events: number[]): number => {
-    const key = events.join();
-    let i = states.findIndex((s) => s.cls === cls && s.pos === pos && s.events.join() === key);
-    if (i < 0) i = states.push({ cls, pos, events }) - 1;
+    const key = `${cls} ${pos} ${events}`;
+    let i = index.get(key);
+    if (i === undefined) index.set(key, (i = states.push({ cls, pos, events }) - 1));
     return i;
   };
   // The rules: the state after a character of class k (and dense weight index f), from a run of
@@ -127,18 +128,21 @@ function build(): Automaton {
   columns.push([128, OTHER, -1]);
   for (const f of [7, 8, 9, 11]) columns.push([122 + f, DENSE, f]);
   columns.push([134, ASTRAL, 12]);
-  const rows: number[][] = [];
+  const next = new Uint8Array(256 << 8); // a state is a byte: at most 256 of them
   for (let s = 0; s < states.length; s++) {
-    const row = new Array<number>(256).fill(0);
-    for (const [c, k, f] of columns) row[c] = step(states[s], k, f);
-    rows.push(row);
+    const byClass = new Map<number, number>(); // stepped once per class: the 128 ASCII columns are 6 classes
+    for (const [c, k, f] of columns) {
+      let to = byClass.get(k * 16 + f);
+      if (to === undefined) byClass.set(k * 16 + f, (to = step(states[s], k, f)));
+      next[(s << 8) | c] = to;
+    }
   }
   // Filled by the ranges `denseClass` tells apart (one call at each start): a call per code unit
   // would cost the first pass of a process milliseconds.
   const codes = new Uint8Array(65536).fill(128);
   for (let c = 0; c < 128; c++) codes[c] = c;
   for (const [from, to] of DENSE_RANGES) codes.fill(column(from), from, to + 1);
-  return { states, next: Uint8Array.from(rows.flat()), columns: codes };
+  return { states, next: next.slice(0, states.length << 8), columns: codes };
 }
 
 /** The cost of entering each state under weights `w`, kept for the last `w` seen (the defaults, in use). */
