@@ -22,36 +22,25 @@ export interface EstimateSettings {
   basis?: { counter: TextCounter; ratio: number };
 }
 
-/** A message's count, the view it was made from and what it was counted with. */
-interface Counted {
-  view: MessageView;
-  counter: TextCounter;
-  ratio: number;
-  imageTokens: number;
-  tokens: number;
-}
-
 /**
  * Counts by message object: a later pass given the same object (head and tail are, between passes)
  * reads its count here instead of scanning it again. Kept per object, never across sessions: a
- * message object belongs to one transcript, and its entry goes with it.
+ * message object belongs to one transcript, and its entry goes with it. An entry holds the view it
+ * was counted from (a message changed in place since is counted again), the counter and what else
+ * the count depends on.
  */
-const counted = new WeakMap<object, Counted>();
+const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, key: string, tokens: number]>();
 
-/** Whether two views read the same: a message changed in place since it was counted is counted again. */
-function sameView(a: MessageView, b: MessageView): boolean {
-  if (a.role !== b.role || a.text !== b.text || a.images !== b.images || a.attachments !== b.attachments || a.otherChars !== b.otherChars) return false;
-  if (a.toolCalls.length !== b.toolCalls.length || a.results.length !== b.results.length) return false;
-  for (let i = 0; i < a.toolCalls.length; i++) if (a.toolCalls[i].name !== b.toolCalls[i].name || a.toolCalls[i].arguments !== b.toolCalls[i].arguments) return false;
-  for (let i = 0; i < a.results.length; i++) if (a.results[i].text !== b.results[i].text || a.results[i].images !== b.results[i].images) return false;
-  return true;
-}
+/** Whether two views (plain objects, arrays, strings and numbers) read the same. */
+const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (typeof a === "object" && typeof b === "object" && a !== null && b !== null && Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, x]) => same(x, (b as Record<string, unknown>)[k])));
 
 /** Tokens of a message's view; `message`, the object it views, keeps the count for later passes. */
 export function messageTokens(m: MessageView, s: EstimateSettings, message?: unknown): number {
-  const basis = s.basis;
-  const kept = basis && message !== null && typeof message === "object" ? counted.get(message) : undefined;
-  if (kept && kept.counter === basis!.counter && kept.ratio === basis!.ratio && kept.imageTokens === s.imageTokens && sameView(kept.view, m)) return kept.tokens;
+  const key = s.basis && `${s.basis.ratio} ${s.imageTokens}`;
+  const kept = key && message !== null && typeof message === "object" ? counted.get(message) : undefined;
+  if (kept && kept[1] === s.basis!.counter && kept[2] === key && same(kept[0], m)) return kept[3];
   let t = MESSAGE_OVERHEAD + (m.text ? s.countText(m.text) : 0);
   t += (m.images + m.attachments) * s.imageTokens;
   if (m.otherChars) t += Math.ceil(m.otherChars / 4);
@@ -59,7 +48,7 @@ export function messageTokens(m: MessageView, s: EstimateSettings, message?: unk
     t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
   }
   for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
-  if (basis && message !== null && typeof message === "object") counted.set(message, { view: m, counter: basis.counter, ratio: basis.ratio, imageTokens: s.imageTokens, tokens: t });
+  if (key && message !== null && typeof message === "object") counted.set(message, [m, s.basis!.counter, key, t]);
   return t;
 }
 
