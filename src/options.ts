@@ -124,6 +124,6 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     now: o.now ?? Date.now,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
-    basis: { counter: o.countTokens ?? heuristicTokens, ratio: state?.calibration?.ratio || 1 },
+    basis: { counter: o.countTokens ?? heuristicTokens, key: `${state?.calibration?.ratio} ${imageTokens}` },
   };
 }

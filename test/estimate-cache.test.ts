@@ -16,14 +16,14 @@ function recording() {
 const messages = () => structuredClone(trajectory("claude-code-spotter__4d5611e5-241a").messages);
 
 describe("counts kept by message object across passes", () => {
-  it("a second plan of the same objects counts nothing again, and returns the same counts", () => {
+  it("a second plan of the same objects counts only their short messages again, and returns the same counts", () => {
     const m = messages();
     const r = recording();
     const first = plan(m, { contextWindow: 32_000, countTokens: r.count });
     const counted = r.chars();
     expect(counted).toBeGreaterThan(100_000);
     const second = plan(m, { contextWindow: 32_000, countTokens: r.count });
-    expect(r.chars()).toBe(counted);
+    expect(r.chars() - counted).toBeLessThan(counted / 10); // messages under 500 characters: ~6 % of the text
     expect(second.tokens).toEqual(first.tokens);
   });
 
@@ -38,17 +38,20 @@ describe("counts kept by message object across passes", () => {
     expect(second.messages).toEqual(first.messages);
   });
 
+  // Long enough to be kept (a short message is counted again rather than kept).
+  const long = "a request that names several files: src/a.ts, src/b.ts and test/c.test.ts. ".repeat(40);
+
   it("a message changed in place is counted again", () => {
-    const m: ChatMessage[] = [{ role: "user", content: "short" }];
+    const m: ChatMessage[] = [{ role: "user", content: long }];
     const before = plan(m, { contextWindow: 32_000 }).tokens.perMessage[0];
-    m[0].content = "a much longer request that names several files: src/a.ts, src/b.ts and test/c.test.ts";
+    m[0].content = `${long} and one more file: docs/API.md`;
     const after = plan(m, { contextWindow: 32_000 }).tokens.perMessage[0];
     expect(after).toBe(estimateTokens(structuredClone(m)));
     expect(after).toBeGreaterThan(before);
   });
 
   it("a count made with one counter, calibration or image price never answers for another", () => {
-    const m: ChatMessage[] = [{ role: "user", content: [{ type: "text", text: "look at this screenshot of the failing test" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }];
+    const m: ChatMessage[] = [{ role: "user", content: [{ type: "text", text: long }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }];
     const fresh = (o: object) => estimateTokens(structuredClone(m), o);
     const cases = [{}, { countTokens: (t: string) => t.length }, { imageTokens: 10 }, { state: { ...initialState(), calibration: { ratio: 1.5, samples: 3 } } }];
     for (const a of cases) {

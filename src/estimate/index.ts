@@ -15,11 +15,11 @@ export interface EstimateSettings {
   countText: TextCounter;
   imageTokens: number;
   /**
-   * What `countText` counts with besides the text: the counter it wraps (the caller's, or the
-   * heuristic) and the calibration ratio it scales by. A message's count is kept under it (see
-   * messageTokens); without it nothing is kept.
+   * What a count depends on besides the message: the counter `countText` wraps (the caller's, or the
+   * heuristic), and `key`, its calibration ratio and the image price. A message's count is kept under
+   * it (see messageTokens); without it nothing is kept.
    */
-  basis?: { counter: TextCounter; ratio: number };
+  basis?: { counter: TextCounter; key: string };
 }
 
 /**
@@ -31,6 +31,9 @@ export interface EstimateSettings {
  */
 const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, key: string, tokens: number]>();
 
+/** A message is kept from this many characters of text on. */
+const KEPT_CHARS = 500;
+
 /** Whether two views (plain objects, arrays, strings and numbers) read the same. */
 const same = (a: unknown, b: unknown): boolean =>
   a === b ||
@@ -38,17 +41,23 @@ const same = (a: unknown, b: unknown): boolean =>
 
 /** Tokens of a message's view; `message`, the object it views, keeps the count for later passes. */
 export function messageTokens(m: MessageView, s: EstimateSettings, message?: unknown): number {
-  const key = s.basis && `${s.basis.ratio} ${s.imageTokens}`;
-  const kept = key && message !== null && typeof message === "object" ? counted.get(message) : undefined;
-  if (kept && kept[1] === s.basis!.counter && kept[2] === key && same(kept[0], m)) return kept[3];
+  const b = s.basis;
+  const kept = b && message !== null && typeof message === "object" ? counted.get(message) : undefined;
+  if (kept && kept[1] === b!.counter && kept[2] === b!.key && same(kept[0], m)) return kept[3];
   let t = MESSAGE_OVERHEAD + (m.text ? s.countText(m.text) : 0);
+  let chars = m.text.length;
   t += (m.images + m.attachments) * s.imageTokens;
   if (m.otherChars) t += Math.ceil(m.otherChars / 4);
   for (const call of m.toolCalls) {
     t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
+    chars += call.arguments.length;
   }
-  for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
-  if (key && message !== null && typeof message === "object") counted.set(message, [m, s.basis!.counter, key, t]);
+  for (const r of m.results) {
+    t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
+    chars += r.text.length;
+  }
+  // A short message costs less to count again than to keep (a WeakMap entry costs ~1 µs).
+  if (b && chars >= KEPT_CHARS && message !== null && typeof message === "object") counted.set(message, [m, b.counter, b.key, t]);
   return t;
 }
 
