@@ -2,10 +2,12 @@
 // pre-tokenizer cuts (words, digit triples, punctuation runs, whitespace runs) and dense scripts
 // per character. The weights are fitted against exact o200k counts: bench/fit-estimate.ts.
 //
-// The pass is a table-driven automaton: each character is looked up as its class, moves the state
-// through one table lookup and adds the cost of the state it lands in. No branch depends on the
-// text, which is what makes it ~600 MB/s here (a scan with a branch per rule ran at ~200, one with a
-// branch for non-ASCII ~500, and its optimized code was thrown away at the first non-ASCII character).
+// The pass is a table-driven automaton: each character is looked up as its class, and each pair of
+// classes moves the state through one table lookup and adds the cost of the two states it passes.
+// No branch depends on the text, which is what makes it ~780 MB/s here (a scan with a branch per
+// rule ran at ~200; one with a branch for non-ASCII ~500, its optimized code thrown away at the
+// first non-ASCII character; one lookup a character ~610: the chain of dependent lookups through
+// the state is the scan's time, and a pair a lookup halves it).
 // The rules it encodes are spelled out plainly in test/support/estimate-reference.ts, which the
 // property test holds it to.
 
@@ -60,12 +62,6 @@ function asciiClass(c: number): number {
   return c === 10 || c === 13 ? NEWLINE : PUNCT;
 }
 
-/** The table column of a non-ASCII code unit: 128 for a letter of another script; 129…134 for dense weight indexes 7…12. */
-function column(c: number): number {
-  const f = denseClass(c);
-  return f < 0 ? 128 : 122 + f; // weight indexes 7…12 → columns 129…134
-}
-
 /** A state: the class of the run the last character belongs to, its position in it, and what entering it counts. */
 interface State {
   cls: number;
@@ -77,11 +73,19 @@ interface State {
 
 interface Automaton {
   states: State[];
-  /** The next state, at `state << 8 | column`. */
-  next: Uint8Array;
-  /** The column of every UTF-16 code unit: the scan looks it up rather than calling `column`. */
-  columns: Uint8Array;
+  /** The class (index into KINDS) of every UTF-16 code unit: looked up, never computed, by the scan. */
+  kinds: Uint8Array;
+  /** The next state after one character, at `state << 4 | kind`. */
+  one: Uint8Array;
+  /** After two characters, at `state << 8 | first kind << 4 | second kind`, and the state between them. */
+  two: Uint8Array;
+  between: Uint8Array;
 }
+
+/** The classes the rules tell apart, as [class, dense weight index]: a code unit's kind is its index here. */
+const KINDS = [[LOWER, -1], [UPPER, -1], [OTHER, -1], [DIGIT, -1], [SPACE, -1], [NEWLINE, -1], [PUNCT, -1], [DENSE, 7], [DENSE, 8], [DENSE, 9], [DENSE, 11], [ASTRAL, 12]];
+/** The kind of a code unit `denseClass` gives weight index f (7, 8, 9, 11, 12), or -1 for none: other letters. */
+const kindOf = (f: number) => (f < 0 ? OTHER : f < 10 ? f : f - 1);
 
 /** Built once on first use: no work at import. */
 let automaton: Automaton | undefined;
@@ -123,62 +127,62 @@ function build(): Automaton {
         return find(k, 1, [f]);
     }
   };
-  const columns: [column: number, k: number, f: number][] = [];
-  for (let c = 0; c < 128; c++) columns.push([c, asciiClass(c), -1]);
-  columns.push([128, OTHER, -1]);
-  for (const f of [7, 8, 9, 11]) columns.push([122 + f, DENSE, f]);
-  columns.push([134, ASTRAL, 12]);
-  const next = new Uint8Array(256 << 8); // a state is a byte: at most 256 of them
+  const one = new Uint8Array(256 << 4); // a state is a byte: at most 256 of them
+  for (let s = 0; s < states.length; s++) KINDS.forEach(([k, f], j) => (one[(s << 4) | j] = step(states[s], k, f)));
+  // Two characters a step: the scan's time is the chain of dependent lookups through the state, which this halves.
+  const two = new Uint8Array(states.length << 8);
+  const between = new Uint8Array(states.length << 8);
   for (let s = 0; s < states.length; s++) {
-    const byClass = new Map<number, number>(); // stepped once per class: the 128 ASCII columns are 6 classes
-    for (const [c, k, f] of columns) {
-      let to = byClass.get(k * 16 + f);
-      if (to === undefined) byClass.set(k * 16 + f, (to = step(states[s], k, f)));
-      next[(s << 8) | c] = to;
+    for (let a = 0; a < KINDS.length; a++) {
+      for (let b = 0; b < KINDS.length; b++) {
+        const x = (s << 8) | (a << 4) | b;
+        between[x] = one[(s << 4) | a];
+        two[x] = one[(between[x] << 4) | b];
+      }
     }
   }
   // Filled by the ranges `denseClass` tells apart (one call at each start): a call per code unit
   // would cost the first pass of a process milliseconds.
-  const codes = new Uint8Array(65536).fill(128);
-  for (let c = 0; c < 128; c++) codes[c] = c;
-  for (const [from, to] of DENSE_RANGES) codes.fill(column(from), from, to + 1);
-  return { states, next: next.slice(0, states.length << 8), columns: codes };
+  const kinds = new Uint8Array(65536).fill(OTHER);
+  for (let c = 0; c < 128; c++) kinds[c] = asciiClass(c);
+  for (const [from, to] of DENSE_RANGES) kinds.fill(kindOf(denseClass(from)), from, to + 1);
+  return { states, kinds, one: one.slice(0, states.length << 4), two, between };
 }
 
-/** The cost of entering each state under weights `w`, kept for the last `w` seen (the defaults, in use). */
-let costs: { w: number[]; cost: Float64Array } | undefined;
+/** The cost of entering each state under weights `w`, and of each two-character step; kept for the last `w` seen (the defaults, in use). */
+let costs: { w: number[]; cost: Float64Array; pair: Float64Array } | undefined;
 
-function costOf(states: State[], w: number[]): Float64Array {
-  if (costs?.w === w) return costs.cost;
+function costOf({ states, two, between }: Automaton, w: number[]): { cost: Float64Array; pair: Float64Array } {
+  if (costs?.w === w) return costs;
   const cost = Float64Array.from(states, (s) => s.events.reduce((sum, e) => sum + w[e], 0));
-  costs = { w, cost };
-  return cost;
+  const pair = new Float64Array(two.length);
+  for (let x = 0; x < two.length; x++) pair[x] = cost[between[x]] + cost[two[x]];
+  costs = { w, cost, pair };
+  return costs;
 }
 
 /** The weighted count of `text`'s events; `w` is WEIGHTS, or a unit vector when fitting. */
 export function scanTokens(text: string, w: number[]): number {
-  automaton ??= build();
-  const { next, columns } = automaton;
-  const cost = costOf(automaton.states, w);
+  const a = (automaton ??= build());
+  const { kinds, one, two } = a;
+  const { cost, pair } = costOf(a, w);
   let state = 0;
   let total = 0;
   const n = text.length;
   let i = 0;
-  // Four characters a turn: the loop's own bookkeeping was a quarter of its time (+25 % measured).
+  // Four characters a turn, two a lookup: the loop's own bookkeeping was a quarter of its time.
   // Every character is looked up, ASCII too: a branch or a call taken only on rare characters has no
   // feedback when the loop is first optimized, and the optimized code is thrown away at the first one.
   for (; i + 3 < n; i += 4) {
-    state = next[(state << 8) | columns[text.charCodeAt(i)]];
-    let t = cost[state];
-    state = next[(state << 8) | columns[text.charCodeAt(i + 1)]];
-    t += cost[state];
-    state = next[(state << 8) | columns[text.charCodeAt(i + 2)]];
-    t += cost[state];
-    state = next[(state << 8) | columns[text.charCodeAt(i + 3)]];
-    total += t + cost[state];
+    let x = (state << 8) | (kinds[text.charCodeAt(i)] << 4) | kinds[text.charCodeAt(i + 1)];
+    const t = pair[x];
+    state = two[x];
+    x = (state << 8) | (kinds[text.charCodeAt(i + 2)] << 4) | kinds[text.charCodeAt(i + 3)];
+    total += t + pair[x];
+    state = two[x];
   }
   for (; i < n; i++) {
-    state = next[(state << 8) | columns[text.charCodeAt(i)]];
+    state = one[(state << 4) | kinds[text.charCodeAt(i)]];
     total += cost[state];
   }
   return total;
