@@ -6,7 +6,10 @@ import { createCompactor, type Compactor } from "../compactor.js";
 import { hash53 } from "../fingerprint.js";
 import type { ModelMessage } from "../dialects/ai-sdk.js";
 import type { Dialect } from "../dialects/view.js";
-import type { Archive, CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
+import type { Archive } from "../archive/types.js";
+import type { CompactReport } from "../report/types.js";
+import type { CompactorState } from "../state.js";
+import type { CompactionEvent, CompactOptions } from "../types.js";
 
 /** What a store keeps per conversation: plain JSON. */
 export interface SavedCompaction {
