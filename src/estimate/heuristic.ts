@@ -42,17 +42,27 @@ const DENSE = 7;
 /** A high surrogate: it and the unit after it are one astral code point, charged once. */
 const ASTRAL = 8;
 
+/**
+ * The code units charged apart from letters of other scripts, as [from, to, weight index]; a later
+ * range wins over an earlier one (kana inside CJK).
+ */
+const DENSE_RANGES: [from: number, to: number, f: number][] = [
+  [0x2000, 0x2e7f, 11], // punctuation and symbols: dashes, quotes, arrows, boxes
+  [0x2e80, 0x9fff, 7], // CJK
+  [0xf900, 0xfaff, 7],
+  [0xff00, 0xffef, 7],
+  [0x3040, 0x30ff, 8], // kana
+  [0xac00, 0xd7af, 9], // hangul
+  [0x1100, 0x11ff, 9],
+  [0xd800, 0xdbff, 12], // a high surrogate starts an astral code point
+];
+
 /** The weight index of a non-ASCII code point's class, or -1 for a letter of another script. */
 export function denseClass(c: number): number {
-  if ((c >= 0xac00 && c <= 0xd7af) || (c >= 0x1100 && c <= 0x11ff)) return 9; // hangul
-  if (c >= 0x3040 && c <= 0x30ff) return 8; // kana
-  if ((c >= 0x2e80 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef)) return 7; // CJK
-  if (c >= 0x2000 && c < 0x2e80) return 11; // punctuation and symbols: dashes, quotes, arrows, boxes
-  return c >= 0xd800 && c <= 0xdbff ? 12 : -1; // a high surrogate starts an astral code point
+  let f = -1;
+  for (const [from, to, w] of DENSE_RANGES) if (c >= from && c <= to) f = w;
+  return f;
 }
-
-/** The code unit ranges `denseClass` charges apart from other letters, later ones over earlier (kana inside CJK). */
-const DENSE_RANGES = [[0x2000, 0x2e7f], [0x2e80, 0x9fff], [0xf900, 0xfaff], [0xff00, 0xffef], [0x3040, 0x30ff], [0xac00, 0xd7af], [0x1100, 0x11ff], [0xd800, 0xdbff]];
 
 function asciiClass(c: number): number {
   if (c >= 97 && c <= 122) return LOWER;
@@ -84,8 +94,8 @@ interface Automaton {
 
 /** The classes the rules tell apart, as [class, dense weight index]: a code unit's kind is its index here. */
 const KINDS = [[LOWER, -1], [UPPER, -1], [OTHER, -1], [DIGIT, -1], [SPACE, -1], [NEWLINE, -1], [PUNCT, -1], [DENSE, 7], [DENSE, 8], [DENSE, 9], [DENSE, 11], [ASTRAL, 12]];
-/** The kind of a code unit `denseClass` gives weight index f (7, 8, 9, 11, 12), or -1 for none: other letters. */
-const kindOf = (f: number) => (f < 0 ? OTHER : f < 10 ? f : f - 1);
+/** The kind of a code unit of dense weight index f (7, 8, 9, 11, 12). */
+const kindOf = (f: number) => (f < 10 ? f : f - 1);
 
 /** Built once on first use: no work at import. */
 let automaton: Automaton | undefined;
@@ -141,11 +151,10 @@ function build(): Automaton {
       }
     }
   }
-  // Filled by the ranges `denseClass` tells apart (one call at each start): a call per code unit
-  // would cost the first pass of a process milliseconds.
+  // Filled by ranges: a call per code unit would cost the first pass of a process milliseconds.
   const kinds = new Uint8Array(65536).fill(OTHER);
   for (let c = 0; c < 128; c++) kinds[c] = asciiClass(c);
-  for (const [from, to] of DENSE_RANGES) kinds.fill(kindOf(denseClass(from)), from, to + 1);
+  for (const [from, to, f] of DENSE_RANGES) kinds.fill(kindOf(f), from, to + 1);
   return { states, kinds, one: one.slice(0, states.length << 4), two, between };
 }
 
