@@ -4,7 +4,7 @@
 //
 // The pass is a table-driven automaton: each character is looked up as its class, and each pair of
 // classes moves the state through one table lookup and adds the cost of the two states it passes.
-// No branch depends on the text, which is what makes it ~780 MB/s here (a scan with a branch per
+// No branch depends on the text, which is what makes it ~750 MB/s here (a scan with a branch per
 // rule ran at ~200; one with a branch for non-ASCII ~500, its optimized code thrown away at the
 // first non-ASCII character; one lookup a character ~610: the chain of dependent lookups through
 // the state is the scan's time, and a pair a lookup halves it).
@@ -158,23 +158,21 @@ function build(): Automaton {
   return { states, kinds, one: one.slice(0, states.length << 4), two, between };
 }
 
-/** The cost of entering each state under weights `w`, and of each two-character step; kept for the last `w` seen (the defaults, in use). */
-let costs: { w: number[]; cost: Float64Array; pair: Float64Array } | undefined;
+/** The cost of entering each state under weights `w`, kept for the last `w` seen (the defaults, in use). */
+let costs: { w: number[]; cost: Float64Array } | undefined;
 
-function costOf({ states, two, between }: Automaton, w: number[]): { cost: Float64Array; pair: Float64Array } {
-  if (costs?.w === w) return costs;
+function costOf(states: State[], w: number[]): Float64Array {
+  if (costs?.w === w) return costs.cost;
   const cost = Float64Array.from(states, (s) => s.events.reduce((sum, e) => sum + w[e], 0));
-  const pair = new Float64Array(two.length);
-  for (let x = 0; x < two.length; x++) pair[x] = cost[between[x]] + cost[two[x]];
-  costs = { w, cost, pair };
-  return costs;
+  costs = { w, cost };
+  return cost;
 }
 
 /** The weighted count of `text`'s events; `w` is WEIGHTS, or a unit vector when fitting. */
 export function scanTokens(text: string, w: number[]): number {
-  const a = (automaton ??= build());
-  const { kinds, one, two } = a;
-  const { cost, pair } = costOf(a, w);
+  automaton ??= build();
+  const { kinds, one, two, between } = automaton;
+  const cost = costOf(automaton.states, w);
   let state = 0;
   let total = 0;
   const n = text.length;
@@ -184,10 +182,10 @@ export function scanTokens(text: string, w: number[]): number {
   // feedback when the loop is first optimized, and the optimized code is thrown away at the first one.
   for (; i + 3 < n; i += 4) {
     let x = (state << 8) | (kinds[text.charCodeAt(i)] << 4) | kinds[text.charCodeAt(i + 1)];
-    const t = pair[x];
+    const t = cost[between[x]] + cost[two[x]];
     state = two[x];
     x = (state << 8) | (kinds[text.charCodeAt(i + 2)] << 4) | kinds[text.charCodeAt(i + 3)];
-    total += t + pair[x];
+    total += t + cost[between[x]] + cost[two[x]];
     state = two[x];
   }
   for (; i < n; i++) {
