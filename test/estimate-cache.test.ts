@@ -1,6 +1,7 @@
 // Issue 29: each message is counted once across passes (cached by message object, as head and tail
 // are the same objects between passes), and a count depends on the counter, the calibration and the
 // image price: a cached count never answers for another.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compact, estimateTokens, heuristicTokens, plan, type ChatMessage } from "../src/index.js";
 import { initialState } from "../src/state.js";
@@ -48,6 +49,29 @@ describe("counts kept by message object across passes", () => {
     const after = plan(m, { contextWindow: 32_000 }).tokens.perMessage[0];
     expect(after).toBe(estimateTokens(structuredClone(m)));
     expect(after).toBeGreaterThan(before);
+  });
+
+  it("counts after any edits in place equal the counts of a fresh copy (an edit that keeps every length too)", () => {
+    const m = messages();
+    plan(m, { contextWindow: 32_000 }); // every long message kept
+    const long = m.flatMap((x, i) => (JSON.stringify(x).length > 600 ? [i] : []));
+    const edit = fc.record({ at: fc.constantFrom(...long), pos: fc.nat(), char: fc.constantFrom("a", "Z", "7", " ", "\n", "中") });
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 5 }), (edits) => {
+        for (const { at, pos, char } of edits) {
+          const x = m[at];
+          if (typeof x.content === "string" && x.content) {
+            const k = pos % x.content.length; // the same length, one character changed
+            x.content = x.content.slice(0, k) + char + x.content.slice(k + 1);
+          } else if (x.tool_calls?.length) {
+            const f = x.tool_calls[0].function;
+            f.arguments = `${f.arguments} `;
+          }
+        }
+        expect(plan(m, { contextWindow: 32_000 }).tokens).toEqual(plan(structuredClone(m), { contextWindow: 32_000 }).tokens);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it("a count made with one counter, calibration or image price never answers for another", () => {
