@@ -85,9 +85,10 @@ interface Automaton {
   states: State[];
   /** The class (index into KINDS) of every UTF-16 code unit: looked up, never computed, by the scan. */
   kinds: Uint8Array;
-  /** The next state after one character, at `state << 4 | kind`. */
-  one: Uint8Array;
-  /** After two characters, at `state << 8 | first kind << 4 | second kind`, and the state between them. */
+  /**
+   * The state after two characters, at `state << 8 | first kind << 4 | second kind`, and the state
+   * between them (after one character whatever the second).
+   */
   two: Uint8Array;
   between: Uint8Array;
 }
@@ -155,7 +156,7 @@ function build(): Automaton {
   const kinds = new Uint8Array(65536).fill(OTHER);
   for (let c = 0; c < 128; c++) kinds[c] = asciiClass(c);
   for (const [from, to, f] of DENSE_RANGES) kinds.fill(kindOf(f), from, to + 1);
-  return { states, kinds, one: one.slice(0, states.length << 4), two, between };
+  return { states, kinds, two, between };
 }
 
 /** The cost of entering each state under weights `w`, kept for the last `w` seen (the defaults, in use). */
@@ -171,7 +172,7 @@ function costOf(states: State[], w: number[]): Float64Array {
 /** The weighted count of `text`'s events; `w` is WEIGHTS, or a unit vector when fitting. */
 export function scanTokens(text: string, w: number[]): number {
   automaton ??= build();
-  const { kinds, one, two, between } = automaton;
+  const { kinds, two, between } = automaton;
   const cost = costOf(automaton.states, w);
   let state = 0;
   let total = 0;
@@ -189,7 +190,7 @@ export function scanTokens(text: string, w: number[]): number {
     state = two[x];
   }
   for (; i < n; i++) {
-    state = one[(state << 4) | kinds[text.charCodeAt(i)]];
+    state = between[(state << 8) | (kinds[text.charCodeAt(i)] << 4)];
     total += cost[state];
   }
   return total;

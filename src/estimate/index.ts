@@ -31,8 +31,8 @@ export interface EstimateSettings {
  */
 const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, key: string, tokens: number]>();
 
-/** A message is kept from this many characters of text on. */
-const KEPT_CHARS = 500;
+/** A message is kept from this many tokens on (~500 characters). */
+const KEPT_TOKENS = 128;
 
 /** Whether two views (plain objects, arrays, strings and numbers) read the same. */
 const same = (a: unknown, b: unknown): boolean =>
@@ -45,19 +45,14 @@ export function messageTokens(m: MessageView, s: EstimateSettings, message?: unk
   const kept = b && message !== null && typeof message === "object" ? counted.get(message) : undefined;
   if (kept && kept[1] === b!.counter && kept[2] === b!.key && same(kept[0], m)) return kept[3];
   let t = MESSAGE_OVERHEAD + (m.text ? s.countText(m.text) : 0);
-  let chars = m.text.length;
   t += (m.images + m.attachments) * s.imageTokens;
   if (m.otherChars) t += Math.ceil(m.otherChars / 4);
   for (const call of m.toolCalls) {
     t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
-    chars += call.arguments.length;
   }
-  for (const r of m.results) {
-    t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
-    chars += r.text.length;
-  }
-  // A short message costs less to count again than to keep (a WeakMap entry costs ~1 µs).
-  if (b && chars >= KEPT_CHARS && message !== null && typeof message === "object") counted.set(message, [m, b.counter, b.key, t]);
+  for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
+  // A short message costs less to count again than to keep (a WeakMap entry costs about what counting 500 characters does).
+  if (b && t >= KEPT_TOKENS && message !== null && typeof message === "object") counted.set(message, [m, b.counter, b.key, t]);
   return t;
 }
 
