@@ -125,5 +125,6 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     now: o.now ?? Date.now,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
+    basis: { counter: o.countTokens ?? heuristicTokens, key: `${state?.calibration?.ratio} ${imageTokens}` },
   };
 }

@@ -24,6 +24,18 @@ export interface Review<M> {
 }
 
 /**
+ * Redaction for one pass: a text is read once, whichever stage asks for it (a call's arguments pruned
+ * and archived, a failed output the summary quotes and the archive keeps, one output archived twice),
+ * windows of one-liners included. Per pass: the memo goes with the pass (and with the archive's
+ * entries not yet read).
+ */
+function readOnce(r: PassRedactor): PassRedactor {
+  const done = new Map<string, string>();
+  const redact = (text: string) => done.get(text) ?? done.set(text, r.redact(text)).get(text)!;
+  return { ...r, redact, streamKit: { ...r.streamKit, redact } };
+}
+
+/**
  * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,
  * the system note added); "aborted" when the signal fired while summarizing. `review` is handed what
  * `accept` needs when the pass wrote a summary or the marker.
@@ -37,6 +49,7 @@ export async function rewritten<M>(
   started: number,
   review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
+  redactor = readOnce(redactor);
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;

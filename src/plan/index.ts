@@ -150,9 +150,11 @@ export function planViews(
   wire: Wire = (r) => r,
   orphansStay = false,
   turns = false,
+  messages?: readonly unknown[],
 ): Plan {
   const n = views.length;
-  const perMessage = views.map((m) => messageTokens(m, s));
+  // By message object: what an earlier pass counted of the same messages is not counted again.
+  const perMessage = views.map((m, i) => messageTokens(m, s, messages?.[i]));
   // Sent with every request but never rewritten: tool definitions and a system prompt kept apart.
   const fixedTokens = toolDefinitionTokens(s.tools, s) + (s.system ? MESSAGE_OVERHEAD + s.countText(s.system) : 0);
   const total = fixedTokens + sum(perMessage);

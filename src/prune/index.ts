@@ -53,13 +53,14 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     const call = calls[k];
     // An earlier pass's stand-in stays as it is: the output it replaced is archived under the reference it cites.
     if (isProtected(call?.name) || r.text.startsWith(STAND_IN)) return;
-    const target = describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
+    // The call is described (its arguments parsed and redacted) only for an output that gets a line.
+    const target = () => describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
-      outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
+      outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, once), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once), ref));
     }
   });
   return { outputs, duplicate };

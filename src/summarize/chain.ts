@@ -135,6 +135,14 @@ function requestFor(x: ChainInput): (s: Summarizer) => Promise<SummarizeRequest>
   };
 }
 
+/** Streaming redaction once loaded (with the first model summary): later passes skip the loader. */
+let streamCode: Promise<typeof import("../redact/stream.js")> | undefined;
+const streamModule = () =>
+  (streamCode ??= import("../redact/stream.js").catch((error) => {
+    streamCode = undefined; // a later pass tries again
+    throw error;
+  }));
+
 export async function runChain(x: ChainInput): Promise<ChainOutcome> {
   const failures: SummarizerFailure[] = [];
   const cooldowns = { ...x.state.cooldowns };
@@ -156,7 +164,7 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const delta = (text: string) => emit({ type: "summary-delta", summarizer: label, text });
       // A model's summary streams through held-back redaction, bounded by its budget (loaded with the
       // first model summary); ours is written within its budget and released whole.
-      const deltas = lastResort ? releasedWhole(delta, x.redactor.redact) : (await import("../redact/stream.js")).redactedStream(x.redactor.streamKit, delta, x.countText, x.maxOutputTokens);
+      const deltas = lastResort ? releasedWhole(delta, x.redactor.redact) : (await streamModule()).redactedStream(x.redactor.streamKit, delta, x.countText, x.maxOutputTokens);
       await feed(s, await request(s), deltas.push);
       const { text: whole, cutFrom } = deltas.end();
       let text = unframed(whole).trim();
