@@ -124,6 +124,11 @@ export interface CompactOptions<M = ChatMessage> {
    * other positions; integers ≥ 0, no two alike; null for one without (cited `#<pass>.<index>`).
    */
   refIndexes?: readonly (number | null | undefined)[];
+  /**
+   * Messages to keep verbatim whatever partition they fall in (with their tool pairs: a pinned call keeps
+   * its results and a pinned result its call): never summarized, never pruned; `report.pinned` counts them.
+   */
+  pin?(message: M, index: number): boolean;
 }
 
 export interface Range {
@@ -159,6 +164,8 @@ export interface Plan {
   pinned: number[];
   /** The pinned messages follow the handoff instead of preceding it: their first would meet one of its role after the head (the request a user message, a pinned call an assistant message or nothing), or only a system message is pinned. */
   handoffBeforePinned: boolean;
+  /** With `options.pin`: every message it keeps (its choices and their tool pairs), in any partition. */
+  userPinned?: number[];
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";
 }
@@ -241,6 +248,8 @@ export interface CompactReport {
   systemChanged?: boolean;
   /** Tool messages removed or added to keep every call paired with its result. */
   sanitized: Sanitized;
+  /** With `options.pin`: the input indexes it kept verbatim (its choices and their tool pairs) and their tokens. */
+  pinned?: { indexes: number[]; tokens: number };
 }
 
 /** What assembly changed to keep every tool call paired with its result. */
