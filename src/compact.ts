@@ -58,9 +58,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
-  const { pin } = options;
-  if (pin != null && typeof pin !== "function") throw new RangeError("context-compactor: pin must be a function (message, index) => boolean");
-  const chosen = pin && input.flatMap((m, i) => (pin(m, i) ? [i] : []));
+  const chosen = options.pin && input.flatMap((m, i) => (options.pin!(m, i) ? [i] : []));
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized), chosen);
   const system = dialect.appendSystemNote ? options.system : undefined;
   return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
@@ -88,7 +86,6 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
     pruned: [],
     failures: [],
     sanitized: { removedOrphanResults: [], stubbedCalls: [], rewritten: [], messagesDropped: 0, messagesAdded: 0 },
-    ...(pl.userPinned && { pinned: { indexes: pl.userPinned, tokens: pl.userPinned.reduce((t, i) => t + pl.tokens.perMessage[i], 0) } }),
   };
 }
 

@@ -69,7 +69,7 @@ function checkedCounter(count: (t: string) => number): (t: string) => number {
 
 const isFunction = (f: unknown) => typeof f === "function";
 /** Options that, when given, must be functions. */
-const FUNCTIONS = ["countTokens", "onEvent", "now"] as const;
+const FUNCTIONS = ["countTokens", "onEvent", "now", "pin"] as const;
 
 /** A separate system prompt as text: a string, or text blocks. */
 export function systemText(system: unknown): string | undefined {

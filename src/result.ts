@@ -102,6 +102,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     sanitized,
   });
   if (summary) report.summary = summary;
+  if (pl.userPinned) report.pinned = { indexes: pl.userPinned, tokens: sum(pl.userPinned.map((i) => pl.tokens.perMessage[i])) };
   if (templateClash) report.warnings.push("strict chat templates (Mistral, Devstral: tool calls and results skipped) see two turns of one role meet at the handoff: no tail start within the threshold keeps them alternating");
   // The zero-user guard's last word: where no seam could make the handoff a user message, say so.
   if (handoff !== undefined && !outViews.some(userText)) {

@@ -27,9 +27,10 @@ describe("pin", () => {
         const p = plan(input, o);
         const r = await compact(input, o);
         expect(violations({ input, snapshot, plan: p, result: r, dialect }).join("; ")).toBe("");
-        const pinned = r.report.pinned?.indexes ?? [];
+        const pinned = p.userPinned ?? [];
         for (const i of chosen) if (i < input.length) expect(pinned).toContain(i);
         if (r.report.mode === "noop" || r.report.mode === "aborted") return;
+        expect(r.report.pinned?.indexes).toEqual(pinned);
         // Each pinned message is in the output as the same object, in input order; only the sanitizer's
         // repair of a pairing the input broke (reported) or the system prompt's note may touch one.
         const fixed = new Set([...r.report.sanitized.rewritten, ...r.report.sanitized.removedOrphanResults]);

@@ -134,14 +134,10 @@ function past(views: MessageView[], i: number, step: number): number {
   return i;
 }
 
-/** The pin option's choices with their tool pairs: the whole tool-call group of each. */
+/** The caller's pins with their tool pairs: the whole tool-call group of each. */
 function pinGroups(views: MessageView[], chosen: number[], turns: boolean): number[] {
   const out = new Set<number>();
-  for (const i of chosen) {
-    let end = i + 1;
-    while (end < views.length && continues(views, end, turns)) end++;
-    for (let k = groupStart(views, i, 0, turns); k < end; k++) out.add(k);
-  }
+  for (let i of chosen) for (i = groupStart(views, i, 0, turns); out.add(i) && i + 1 < views.length && continues(views, i + 1, turns); i++);
   return [...out].sort((a, b) => a - b);
 }
 
@@ -151,8 +147,7 @@ function joined(views: MessageView[], pins: number[], wire: Wire): number[] {
   let role: NeutralRole | undefined;
   for (const i of pins) {
     const r = wire(views[i].role);
-    const prev = out.at(-1)!;
-    if (r === role && /user|assistant/.test(r)) for (let k = prev + 1; k < i; k++) out.push(k);
+    if (r === role && /user|assistant/.test(r)) for (let k = out.at(-1)! + 1; k < i; k++) out.push(k);
     out.push(i);
     if (r !== "system") role = r;
   }
