@@ -18,4 +18,4 @@ export { aiSdkMessages, type ModelMessage, type ModelPart } from "./dialects/ai-
 export { openAIResponses, type ResponsesItem } from "./dialects/responses.js";
 export type { Answer, Dialect, MessageView, NeutralRole, ToolCallView, ToolResultView } from "./dialects/view.js";
 export type * from "./types.js";
-export { trimToolOutput, type TrimOptions, type TrimmedToolOutput } from "./trim.js";
+export { trimResults, trimToolOutput, type TrimmedResults, type TrimOptions, type TrimmedToolOutput } from "./trim.js";

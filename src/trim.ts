@@ -6,6 +6,7 @@ import { normalizeRef } from "./archive/recall.js";
 import { heuristicTokens } from "./estimate/index.js";
 import { hash53 } from "./fingerprint.js";
 import { cutOutput, notableLines } from "./prune/shrink.js";
+import type { Dialect } from "./dialects/view.js";
 import type { Archive } from "./types.js";
 
 export interface TrimOptions {
@@ -64,4 +65,36 @@ export function trimToolOutput(text: string, options: TrimOptions): TrimmedToolO
     else lineRoom = Math.floor(lineRoom * 0.8);
   }
   return { text: out, trimmed: true, tokensBefore, tokensAfter: count(out), ref, archive: { [ref]: { role: "tool", results: [text] } } };
+}
+
+/** What `trimResults` did: the messages to send, how many outputs it trimmed, and the archive of their whole. */
+export interface TrimmedResults<M> {
+  /** The messages, each one without a trimmed output the same object. */
+  messages: M[];
+  trimmed: number;
+  archive: Archive;
+}
+
+/**
+ * Every tool output of `messages` over `maxTokens` trimmed (trimToolOutput), in any dialect; outputs
+ * that carry images are left whole. Deterministic, so a proxy or middleware that applies it to every
+ * request trims an output the first time it appears and identically ever after: the prefix a provider
+ * cached never changes.
+ */
+export function trimResults<M>(messages: M[], dialect: Dialect<M>, options: TrimOptions): TrimmedResults<M> {
+  const archive: Archive = {};
+  let trimmed = 0;
+  const out = messages.map((m) => {
+    const outputs = new Map<number, string>();
+    dialect.view(m).results.forEach((r, k) => {
+      if (r.images) return;
+      const t = trimToolOutput(r.text, { ...options, ref: undefined });
+      if (!t.trimmed) return;
+      outputs.set(k, t.text);
+      Object.assign(archive, t.archive);
+    });
+    trimmed += outputs.size;
+    return outputs.size ? dialect.withResults(m, outputs) : m;
+  });
+  return { messages: out, trimmed, archive };
 }
