@@ -46,6 +46,7 @@ export interface Settings extends EstimateSettings {
   system: string | undefined;
   /** The clock of cooldowns and the frequency guard. */
   now: () => number;
+  maxRequestBytes: number | undefined;
 }
 
 function check(ok: boolean, message: string): void {
@@ -110,6 +111,8 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
   const tailTokens = o.tailTokens;
   check(tailTokens === undefined || (Number.isFinite(tailTokens) && tailTokens >= 0), "tailTokens must be a number ≥ 0");
+  const { maxRequestBytes } = o;
+  check(maxRequestBytes === undefined || maxRequestBytes > 0, "maxRequestBytes must be a number of bytes > 0");
   return {
     contextWindow,
     maxOutputTokens,
@@ -122,6 +125,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     tools: o.tools,
     system: systemText(o.system),
     now: o.now ?? Date.now,
+    maxRequestBytes,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
   };

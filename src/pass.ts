@@ -4,7 +4,9 @@ import { passesBehind } from "./archive/passes.js";
 import { SYSTEM_NOTE } from "./assemble/handoff.js";
 import type { Prepared } from "./compact.js";
 import { keptTokens } from "./plan/kept.js";
-import { prune } from "./prune/index.js";
+import { prune, type PruneResult } from "./prune/index.js";
+import { stubForBytes } from "./prune/bytes.js";
+import { utf8Bytes } from "./estimate/index.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
 import { summaryStage } from "./summarize/load.js";
@@ -30,8 +32,12 @@ export async function rewritten<M>(
   p.state = { ...p.state, compactions: pass };
   p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
-  const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
+  // Over maxRequestBytes alone (the tokens under the threshold): only the oldest images go, nothing else changes.
+  const overBytes = pl.bytes! > settings.maxRequestBytes!;
+  const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
+  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
+  if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs, utf8Bytes);
+  const pruneAccepted = pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
   let handoff: string | undefined;
@@ -41,7 +47,7 @@ export async function rewritten<M>(
   let failures: CompactReport["failures"] = [];
   let cooldowns = p.state.cooldowns;
 
-  if (!pruneAccepted && !middleEmpty) {
+  if (!pruneAccepted && !middleEmpty && !bytesOnly) {
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
     ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
@@ -58,4 +64,10 @@ export async function rewritten<M>(
     out.report.systemChanged = noted;
   }
   return out;
+}
+
+/** The transcript as it came, in a prune's shape (a pass that prunes nothing the usual way). */
+function untouched<M>(p: Prepared<M>): PruneResult<M> {
+  const perMessage = p.plan.tokens.perMessage.slice();
+  return { messages: p.input.slice(), views: p.views.slice(), perMessage, total: p.plan.tokens.total, items: [], reasoning: new Map() };
 }

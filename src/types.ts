@@ -129,6 +129,12 @@ export interface CompactOptions<M = ChatMessage> {
    * its results and a pinned result its call): never summarized, never pruned; `report.pinned` counts them.
    */
   pin?(message: M, index: number): boolean;
+  /**
+   * The most bytes a request may take (its JSON, UTF-8: images and other payloads by their size): over
+   * it a pass runs even under the token threshold, and the oldest images are stubbed (archived, cited)
+   * until it fits, never those of the latest user message. Unset: bytes are not counted.
+   */
+  maxRequestBytes?: number;
 }
 
 export interface Range {
@@ -164,6 +170,8 @@ export interface Plan {
   pinned: number[];
   /** The pinned messages follow the handoff instead of preceding it: their first would meet one of its role after the head (the request a user message, a pinned call an assistant message or nothing), or only a system message is pinned. */
   handoffBeforePinned: boolean;
+  /** With `options.maxRequestBytes`: the request's bytes (its messages' JSON, with the system prompt and tools kept apart), UTF-8. */
+  bytes?: number;
   /** With `options.pin`: every message it keeps (its choices and their tool pairs), in any partition. */
   userPinned?: number[];
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
@@ -250,6 +258,8 @@ export interface CompactReport {
   sanitized: Sanitized;
   /** With `options.pin`: the input indexes it kept verbatim (its choices and their tool pairs) and their tokens. */
   pinned?: { indexes: number[]; tokens: number };
+  /** With `options.maxRequestBytes`, on a pass that rewrites: the request's bytes before and after, and the budget. */
+  bytes?: { before: number; after: number; max: number };
 }
 
 /** What assembly changed to keep every tool call paired with its result. */

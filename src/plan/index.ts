@@ -170,6 +170,7 @@ export function planViews(
   orphansStay = false,
   turns = false,
   chosen?: number[],
+  bytes?: number,
 ): Plan {
   const n = views.length;
   const perMessage = views.map((m) => messageTokens(m, s));
@@ -278,12 +279,15 @@ export function planViews(
   const tailStarts = Math.max(hEnd, tStart);
   let shouldCompact = false;
   let reason: string;
-  if (middleEmpty && total <= thresholdTokens) {
+  // Over maxRequestBytes a pass runs whatever the tokens (it stubs the oldest images).
+  const overBytes = bytes! > s.maxRequestBytes!;
+  const over = overBytes || total > thresholdTokens;
+  if (middleEmpty && !over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
   } else if (force) {
     shouldCompact = true;
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
-  } else if (total <= thresholdTokens) {
+  } else if (!over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
   } else if (state && state.pausedUntil! > s.now()) {
     reason = `paused by the frequency guard until ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
@@ -293,8 +297,8 @@ export function planViews(
       `automatic compaction resumes at ${state.backoffUntilTokens} tokens (now ${total}); use force to compact now`;
   } else {
     // With nothing between head and tail, a pass can only prune the tail: worth it only if something there would shrink.
-    shouldCompact = !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
-    reason = `${total} tokens exceed the threshold of ${thresholdTokens}${
+    shouldCompact = overBytes || !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
+    reason = overBytes && total <= thresholdTokens ? `${bytes} bytes exceed maxRequestBytes (${s.maxRequestBytes}), at ${total} tokens` : `${total} tokens exceed the threshold of ${thresholdTokens}${
       middleEmpty ? `, and nothing lies between the head and the tail: ${shouldCompact ? "only the tail's own tool outputs can be pruned" : "nothing can be compacted"}` : ""
     }`;
   }
@@ -316,6 +320,7 @@ export function planViews(
     handoffBeforePinned: handoffBeforePinned || pins[0] === sys,
     seam: middleEmpty ? "none" : seam,
     ...(userPinned && { userPinned }),
+    ...(bytes && { bytes }),
   };
 }
 
