@@ -7,6 +7,7 @@ import { compact, type CompactResult } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { toolOutputBudget } from "./trim.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
@@ -140,12 +141,13 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
       const sessionId = c.req.valid("header")["x-session-id"];
       const session = await sessionKey(c.req.raw.headers, sessionId, body.system, body.messages);
       const window = await windowOf(c, body.model, session);
+      const trim = toolOutputBudget(c.env, c.req.raw.headers);
       let sent: Sent;
       try {
         sent = await sendCompacted({
           window,
           compactFor: (contextWindow, force) =>
-            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, session),
+            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, session, trim),
           send: (result) => {
             const request = anthropicRequest(body, result);
             return idleFetch(upstreamUrl(upstream, "/v1/messages", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);

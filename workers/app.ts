@@ -9,6 +9,7 @@ import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
+import { toolOutputBudget } from "./trim.js";
 import { compactPass, isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
@@ -128,7 +129,8 @@ app.openapi(
     request: {
       params: z.object({
         id: SessionId.openapi({ param: { name: "id", in: "path" } }),
-        ref: z.string().regex(/^#?\d+(?:\.\d+)?$/).openapi({ param: { name: "ref", in: "path" } }),
+        // #212, #1.45, or a trimmed tool output's #out-<hash> (workers/trim.ts)
+        ref: z.string().regex(/^#?(?:\d+(?:\.\d+)?|out-[\da-z]+)$/).openapi({ param: { name: "ref", in: "path" } }),
       }),
       query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(RECALL_MAX).optional() }),
     },
@@ -180,12 +182,13 @@ app.openapi(
     const window = windowFor(c.env, body.model, c.req.header("x-context-window"));
     const learned = session ? await sessionOf(c.env, session).learnedWindow(body.model) : undefined;
     const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools });
+    const trim = toolOutputBudget(c.env, c.req.raw.headers);
 
     let sent: Sent;
     try {
       sent = await sendCompacted({
         window: Math.min(window, learned ?? window),
-        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session),
+        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session, trim),
         send: (result) =>
           idleFetch(
             upstreamUrl(upstream, "/chat/completions", c.req.url),

@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import { windowFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, fail } from "./errors.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { toolOutputBudget } from "./trim.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
 import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
@@ -137,8 +138,9 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
         tools: body.tools,
         dialect: "openai-responses" as const,
       });
+      const trim = toolOutputBudget(c.env, c.req.raw.headers);
       const payload = async (result: ProxyResult) =>
-        result.report.mode === "noop" || result.report.mode === "aborted"
+        (result.report.mode === "noop" || result.report.mode === "aborted") && !result.trimmed
           ? await asSent()
           : JSON.stringify({ ...body, input: result.messages.slice(shift), ...(shift ? { instructions: (result.messages[0] as { content: string }).content } : {}) });
 
@@ -146,7 +148,7 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       try {
         sent = await sendCompacted({
           window: Math.min(window, learned ?? window),
-          compactFor: (contextWindow, force) => runCompact(c.env, items, options(contextWindow, force), session).catch((err: unknown) => Promise.reject(asInputError(err, shift))),
+          compactFor: (contextWindow, force) => runCompact(c.env, items, options(contextWindow, force), session, trim).catch((err: unknown) => Promise.reject(asInputError(err, shift))),
           send: async (result) => idleFetch(upstreamUrl(upstream, "/responses", c.req.url), init(await payload(result)), upstreamTimeoutMs(c.env), c.req.raw.signal),
           learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(model, tokens, note) : undefined,
         });
