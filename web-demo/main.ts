@@ -16,6 +16,7 @@ import {
 } from "../src/index.js";
 import { detectDialect, dialects } from "../src/convert.js";
 import { SAMPLES } from "./samples.js";
+import { clearPins, markPins, pinOption, pinResult, pinStat } from "./pins.js";
 
 interface Loaded {
   name: string;
@@ -57,6 +58,7 @@ function showError(message: string | undefined) {
 
 function load(loaded: Loaded) {
   current = loaded;
+  clearPins();
   showError(undefined);
   $("dialect").textContent = `${loaded.messages.length} messages · ${loaded.dialect === "ai-sdk" ? "AI SDK" : loaded.dialect === "anthropic" ? "Anthropic" : "OpenAI"} format`;
   $("result").hidden = true;
@@ -93,6 +95,7 @@ function options(): CompactOptions<unknown> {
     focus: focus || undefined,
     dialect: current ? dialects[current.dialect] : undefined,
     system: current?.system,
+    ...pinOption(),
   };
 }
 
@@ -197,6 +200,7 @@ function render() {
     ["Tail", `${fmt(sum(per, p.tail))} · ${p.tail.end - p.tail.start} msgs`, "tail"],
     ["Prune alone", `−${fmt(p.tokens.total - preview.tokensAfter)} → ${fmt(preview.tokensAfter)}${preview.accepted ? " (enough)" : ""}`, "prune"],
     ["Prune target", fmt(p.pruneTarget), "prune-target"],
+    pinStat(p),
   ]);
   const blocks: BlockInfo[] = current.messages.map((m, i) => ({
     index: i,
@@ -212,6 +216,7 @@ function render() {
     { cls: "threshold", at: p.tokens.threshold, label: "threshold" },
     { cls: "window", at: p.effectiveWindow, label: "window" },
   ]);
+  markPins($("strip"), p, scheduleRender);
 }
 
 let pending = 0;
@@ -254,6 +259,7 @@ async function runCompaction() {
       ["Saved", `${Math.round((1 - rep.tokensAfter / rep.tokensBefore) * 100)} %`, "saved"],
       ["Messages", `${rep.messagesBefore} → ${rep.messagesAfter}`, "messages"],
       ["First changed index", String(rep.firstChangedIndex), "first-changed"],
+      pinResult(rep),
     ]);
     $("warnings").replaceChildren(...rep.warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
     const head = new Set(current.messages.slice(0, rep.partitions.head.end));
