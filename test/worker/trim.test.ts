@@ -42,7 +42,13 @@ const turn2 = [...turn1, { role: "assistant", content: "The build failed on a ty
 
 describe("maxToolOutputTokens in the proxies", () => {
   it("chat: a new output is trimmed once and identically on the next request (byte-identical prefix); the session archives the whole", async () => {
-    const sent = upstream(chatAnswer);
+    const forwarded: Headers[] = [];
+    const sent: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
+      forwarded.push(new Headers(init?.headers));
+      sent.push(String(init?.body));
+      return chatAnswer();
+    });
     const headers = { "x-session-id": "trim-chat", "x-compaction-max-tool-output-tokens": String(MAX) };
     const r1 = await call("/v1/chat/completions", { model: "gpt-4o", messages: turn1 }, headers);
     const r2 = await call("/v1/chat/completions", { model: "gpt-4o", messages: turn2 }, headers);
@@ -50,6 +56,7 @@ describe("maxToolOutputTokens in the proxies", () => {
     expect(r1.headers.get("x-compaction-trimmed")).toBe("1");
     expect(r2.headers.get("x-compaction-trimmed")).toBe("1");
     expect(r1.headers.get("x-compaction-mode")).toBe("noop");
+    expect(forwarded[0].get("x-compaction-max-tool-output-tokens")).toBeNull(); // the worker's own header
     const [a, b] = sent.map((s) => JSON.parse(s).messages as { content: string }[]);
     expect(JSON.stringify(b.slice(0, a.length))).toBe(JSON.stringify(a));
     const output = a[3].content;
