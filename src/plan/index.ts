@@ -141,19 +141,6 @@ function pinGroups(views: MessageView[], chosen: number[], turns: boolean): numb
   return [...out].sort((a, b) => a - b);
 }
 
-/** Pinned messages in order, with the messages between two of them kept too where their roles would meet on the wire. */
-function joined(views: MessageView[], pins: number[], wire: Wire): number[] {
-  const out: number[] = [];
-  let role: NeutralRole | undefined;
-  for (const i of pins) {
-    const r = wire(views[i].role);
-    if (r === role && /user|assistant/.test(r)) for (let k = out.at(-1)! + 1; k < i; k++) out.push(k);
-    out.push(i);
-    if (r !== "system") role = r;
-  }
-  return out;
-}
-
 export const sum = (xs: number[], from = 0, to = xs.length) => {
   let t = 0;
   for (let i = from; i < to; i++) t += xs[i];
@@ -199,7 +186,19 @@ export function planViews(
   }
   // The caller's pins (src/options: `pin`) join the request's block: one mechanism keeps both verbatim.
   const userPinned = chosen && pinGroups(views, chosen, turns);
-  if (userPinned) block = joined(views, [...new Set([...userPinned.filter((i) => i >= hEnd && i < tStart), ...block])].sort((a, b) => a - b), wire);
+  if (userPinned) {
+    // In order, with the messages between two pinned ones kept too where their roles would meet on the wire.
+    const keep = [...block, ...userPinned];
+    let role: NeutralRole | undefined;
+    block = [];
+    for (let i = hEnd; i < tStart; i++) {
+      if (!keep.includes(i)) continue;
+      const r = wire(views[i].role);
+      if (r === role && /user|assistant/.test(r)) for (let k = block.at(-1)! + 1; k < i; k++) block.push(k);
+      block.push(i);
+      if (r !== "system") role = r;
+    }
+  }
   const inTurns = (i: number) => views[i].role !== "system";
 
   // The pinned block follows the head unless its first message would meet one of its own role (the
