@@ -1,8 +1,11 @@
 // Issue 30 item 4: a request counts by its bytes as well as its tokens. codex#41338: 53 screenshots,
 // 32.9 MB against a 32 MB request cap, while the tokens were well under the window.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dialects, fromOpenAI } from "../src/convert.js";
-import { compact, plan, type ChatMessage, type CompactOptions } from "../src/index.js";
+import { compact, plan, type ChatMessage, type CompactOptions, type DialectName } from "../src/index.js";
+import { options, transcript } from "./support/arbitraries.js";
+import { validity } from "./support/validity.js";
 
 const MB = 1024 * 1024;
 const CAP = 32 * MB;
@@ -103,5 +106,31 @@ describe("maxRequestBytes", () => {
 
   it("rejects a budget that is not a number of bytes", () => {
     expect(() => plan(t, { contextWindow: 1000, maxRequestBytes: 0 })).toThrow(/maxRequestBytes/);
+  });
+});
+
+describe("maxRequestBytes over generated transcripts, in every dialect", () => {
+  it.each(["openai", "anthropic", "ai-sdk", "openai-responses"] as DialectName[])("%s: valid output, the latest user message itself, under the budget or saying why not", async (dialect) => {
+    await fc.assert(
+      fc.asyncProperty(transcript, options, fc.integer({ min: 500, max: 60_000 }), async (t, opts, max) => {
+        const c = fromOpenAI(t, dialect);
+        const input = c.messages as unknown[];
+        const o = { ...opts, dialect: dialects[dialect], system: c.system, maxRequestBytes: max } as CompactOptions<unknown>;
+        const snapshot = JSON.stringify(input);
+        const p = plan(input, o);
+        const r = await compact(input, o);
+        expect(JSON.stringify(input)).toBe(snapshot);
+        if (p.bytes! > max && !p.reason.startsWith("paused") && !p.reason.startsWith("backed off")) expect(p.shouldCompact).toBe(true);
+        if (r.report.mode === "noop" || r.report.mode === "aborted") return;
+        expect(validity(dialect, r.messages)).toEqual([]);
+        const lu = p.latestUserIndex;
+        const repaired = r.report.sanitized.rewritten.includes(lu) || r.report.pruned.some((x) => x.index === lu && x.kind === "shrunk");
+        if (lu >= 0 && !repaired) expect(r.messages).toContain(input[lu]);
+        // The messages as sent, beside the system prompt as the request gave it.
+        expect(r.report.bytes?.after).toBe(bytesOf(r.messages) + (c.system === undefined ? 0 : bytesOf(c.system)));
+        if (r.report.bytes!.after > max) expect(r.report.warnings.some((w) => w.startsWith("still over maxRequestBytes"))).toBe(true);
+      }),
+      { numRuns: 120 },
+    );
   });
 });
