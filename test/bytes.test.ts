@@ -31,7 +31,7 @@ function session(n: number): ChatMessage[] {
   return out;
 }
 
-const bytesOf = (ms: unknown[]) => new TextEncoder().encode(JSON.stringify(ms)).length;
+const bytesOf = (ms: unknown) => new TextEncoder().encode(JSON.stringify(ms)).length;
 const hasImage = (m: ChatMessage) => Array.isArray(m.content) && m.content.some((p) => p.type === "image_url");
 const t = session(36);
 const opts: CompactOptions = { contextWindow: 400_000, maxRequestBytes: CAP };

@@ -39,7 +39,7 @@ function replayModel(prompts: ModelMessage[][]) {
 
 /** The text of every tool output in a prompt. */
 const outputs = (p: ModelMessage[]) =>
-  p.flatMap((m) => (m.role === "tool" && Array.isArray(m.content) ? m.content.map((x) => String((x as { output: { value: unknown } }).output.value)) : []));
+  p.flatMap((m) => (m.role === "tool" && Array.isArray(m.content) ? m.content.map((x) => String((x as unknown as { output: { value: unknown } }).output.value)) : []));
 
 describe("maxToolOutputTokens", () => {
   it("the fixture has outputs over the limit", () => expect(over.length).toBeGreaterThan(2));
