@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dialects, fromOpenAI } from "../src/convert.js";
 import { compact, plan, type ChatMessage, type CompactOptions, type DialectName } from "../src/index.js";
-import { options, transcript } from "./support/arbitraries.js";
+import { anthropicTranscript, options, transcript } from "./support/arbitraries.js";
 import { violations } from "./support/invariants.js";
 
 const DIALECTS: DialectName[] = ["openai", "anthropic", "ai-sdk", "openai-responses"];
@@ -46,6 +46,24 @@ describe("pin", () => {
         }
         expect(wrong, JSON.stringify({ ...p, tokens: undefined, report: r.report, out: r.messages.map((m) => input.indexOf(m)) })).toEqual([]);
         expect(r.report.pruned.filter((x) => pinned.includes(x.index))).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("anthropic as Claude Code writes it (system messages inside, cache breakpoints): pins survive, output valid", async () => {
+    await fc.assert(
+      fc.asyncProperty(anthropicTranscript, options, fc.array(fc.nat(), { maxLength: 6 }), async (input, opts, picks) => {
+        const chosen = new Set(picks.map((k) => k % Math.max(1, input.length)));
+        const o = { ...opts, dialect: dialects.anthropic, pin: (_m: unknown, i: number) => chosen.has(i) } as CompactOptions<unknown>;
+        const snapshot = JSON.stringify(input);
+        const p = plan(input, o);
+        const r = await compact(input, o);
+        expect(violations({ input, snapshot, plan: p, result: r, dialect: "anthropic" }).join("; ")).toBe("");
+        if (r.report.mode === "noop" || r.report.mode === "aborted") return;
+        const fixed = new Set([...r.report.sanitized.rewritten, ...r.report.sanitized.removedOrphanResults]);
+        const at = p.userPinned!.filter((i) => !fixed.has(i)).map((i) => r.messages.indexOf(input[i]));
+        expect(at.every((x, k) => x >= 0 && (k === 0 || x > at[k - 1]))).toBe(true);
       }),
       { numRuns: 200 },
     );
