@@ -86,15 +86,21 @@ export function trimResults<M>(messages: M[], dialect: Dialect<M>, options: Trim
   let trimmed = 0;
   const out = messages.map((m) => {
     const outputs = new Map<number, string>();
+    const whole: Archive = {};
     dialect.view(m).results.forEach((r, k) => {
       if (r.images) return;
       const t = trimToolOutput(r.text, { ...options, ref: undefined });
       if (!t.trimmed) return;
       outputs.set(k, t.text);
-      Object.assign(archive, t.archive);
+      Object.assign(whole, t.archive);
     });
-    trimmed += outputs.size;
-    return outputs.size ? dialect.withResults(m, outputs) : m;
+    const next = outputs.size ? dialect.withResults(m, outputs) : m;
+    // An output the dialect cannot rewrite (a Responses item of a kind it keeps as it is) stays whole.
+    if (next !== m) {
+      trimmed += outputs.size;
+      Object.assign(archive, whole);
+    }
+    return next;
   });
   return { messages: out, trimmed, archive };
 }

@@ -1,7 +1,9 @@
 // Issue 30 item 3: a tool output trimmed when it is written; the whole kept in its archive entry.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { heuristicTokens, recall, trimToolOutput } from "../src/index.js";
+import { dialects, fromOpenAI } from "../src/convert.js";
+import { heuristicTokens, recall, trimResults, trimToolOutput, type ChatMessage, type DialectName } from "../src/index.js";
+import { validity } from "./support/validity.js";
 
 const plain = fc.oneof(fc.lorem({ maxCount: 12 }), fc.constantFrom("build step ok", "  at Object.<anonymous> (/src/a.ts:12:5)", "x".repeat(120), "😀 ünïcödé 修复", ""));
 const notable = fc.oneof(
@@ -58,5 +60,33 @@ describe("trimToolOutput", () => {
     expect(() => trimToolOutput("abc", { maxTokens: 0 })).toThrow(/maxTokens/);
     expect(() => trimToolOutput(42 as never, { maxTokens: 100 })).toThrow(/string/);
     expect(trimToolOutput("y".repeat(50_000), { maxTokens: 500, ref: "#7" }).ref).toBe("#7");
+  });
+});
+
+describe("trimResults", () => {
+  const big = Array.from({ length: 5000 }, (_, i) => `line ${i} of a long listing`).join("\n") + "\nerror: disk full";
+  const t: ChatMessage[] = [
+    { role: "user", content: "List it" },
+    { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "Bash", arguments: '{"command":"ls -R"}' } }, { id: "b", type: "function", function: { name: "Bash", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "a", content: big },
+    { role: "tool", tool_call_id: "b", content: "small" },
+    { role: "user", content: "and?" },
+  ];
+  it.each(["openai", "anthropic", "ai-sdk", "openai-responses"] as DialectName[])("%s: every output over maxTokens trimmed, the rest the same objects, still valid", (dialect) => {
+    const d = dialects[dialect];
+    const input = fromOpenAI(t, dialect).messages as unknown[];
+    const r = trimResults(input, d as never, { maxTokens: 500 });
+    expect(r.trimmed).toBe(1);
+    expect(validity(dialect, r.messages)).toEqual([]);
+    const changed = r.messages.filter((m, i) => m !== input[i]);
+    expect(changed).toHaveLength(1);
+    const outputs = r.messages.flatMap((m) => d.view(m as never).results.map((x) => x.text));
+    expect(outputs).toContain("small");
+    const cut = outputs.find((o) => o.includes("[output trimmed"))!;
+    expect(heuristicTokens(cut)).toBeLessThanOrEqual(500);
+    expect(cut).toContain("error: disk full");
+    const [ref] = Object.keys(r.archive);
+    expect(r.archive[ref].results).toEqual([big]);
+    expect(trimResults(input, d as never, { maxTokens: 500 }).messages.map((m) => JSON.stringify(m))).toEqual(r.messages.map((m) => JSON.stringify(m)));
   });
 });
