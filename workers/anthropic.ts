@@ -7,7 +7,7 @@ import { compact, type CompactResult } from "../src/index.js";
 import { windowFor, type Env } from "./env.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
-import { toolOutputBudget } from "./trim.js";
+import { toolOutputBudget, trimmedFor } from "./trim.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
@@ -194,7 +194,10 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
       if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
       const contextWindow = await windowOf(c, body.model, c.req.valid("header")["x-session-id"]);
-      const result = await compact(body.messages, coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }));
+      const options = { contextWindow, tools: body.tools, dialect: "anthropic" as const, system: body.system };
+      // Trimmed as /v1/messages would trim them (stateless: nothing archived).
+      const trim = trimmedFor(body.messages, options, toolOutputBudget(c.env, c.req.raw.headers));
+      const result: ProxyResult = { ...(await compact(trim.messages, coreOptions(options))), ...(trim.trimmed && { trimmed: trim.trimmed }) };
       let res: Response;
       try {
         const request = anthropicRequest(body, result);

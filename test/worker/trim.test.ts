@@ -99,6 +99,20 @@ describe("maxToolOutputTokens in the proxies", () => {
     expect(out).toContain("Process exited with exit code 2");
   });
 
+  it("count_tokens counts the request as /v1/messages would send it: trimmed", async () => {
+    const sent = upstream(() => Response.json({ input_tokens: 1234 }));
+    const messages = [
+      { role: "user", content: "Build it" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "make" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: log }] },
+    ];
+    const headers = { "x-api-key": "test-token", "anthropic-version": "2023-06-01", "x-compaction-max-tool-output-tokens": String(MAX) };
+    const r = await call("/v1/messages/count_tokens", { model: "claude-sonnet-4-5", messages }, headers);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-compaction-trimmed")).toBe("1");
+    expect(JSON.stringify(JSON.parse(sent[0]).messages[2].content).length).toBeLessThan(log.length / 5);
+  });
+
   it("responses: a function_call_output trimmed even when no pass runs", async () => {
     const completed = { id: "resp_1", object: "response", status: "completed", output: [], usage: { input_tokens: 10, output_tokens: 1, total_tokens: 11 } };
     const sent = upstream(() => Response.json(completed));
