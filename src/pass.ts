@@ -6,7 +6,6 @@ import type { Prepared } from "./compact.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune, type PruneResult } from "./prune/index.js";
 import { stubForBytes } from "./prune/bytes.js";
-import { utf8Bytes } from "./estimate/index.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
 import { summaryStage } from "./summarize/load.js";
@@ -36,7 +35,7 @@ export async function rewritten<M>(
   const overBytes = pl.bytes! > settings.maxRequestBytes!;
   const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
   const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
-  if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs, utf8Bytes);
+  if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs);
   const pruneAccepted = pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 

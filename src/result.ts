@@ -5,7 +5,7 @@
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./compact.js";
-import { messageTokens, utf8Bytes } from "./estimate/index.js";
+import { messageTokens } from "./estimate/index.js";
 import { requestBytes } from "./prune/bytes.js";
 import { MAX_STRIKES } from "./options.js";
 import { keptTokens, removedIndexes } from "./plan/kept.js";
@@ -81,7 +81,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   const known = new Map<M, number>();
   pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
   const tokensAfter = sumTokens(out, known, p);
-  const bytesAfter = p.bytes && requestBytes(out, p.input, p.bytes, pl, utf8Bytes);
+  const bytesAfter = p.bytes && requestBytes(out, p.input, p.bytes, pl);
   if (tokensAfter >= pl.tokens.total && !(bytesAfter! < pl.bytes!)) {
     // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
     const same = reportOf("noop");

@@ -4,13 +4,13 @@
 // message is archived under it) and is reported as a pruned "image".
 import { refOf, type Refs } from "../archive/ref.js";
 import type { Dialect } from "../dialects/view.js";
-import { messageTokens } from "../estimate/index.js";
+import { messageTokens, utf8Bytes as size } from "../estimate/index.js";
 import type { Settings } from "../options.js";
 import type { Plan } from "../types.js";
 import type { PruneResult } from "./index.js";
 
 /** The request's bytes counted as plan counted them, for `messages` (each one the input kept by identity costs what it did). */
-export function requestBytes<M>(messages: M[], input: M[], bytes: number[], plan: Plan, size: (m: M) => number): number {
+export function requestBytes<M>(messages: M[], input: M[], bytes: number[], plan: Plan): number {
   let total = plan.bytes! - bytes.reduce((a, b) => a + b, input.length + 1) + messages.length + 1;
   const known = new Map(input.map((m, i) => [m, bytes[i]]));
   for (const m of messages) total += known.get(m) ?? size(m);
@@ -22,8 +22,8 @@ export function requestBytes<M>(messages: M[], input: M[], bytes: number[], plan
  * (in place of `x`'s arrays). Returns the bytes left; `x.messages` removed later by a summary only make
  * the request smaller, so what it counts is what the request takes at most.
  */
-export function stubForBytes<M>(x: PruneResult<M>, input: M[], bytes: number[], plan: Plan, s: Settings, dialect: Dialect<M>, pass: Refs, size: (m: M) => number): number {
-  let total = requestBytes(x.messages, input, bytes, plan, size);
+export function stubForBytes<M>(x: PruneResult<M>, input: M[], bytes: number[], plan: Plan, s: Settings, dialect: Dialect<M>, pass: Refs): number {
+  let total = requestBytes(x.messages, input, bytes, plan);
   for (let i = 0; i < x.messages.length && total > s.maxRequestBytes!; i++) {
     const v = x.views[i];
     if (!(v.images + v.attachments) || i === plan.latestUserIndex || plan.pinned.includes(i) || plan.userPinned?.includes(i)) continue;
