@@ -3,32 +3,18 @@ import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
-import { resolveSettings, type Settings } from "./options.js";
+import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
-import type { Refs } from "./archive/ref.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan } from "./types.js";
+import type { Prepared } from "./plan/prepared.js";
+import type { ChatMessage } from "./dialects/types.js";
+import type { Plan } from "./plan/types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CompactOptions, CompactResult } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
-type Rewrite = typeof import("./rewrite.js");
-
-export interface Prepared<M> {
-  dialect: Dialect<M>;
-  /** options.system, for dialects that keep the system prompt beside the messages. */
-  system: unknown;
-  input: M[];
-  settings: Settings;
-  state: CompactorState;
-  views: MessageView[];
-  plan: Plan;
-  /** Said in every report of this input, whatever the pass does. */
-  warnings: string[];
-  /** How the pass cites messages, once it knows the passes before it. */
-  refs?: Refs;
-  /** With maxRequestBytes: each message's bytes (JSON, UTF-8). */
-  bytes?: number[];
-}
+type Rewrite = typeof import("./pass.js");
 
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
@@ -118,7 +104,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   // Pruning, summarizing and writing the result load with the first pass that rewrites.
   let rewrite: Rewrite;
   try {
-    rewrite = await import("./rewrite.js");
+    rewrite = await import("./pass.js");
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }

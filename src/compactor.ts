@@ -1,7 +1,9 @@
 // createCompactor: the same pipeline, holding the state between passes.
 import { compact, estimateTokens, plan } from "./compact.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
-import type { ChatMessage, CompactOptions, CompactorState, CompactResult } from "./types.js";
+import type { ChatMessage } from "./dialects/types.js";
+import type { CompactorState } from "./state.js";
+import type { CompactOptions, CompactResult } from "./types.js";
 
 export interface Compactor<M = ChatMessage> {
   shouldCompact(messages: M[]): boolean;

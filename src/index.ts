@@ -10,7 +10,7 @@ export { openAICompatible } from "./summarizers/openai.js";
 export { anthropic } from "./summarizers/anthropic.js";
 export { workersAI, type WorkersAIBinding } from "./summarizers/workers-ai.js";
 export type { FetchConfig } from "./summarizers/http.js";
-export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./assemble/handoff.js";
+export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./facts/handoff.js";
 export { heuristicTokens } from "./estimate/index.js";
 export { openAIChat } from "./dialects/openai.js";
 export { anthropicMessages, type AnthropicBlock, type AnthropicMessage } from "./dialects/anthropic.js";
@@ -18,4 +18,4 @@ export { aiSdkMessages, type ModelMessage, type ModelPart } from "./dialects/ai-
 export { openAIResponses, type ResponsesItem } from "./dialects/responses.js";
 export type { Answer, Dialect, MessageView, NeutralRole, ToolCallView, ToolResultView } from "./dialects/view.js";
 export type * from "./types.js";
-export { trimResults, trimToolOutput, type TrimmedResults, type TrimOptions, type TrimmedToolOutput } from "./trim.js";
+export { trimResults, trimToolOutput, type TrimmedResults, type TrimOptions, type TrimmedToolOutput } from "./prune/trim.js";

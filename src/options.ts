@@ -1,6 +1,7 @@
 // Options with their defaults resolved once, checked with clear errors.
 import { DEFAULT_IMAGE_TOKENS, heuristicTokens, type EstimateSettings } from "./estimate/index.js";
-import type { CompactOptions, CompactorState } from "./types.js";
+import type { CompactorState } from "./state.js";
+import type { CompactOptions } from "./types.js";
 
 export const DEFAULT_THRESHOLD = 0.75;
 export const DEFAULT_HEAD_MESSAGES = 3;

@@ -1,15 +1,20 @@
-// The part of a pass that rewrites, after the import() that loads it (src/compact.ts): pruning, the
-// summary stage, writing the result. Only src/rewrite.ts reaches this file, so it loads with that code.
+// The part of a pass that rewrites: pruning, the summary stage, writing the result. src/compact.ts loads
+// it with import() on the first pass that rewrites; a no-op pass, most of them (a compactor is asked
+// before every model call), loads none of it. Redaction is handed in by the pass, never imported here:
+// a file this import() and `plan` both reach is put by esbuild in a chunk every import loads (`{ plan }`
+// would carry the whole catalogue).
 import { passesBehind } from "./archive/passes.js";
-import { SYSTEM_NOTE } from "./assemble/handoff.js";
-import type { Prepared } from "./compact.js";
+import { SYSTEM_NOTE } from "./facts/handoff.js";
+import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune, type PruneResult } from "./prune/index.js";
 import { stubForBytes } from "./prune/bytes.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
 import { summaryStage } from "./summarize/load.js";
-import type { CompactionEvent, CompactMode, CompactOptions, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { SummaryInfo } from "./summarize/types.js";
+import type { CompactionEvent, CompactOptions, CompactResult } from "./types.js";
 
 /**
  * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,

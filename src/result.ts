@@ -4,7 +4,7 @@
 // that both this import() and `plan` reach would be loaded with every import (esbuild shares it).
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
-import type { Prepared } from "./compact.js";
+import type { Prepared } from "./plan/prepared.js";
 import { messageTokens } from "./estimate/index.js";
 import { requestBytes } from "./prune/bytes.js";
 import { MAX_STRIKES } from "./options.js";
@@ -12,7 +12,10 @@ import { keptTokens, removedIndexes } from "./plan/kept.js";
 import { sum, userText } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
-import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CompactorState } from "./state.js";
+import type { SummaryInfo } from "./summarize/types.js";
+import type { CompactResult } from "./types.js";
 
 // Tunables only this module reads (src/options.ts loads with every import).
 /** A pass that saves less than this share of the tokens is ineffective (a strike). */

@@ -1,5 +1,31 @@
 // The plain-JSON state carried between passes.
-import type { CompactorState } from "./types.js";
+import type { FailureKind } from "./summarize/types.js";
+
+export interface Cooldown {
+  until: number;
+  kind: FailureKind;
+  failures: number;
+}
+
+/** Plain JSON, owned by the caller; pass it back as `options.state`. */
+export interface CompactorState {
+  version: 1;
+  previousSummary?: string;
+  compactions: number;
+  /** Consecutive ineffective passes (< 10 % saved). */
+  strikes: number;
+  /** While backed off, automatic compaction waits until the total reaches this many tokens. */
+  backoffUntilTokens?: number;
+  /** Consecutive passes that needed a fallback. */
+  fallbackStreak: number;
+  cooldowns: Record<string, Cooldown>;
+  /** Provider tokens / local estimate, learned from `observeUsage`. */
+  calibration?: { ratio: number; samples: number };
+  /** Times (ms, `options.now`) of the latest effective passes that still left the total over the threshold (the frequency guard's memory). */
+  recentPasses?: number[];
+  /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
+  pausedUntil?: number;
+}
 
 export function initialState(): CompactorState {
   return { version: 1, compactions: 0, strikes: 0, fallbackStreak: 0, cooldowns: {} };

@@ -4,7 +4,7 @@
 // so an output is trimmed the first time it appears and to the same bytes on every later request: the
 // provider's cached prefix never changes. The whole outputs go to the session's archive.
 import { dialects } from "../src/convert.js";
-import { trimResults, type TrimmedResults } from "../src/trim.js";
+import { trimResults, type TrimmedResults } from "../src/prune/trim.js";
 import type { Env } from "./env.js";
 import type { HttpOptions } from "./options.js";
 

@@ -6,7 +6,10 @@ import { createCompactor, type Compactor } from "../compactor.js";
 import { hash53 } from "../fingerprint.js";
 import type { ModelMessage } from "../dialects/ai-sdk.js";
 import type { Dialect } from "../dialects/view.js";
-import type { Archive, CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
+import type { Archive } from "../archive/types.js";
+import type { CompactReport } from "../report/types.js";
+import type { CompactorState } from "../state.js";
+import type { CompactionEvent, CompactOptions } from "../types.js";
 
 /** What a store keeps per conversation: plain JSON. */
 export interface SavedCompaction {
@@ -131,7 +134,7 @@ export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<
   async function trimmed(messages: ModelMessage[], s: SavedCompaction): Promise<ModelMessage[]> {
     const fresh = messages.filter((m) => !sent.has(m));
     if (!maxToolOutputTokens || !fresh.length) return maxToolOutputTokens ? messages.map((m) => sent.get(m)!) : messages;
-    const { trimResults } = await import("../trim.js");
+    const { trimResults } = await import("../prune/trim.js");
     const t = trimResults(fresh, dialect, { maxTokens: maxToolOutputTokens, countTokens: rest.countTokens });
     fresh.forEach((m, i) => sent.set(m, t.messages[i]));
     // Reported once: a provider-level prompt is rebuilt (new objects) at every step.

@@ -1,7 +1,8 @@
 // assemble: head + handoff + tail, the system note once, every tool call paired with its result.
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
-import type { Plan, Sanitized } from "../types.js";
-import { SYSTEM_NOTE } from "./handoff.js";
+import type { Plan } from "../plan/types.js";
+import type { Sanitized } from "./types.js";
+import { SYSTEM_NOTE } from "../facts/handoff.js";
 import { shown } from "../plan/index.js";
 
 interface Slot<M> {

@@ -1,5 +1,5 @@
 // OpenAI Chat Completions: the default dialect.
-import type { ChatMessage, ContentPart } from "../types.js";
+import type { ChatMessage, ContentPart } from "./types.js";
 import { contentIssues, isObject, isString, quoted, validateEach, type PartRule } from "./validate.js";
 import { jsonOf, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 

@@ -1,5 +1,5 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
-import { findHandoff } from "../assemble/handoff.js";
+import { findHandoff } from "../facts/handoff.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
@@ -15,7 +15,8 @@ import {
   shrinkable,
   type Settings,
 } from "../options.js";
-import type { CompactorState, Plan } from "../types.js";
+import type { CompactorState } from "../state.js";
+import type { Plan } from "./types.js";
 
 /**
  * The latest user message, and the earlier handoff treated as state, in one walk back. The latest

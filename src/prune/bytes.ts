@@ -2,11 +2,11 @@
 // against a 32 MB cap) loses its oldest images first, each message's stubbed whole, until it fits; never
 // those of the latest user message nor of a pinned one. Each stub cites the message's reference (the
 // message is archived under it) and is reported as a pruned "image".
-import { refOf, type Refs } from "../archive/ref.js";
+import { refOf, type Refs } from "../refs.js";
 import type { Dialect } from "../dialects/view.js";
 import { messageTokens, utf8Bytes as size } from "../estimate/index.js";
 import type { Settings } from "../options.js";
-import type { Plan } from "../types.js";
+import type { Plan } from "../plan/types.js";
 import type { PruneResult } from "./index.js";
 
 /** The request's bytes counted as plan counted them, for `messages` (each one the input kept by identity costs what it did). */

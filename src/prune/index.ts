@@ -7,16 +7,17 @@ import { keptTokens } from "../plan/kept.js";
 import { IMAGE_PRUNE_MIN, PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, STAND_IN, prunableOutput, shrinkable, type Settings } from "../options.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
-import type { Plan, PrunedItem } from "../types.js";
-import { refOf, type Refs } from "../archive/ref.js";
+import type { Plan } from "../plan/types.js";
+import type { PrunedItem } from "./types.js";
+import { refOf, type Refs } from "../refs.js";
 import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
-import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
+import { describeCall, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
+import { IMAGE_STUB } from "../facts/call.js";
+import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
-
-export const IMAGE_STUB = "[{kind} omitted during compaction]";
 
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
@@ -78,7 +79,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
  * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
- * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
+ * cite unique across passes. Redaction is handed in (see src/pass.ts).
  */
 export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0): PruneResult<M> {
   const out = messages.slice();

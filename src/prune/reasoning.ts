@@ -6,7 +6,8 @@
 import type { Dialect, MessageView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import type { Settings } from "../options.js";
-import type { Plan, PrunedItem } from "../types.js";
+import type { Plan } from "../plan/types.js";
+import type { PrunedItem } from "./types.js";
 
 export interface ReasoningPruned<M> {
   messages: M[];

@@ -1,6 +1,6 @@
 // A tool output cut to its first and last characters, the error and exit lines between them kept, and
 // a note citing the whole in the archive: an unread output that alone would take the request over the
-// window (shrinkOutput, by a pass), or one over maxToolOutputTokens when it is written (src/trim.ts).
+// window (shrinkOutput, by a pass), or one over maxToolOutputTokens when it is written (trim.ts).
 import { SHRINK_MIN_KEEP } from "../options.js";
 
 const NOTABLE = /^.*\b(?:error|exception|traceback|failed|failure|fatal|panic|exit(?:ed)?[ _-]?(?:code|status))\b.*$/gim;

@@ -1,6 +1,9 @@
 // report: what a pass did, in numbers and words.
-import { refOf, type Refs } from "../archive/ref.js";
-import type { Plan, PrunedItem, Sanitized, SummarizerFailure, SummaryInfo } from "../types.js";
+import { refOf, type Refs } from "../refs.js";
+import type { Sanitized } from "../assemble/types.js";
+import type { Plan } from "../plan/types.js";
+import type { PrunedItem } from "../prune/types.js";
+import type { SummarizerFailure, SummaryInfo } from "../summarize/types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */
 export function firstChangedIndex<M>(input: M[], output: M[]): number {

@@ -1,5 +1,5 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
-import { unframed } from "../assemble/written.js";
+import { unframed } from "./written.js";
 import { SummarizerError } from "../errors.js";
 import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";
@@ -7,17 +7,9 @@ import { checkSummary } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { isDeterministic } from "../summarizers/local.js";
 import { deterministicCheckpoint, summarizeLocally } from "../summarizers/deterministic.js";
-import type {
-  CompactionEvent,
-  CompactorState,
-  Cooldown,
-  FailureKind,
-  HandoffMaterial,
-  SummarizeRequest,
-  Summarizer,
-  SummarizerFailure,
-  SummaryInfo,
-} from "../types.js";
+import type { CompactorState, Cooldown } from "../state.js";
+import type { CompactionEvent } from "../types.js";
+import type { FailureKind, HandoffMaterial, SummarizeRequest, Summarizer, SummarizerFailure, SummaryInfo } from "./types.js";
 
 export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return Boolean(signal?.aborted) || (error instanceof Error && error.name === "AbortError");

@@ -2,10 +2,10 @@
 // (the latest request when it lies in the middle, every line of every unresolved error), or the missing items
 // are appended, in the deterministic checkpoint's words. (Imported statically: a dynamic chunk made
 // bundlers share the deterministic summarizer with, and load it for, `import { plan }`.)
-import { refOf } from "../archive/ref.js";
-import { clip } from "../prune/one-liner.js";
+import { refOf } from "../refs.js";
+import { clip } from "../facts/call.js";
 import type { Redactor } from "../redact/index.js";
-import type { HandoffMaterial, SummaryCheck } from "../types.js";
+import type { HandoffMaterial, SummaryCheck } from "./types.js";
 import { ledgers, shortWhat } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */

@@ -1,8 +1,8 @@
 // Loads the summary stage on its first use (a no-op or prune-only pass never needs it). This loads
-// with pruning and the result's writer (src/rewrite.ts), which must not import redaction: the pass
+// with pruning and the result's writer (src/pass.ts), which must not import redaction: the pass
 // hands it in.
-import { markerOutcome } from "../assemble/written.js";
-import type { Prepared } from "../compact.js";
+import { markerOutcome } from "./written.js";
+import type { Prepared } from "../plan/prepared.js";
 import type { MessageView } from "../dialects/view.js";
 import { removedSpan } from "../plan/kept.js";
 import type { PassRedactor } from "../redact/index.js";

@@ -1,13 +1,17 @@
 // The summary stage of a pass: material → summarizer chain → handoff text, or the marker when every
 // summarizer failed. `compact` loads this module on its first summary, so a bundle pays for it only
 // once a transcript has grown long enough to need one (no-op and prune-only passes never do).
-import { handoffText, markerOutcome } from "../assemble/written.js";
+import { handoffText, markerOutcome } from "./written.js";
 import type { MessageView } from "../dialects/view.js";
-import type { Refs } from "../archive/ref.js";
+import type { Refs } from "../refs.js";
 import type { Redactor } from "../redact/index.js";
 import { MESSAGE_OVERHEAD } from "../estimate/index.js";
 import { keptTokens, removedSpan } from "../plan/kept.js";
-import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
+import type { Plan } from "../plan/types.js";
+import type { CompactMode } from "../report/types.js";
+import type { CompactorState } from "../state.js";
+import type { CompactOptions } from "../types.js";
+import type { SummarizerFailure, SummaryInfo } from "./types.js";
 import { chainOf, isAbort, runChain } from "./chain.js";
 import { summaryBudget } from "./checkpoint.js";
 import { handoffMaterial } from "./material.js";
@@ -22,7 +26,7 @@ export interface StageInput {
   messages?: unknown[];
   perMessage: number[];
   state: CompactorState;
-  /** How the pass cites messages (see src/archive/ref.ts). */
+  /** How the pass cites messages (see src/refs.ts). */
   refs: Refs;
   contextWindow: number;
   countText: (t: string) => number;

@@ -2,12 +2,11 @@
 // kept in an archive entry. Cut at insertion, it never changes later: the cached prefix stays warm, and
 // an output too large for the window never gets in to break compaction itself. Its own module, loaded
 // only by who imports it (the AI SDK middleware, the worker's proxies).
-import { normalizeRef } from "./archive/recall.js";
-import { heuristicTokens } from "./estimate/index.js";
-import { hash53 } from "./fingerprint.js";
-import { cutOutput, notableLines } from "./prune/shrink.js";
-import type { Dialect } from "./dialects/view.js";
-import type { Archive } from "./types.js";
+import { heuristicTokens } from "../estimate/index.js";
+import { hash53 } from "../fingerprint.js";
+import { cutOutput, notableLines } from "./shrink.js";
+import type { Dialect } from "../dialects/view.js";
+import type { Archive } from "../archive/types.js";
 
 export interface TrimOptions {
   /** The most tokens the text put in the transcript may take (by `countTokens`). */
@@ -43,7 +42,7 @@ export function trimToolOutput(text: string, options: TrimOptions): TrimmedToolO
   const count = options.countTokens ?? heuristicTokens;
   const tokensBefore = count(text);
   if (tokensBefore <= maxTokens) return { text, trimmed: false, tokensBefore, tokensAfter: tokensBefore };
-  const ref = normalizeRef(options.ref ?? `out-${hash53(text)}`);
+  const ref = (options.ref ?? `out-${hash53(text)}`).trim().replace(/^#?/, "#"); // as the archive keys it (normalizeRef)
   const bare = cutOutput(text, 0, 0, ref, "trimmed", WHY).trim();
   if (count(bare) > maxTokens) throw new RangeError(`context-compactor: maxTokens ${maxTokens} is under what the stand-in alone takes (${count(bare)} tokens)`);
   // Half of what the stand-in leaves is for the error lines (in characters, at their own ratio), the
