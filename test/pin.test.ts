@@ -94,6 +94,14 @@ describe("pin", () => {
     expect(p.pinned).toEqual(expect.arrayContaining([2, 3, 6, 7]));
   });
 
+  it("pinning everything leaves nothing to compact, and the report says the pins hold it", async () => {
+    const t: ChatMessage[] = Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i} ${"words ".repeat(300)}` }) as ChatMessage);
+    const r = await compact(t, { contextWindow: 2000, pin: () => true });
+    expect(r.report.mode).toBe("noop");
+    expect(r.messages).toBe(t);
+    expect(r.report.warnings.join("\n")).toMatch(/pinned messages and fixed tokens alone hold/);
+  });
+
   it("rejects a pin that is not a function", () => {
     expect(() => plan([], { contextWindow: 1000, pin: true as never })).toThrow(/pin must be a function/);
   });
