@@ -191,13 +191,17 @@ export function planViews(
     // In order, with the messages between two pinned ones kept too where their roles would meet on the wire.
     const keep = [...block, ...userPinned];
     let role: NeutralRole | undefined;
+    let turn = -1; // the last pinned message in the alternation
     block = [];
     for (let i = hEnd; i < tStart; i++) {
       if (!keep.includes(i)) continue;
       const r = wire(views[i].role);
-      if (r === role && /user|assistant/.test(r)) for (let k = block.at(-1)! + 1; k < i; k++) block.push(k);
+      if (r === role && /user|assistant/.test(r)) {
+        block = block.filter((k) => k < turn);
+        for (let k = turn; k < i; k++) block.push(k);
+      }
       block.push(i);
-      if (r !== "system") role = r;
+      if (r !== "system") [role, turn] = [r, i];
     }
   }
   const inTurns = (i: number) => views[i].role !== "system";
@@ -207,16 +211,20 @@ export function planViews(
   // them and the request is followed by the tail.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
   const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
-  const pinRole = wire(views[block.find(inTurns)!]?.role);
-  // (Looking past results assembly will drop, as for the head: pinned runs are whole groups.)
-  const lastPinned = block.length ? roleBefore(views, block.at(-1)! + 1, wire, orphansStay) : undefined;
+  // Its turns: system messages (Claude Code's, or pinned) stand outside the alternation.
+  const turnsPinned = block.filter(inTurns);
+  const pinRole = wire(views[turnsPinned[0]]?.role);
+  // (Looking past results assembly will drop, as for the head: pinned runs are whole groups. A call
+  // left without results there ends in the stub results sanitizing gives it.)
+  const last = turnsPinned.at(-1);
+  const lastPinned = last === undefined ? undefined : views[last].toolCalls.length ? wire("tool") : roleBefore(views, last + 1, wire, orphansStay);
   let handoffBeforePinned = /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
   if (handoffBeforePinned && !apart(roleAt(tStart), lastPinned)) {
     // The tail would meet the block's last message with one of its role too: no place that keeps alternation; the tail takes the block.
     [block, handoffBeforePinned, tStart] = [[], false, block[0]];
   }
   // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
-  const afterRequest = block.length > 0 && !handoffBeforePinned;
+  const afterRequest = block.some(inTurns) && !handoffBeforePinned;
   const before = afterRequest ? lastPinned : headRole;
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
@@ -317,7 +325,7 @@ export function planViews(
     tailBudget,
     previousHandoffIndex,
     pinned: pins,
-    handoffBeforePinned: handoffBeforePinned || pins[0] === sys,
+    handoffBeforePinned: handoffBeforePinned || (pins.length > 0 && !pins.some(inTurns)),
     seam: middleEmpty ? "none" : seam,
     ...(userPinned && { userPinned }),
     ...(bytes && { bytes }),
