@@ -28,7 +28,7 @@ export function stubForBytes<M>(x: PruneResult<M>, input: M[], bytes: number[], 
     const v = x.views[i];
     if (!(v.images + v.attachments) || i === plan.latestUserIndex || plan.pinned.includes(i) || plan.userPinned?.includes(i)) continue;
     const before = x.messages[i] === input[i] ? bytes[i] : size(x.messages[i]);
-    const next = dialect.withoutImages(x.messages[i], `[{kind} omitted: the request was over maxRequestBytes; its message is archived as ${refOf(i, pass)}]`);
+    const next = dialect.withoutImages(x.messages[i], `[{kind} omitted: the request was over maxRequestBytes; the rest of its message is archived as ${refOf(i, pass)}]`);
     const view = dialect.view(next);
     const tokens = messageTokens(view, s);
     total -= before - size(next);
