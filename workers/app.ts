@@ -9,7 +9,7 @@ import { windowFor, type Env } from "./env.js";
 import { errorData, fail, failWith } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
-import { toolOutputBudget } from "./trim.js";
+import { requestBytesBudget, toolOutputBudget } from "./trim.js";
 import { compactPass, isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
 import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
@@ -181,7 +181,8 @@ app.openapi(
     const session = await sessionKey(c.req.raw.headers, sessionId, undefined, body.messages);
     const window = windowFor(c.env, body.model, c.req.header("x-context-window"));
     const learned = session ? await sessionOf(c.env, session).learnedWindow(body.model) : undefined;
-    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools });
+    const maxRequestBytes = requestBytesBudget(c.env, c.req.raw.headers);
+    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools, maxRequestBytes });
     const trim = toolOutputBudget(c.env, c.req.raw.headers);
 
     let sent: Sent;

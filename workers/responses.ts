@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { windowFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, fail } from "./errors.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
-import { toolOutputBudget } from "./trim.js";
+import { requestBytesBudget, toolOutputBudget } from "./trim.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
 import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
@@ -131,12 +131,14 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       const model = body.model ?? "";
       const window = windowFor(c.env, model, c.req.header("x-context-window"));
       const learned = session ? await sessionOf(c.env, session).learnedWindow(model) : undefined;
+      const maxRequestBytes = requestBytesBudget(c.env, c.req.raw.headers);
       const options = (contextWindow: number, force: boolean) => ({
         contextWindow,
         force,
         maxOutputTokens: outputReserve(body.max_output_tokens ?? undefined, contextWindow),
         tools: body.tools,
         dialect: "openai-responses" as const,
+        maxRequestBytes,
       });
       const trim = toolOutputBudget(c.env, c.req.raw.headers);
       const payload = async (result: ProxyResult) =>

@@ -129,3 +129,50 @@ describe("maxToolOutputTokens in the proxies", () => {
     expect(output).toContain("error TS2322");
   });
 });
+
+// Issue 30 item 4 at the edge: a provider's request cap (codex#41338: 32.9 MB of screenshots against
+// 32 MB) as x-compaction-max-request-bytes (or MAX_REQUEST_BYTES): the oldest images go first.
+describe("maxRequestBytes in the proxies", () => {
+  /** A base64 PNG data URL of about `size` bytes of noise (a screenshot does not compress). */
+  const screenshot = (seed: number, size = 300_000) => {
+    let x = seed + 1;
+    const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let out = "iVBORw0KGgo";
+    while (out.length < size) out += chars[(x = (x * 1103515245 + 12345) >>> 0) >>> 26];
+    return `data:image/png;base64,${out}`;
+  };
+  const CAP = 1_000_000;
+  const bytes = (x: unknown) => new TextEncoder().encode(JSON.stringify(x)).length;
+
+  it("chat: over the cap, the oldest images are stubbed until it fits, the latest request's kept", async () => {
+    const sent = upstream(chatAnswer);
+    const messages: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      messages.push({ role: "user", content: [{ type: "text", text: `Screenshot ${i}` }, { type: "image_url", image_url: { url: screenshot(i) } }] });
+      if (i < 4) messages.push({ role: "assistant", content: `Looks fine (${i}).` });
+    }
+    expect(bytes(messages)).toBeGreaterThan(CAP);
+    const r = await call("/v1/chat/completions", { model: "gpt-4o", messages }, { "x-compaction-max-request-bytes": String(CAP) });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-compaction-mode")).toBe("prune");
+    const out = JSON.parse(sent[0]).messages as { content: unknown }[];
+    expect(bytes(out)).toBeLessThanOrEqual(CAP);
+    expect(JSON.stringify(out[0])).toContain("omitted: the request was over maxRequestBytes");
+    expect(out.at(-1)).toEqual(messages.at(-1)); // the latest request, its screenshot whole
+  });
+
+  it("responses: MAX_REQUEST_BYTES applies without a header; a bad value is a 400", async () => {
+    const completed = { id: "resp_1", object: "response", status: "completed", output: [], usage: { input_tokens: 10, output_tokens: 1, total_tokens: 11 } };
+    const sent = upstream(() => Response.json(completed));
+    const input: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      input.push({ role: "user", content: [{ type: "input_text", text: `Screenshot ${i}` }, { type: "input_image", image_url: screenshot(i) }] });
+      if (i < 4) input.push({ role: "assistant", content: [{ type: "output_text", text: `Fine ${i}.` }] });
+    }
+    const r = await call("/v1/responses", { model: "gpt-5", input }, {}, { MAX_REQUEST_BYTES: String(CAP) });
+    expect(r.status).toBe(200);
+    expect(bytes(JSON.parse(sent[0]).input)).toBeLessThanOrEqual(CAP);
+    const bad = await call("/v1/responses", { model: "gpt-5", input }, { "x-compaction-max-request-bytes": "32MB" });
+    expect(bad.status).toBe(400);
+  });
+});
