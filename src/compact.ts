@@ -15,6 +15,8 @@ import type { CompactOptions, CompactResult } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./pass.js");
+/** Handed what `accept` needs to write a pass again with an edited handoff (src/review.ts). */
+type Review<M> = (r: import("./pass.js").Review<M>) => void;
 
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
@@ -81,7 +83,9 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
 }
 
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
-  const report = baseReport(p as Prepared<unknown>, mode, started);
+  const { stalled } = p.plan;
+  const report = baseReport(p as Prepared<unknown>, stalled ? "stalled" : mode, started);
+  if (stalled) report.stalled = stalled;
   if (why) report.warnings.push(why);
   const r: CompactResult<M> = { messages: p.input, state: p.state, report };
   // A system prompt kept beside the messages comes back beside them, as it was (src/pass.ts adds the note).
@@ -93,7 +97,12 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
 const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
-export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
+export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
+  return compactPass(messages, options);
+}
+
+/** The pass, and for `propose` what accepting it with an edited handoff needs. */
+export async function compactPass<M>(messages: M[], options: CompactOptions<M>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
@@ -108,7 +117,7 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 

@@ -1,5 +1,7 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
 export { compact, estimateTokens, plan } from "./compact.js";
+export { accept, propose } from "./review.js";
+export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./report/rates.js";
 export { previewPrune, type PrunePreview } from "./preview.js";
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError, SummarizerError } from "./errors.js";

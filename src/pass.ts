@@ -11,14 +11,23 @@ import { prune, type PruneResult } from "./prune/index.js";
 import { stubForBytes } from "./prune/bytes.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
+import { cacheReport, fingerprint } from "./report/cache.js";
 import { summaryStage } from "./summarize/load.js";
 import type { CompactMode, CompactReport } from "./report/types.js";
+import type { Revised } from "./summarize/stage.js";
 import type { SummaryInfo } from "./summarize/types.js";
 import type { CompactionEvent, CompactOptions, CompactResult } from "./types.js";
 
+/** What `accept` needs: the handoff's text as the pass wrote it, and the same pass written again with an edit. */
+export interface Review<M> {
+  handoff: string;
+  revise: (edited: string) => CompactResult<M>;
+}
+
 /**
  * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,
- * the system note added); "aborted" when the signal fired while summarizing.
+ * the system note added); "aborted" when the signal fired while summarizing. `review` is handed what
+ * `accept` needs when the pass wrote a summary or the marker.
  */
 export async function rewritten<M>(
   p: Prepared<M>,
@@ -27,6 +36,7 @@ export async function rewritten<M>(
   redactor: PassRedactor,
   reportOf: (mode: CompactMode) => CompactReport,
   started: number,
+  review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
@@ -50,24 +60,52 @@ export async function rewritten<M>(
   let summaryText: string | undefined;
   let failures: CompactReport["failures"] = [];
   let cooldowns = p.state.cooldowns;
+  let revise: ((text: string) => Revised) | undefined;
 
   if (!pruneAccepted && !middleEmpty && !bytesOnly) {
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
-    ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
+    ({ handoff, mode, summary, summaryText, failures, cooldowns, revise } = stage);
   }
 
   const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
-  const out = written(p, decided, reportOf, redactor.redact, options.archiveLimit);
-  out.report.durationMs = Date.now() - started;
+  const finish = (d: typeof decided): CompactResult<M> => {
+    const out = written(p, d, reportOf, redactor.redact, options.archiveLimit);
+    out.report.durationMs = Date.now() - started;
+    // A system prompt kept beside the messages comes back beside them, with the note once compacted.
+    if (p.system !== undefined) {
+      const noted = out.messages !== p.input && d.handoff !== undefined && !(settings.system ?? "").includes(SYSTEM_NOTE);
+      out.system = noted ? dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
+      out.report.systemChanged = noted;
+    }
+    if (out.messages !== p.input) cached(p, out, options);
+    return out;
+  };
+  const out = finish(decided);
   emit({ type: "done", report: out.report });
-  // A system prompt kept beside the messages comes back beside them, with the note once compacted.
-  if (p.system !== undefined) {
-    const noted = out.messages !== p.input && handoff !== undefined && !(settings.system ?? "").includes(SYSTEM_NOTE);
-    out.system = noted ? dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
-    out.report.systemChanged = noted;
-  }
+  if (review && revise) review({ handoff: summaryText ?? handoff!, revise: (text) => finish({ ...decided, ...revise!(text) }) });
   return out;
+}
+
+/** report.cache, and the output's fingerprint in the state for the next pass's. */
+function cached<M>(p: Prepared<M>, out: CompactResult<M>, options: CompactOptions<M>): void {
+  const { report } = out;
+  report.cache = cacheReport({
+    input: p.input,
+    firstChangedIndex: report.firstChangedIndex,
+    outputLength: out.messages.length,
+    perMessage: p.plan.tokens.perMessage,
+    fixedTokens: p.plan.fixedTokens,
+    tokensBefore: report.tokensBefore,
+    tokensAfter: report.tokensAfter,
+    systemChanged: Boolean(report.systemChanged),
+    sent: p.state.sent,
+    rates: options.cacheRates,
+    anthropic: p.dialect.name === "anthropic",
+  });
+  const print = fingerprint(out.messages);
+  const { sent: _, ...state } = out.state;
+  out.state = print === undefined ? state : { ...state, sent: { messages: out.messages.length, fingerprint: print } };
 }
 
 /** The transcript as it came, in a prune's shape (a pass that prunes nothing the usual way). */

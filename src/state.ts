@@ -1,4 +1,5 @@
 // The plain-JSON state carried between passes.
+import type { StalledState } from "./plan/types.js";
 import type { FailureKind } from "./summarize/types.js";
 
 export interface Cooldown {
@@ -21,10 +22,14 @@ export interface CompactorState {
   cooldowns: Record<string, Cooldown>;
   /** Provider tokens / local estimate, learned from `observeUsage`. */
   calibration?: { ratio: number; samples: number };
-  /** Times (ms, `options.now`) of the latest effective passes that still left the total over the threshold (the frequency guard's memory). */
+  /** Times (ms, `options.now`) of the last passes (up to three) that made no progress: over the threshold after, or under 10 % saved. */
   recentPasses?: number[];
   /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
   pausedUntil?: number;
+  /** While stalled: why, and the latest user message it waits to see followed by a new one. */
+  stalled?: StalledState;
+  /** The previous rewriting pass's output: its length and fingerprint (what `report.cache` compares with). */
+  sent?: { messages: number; fingerprint: string };
 }
 
 export function initialState(): CompactorState {
@@ -52,21 +57,25 @@ const record = (fields: Record<string, FieldCheck>): FieldCheck => (x) => {
   return undefined;
 };
 
+const str: FieldCheck = (x) => (typeof x === "string" ? undefined : "must be a string");
+
 /** What each known field must be; a field that is not is dropped (with a warning), never used. */
 const FIELDS: Record<string, FieldCheck> = {
   compactions: count,
   strikes: count,
   fallbackStreak: count,
   backoffUntilTokens: num(Number.isFinite, "finite"),
-  previousSummary: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  previousSummary: str,
   calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
   cooldowns: record({}),
   recentPasses: (x) => (Array.isArray(x) && !x.some(time) ? undefined : "must be an array of times in the Date range"),
   pausedUntil: time,
+  stalled: record({ at: num(Number.isInteger, "an integer"), reason: str, help: (x) => (Array.isArray(x) && x.every((h) => !str(h)) ? undefined : "must be an array of strings") }),
+  sent: record({ messages: count, fingerprint: str }),
 };
 const COOLDOWN = record({
   until: time,
-  kind: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  kind: str,
   failures: count,
 });
 

@@ -4,16 +4,16 @@ import type { Dialect } from "./dialects/view.js";
 import type { ChatMessage } from "./dialects/types.js";
 import type { Summarizer, SummarizerFailure, SummaryInfo } from "./summarize/types.js";
 import type { Plan } from "./plan/types.js";
-import type { CompactReport } from "./report/types.js";
+import type { CacheRates, CompactReport } from "./report/types.js";
 import type { Archive } from "./archive/types.js";
 import type { CompactorState } from "./state.js";
 
 export type { ChatMessage, ContentPart, DialectName, ToolCall } from "./dialects/types.js";
 export type { FailureKind, HandoffMaterial, HandoffTurn, SummarizeRequest, Summarizer, SummarizerFailure, SummaryCheck, SummaryInfo } from "./summarize/types.js";
-export type { Plan, Range } from "./plan/types.js";
+export type { Plan, Range, StallInfo, StalledState } from "./plan/types.js";
 export type { PrunedItem } from "./prune/types.js";
 export type { Sanitized } from "./assemble/types.js";
-export type { CompactMode, CompactReport } from "./report/types.js";
+export type { CacheRates, CacheReport, CompactMode, CompactReport } from "./report/types.js";
 export type { Archive, ArchivedMessage } from "./archive/types.js";
 export type { CompactorState, Cooldown } from "./state.js";
 
@@ -64,6 +64,8 @@ export interface CompactOptions<M = ChatMessage> {
    * until it fits, never those of the latest user message. Unset: bytes are not counted.
    */
   maxRequestBytes?: number;
+  /** Cache prices for `report.cache` (multiples of the input price); default by dialect: Anthropic's for `anthropicMessages`, else OpenAI's. */
+  cacheRates?: CacheRates;
 }
 
 export interface CompactResult<M = ChatMessage> {
@@ -87,3 +89,18 @@ export type CompactionEvent =
   | { type: "summary-failed"; failure: SummarizerFailure }
   | { type: "summary-done"; summary: SummaryInfo }
   | { type: "done"; report: CompactReport };
+
+/** What a pass would do, computed and not applied: `accept` applies it, with the handoff as given or edited. */
+export interface Proposal<M> {
+  plan: Plan;
+  /** The summary the handoff carries (without its framing): what an edit replaces. Absent when the pass writes no handoff. */
+  handoff?: string;
+  /** The input messages the handoff replaces (indexes into the input). */
+  replaces: number[];
+  messages: M[];
+  archive?: Archive;
+  report: CompactReport;
+  /** The state `accept` will give. */
+  state: CompactorState;
+  system?: unknown;
+}

@@ -15,6 +15,7 @@ import {
   type Plan,
 } from "../src/index.js";
 import { detectDialect, dialects } from "../src/convert.js";
+import { cacheLines, mountReview } from "./review.js";
 import { SAMPLES } from "./samples.js";
 import { clearPins, markPins, pinOption, pinResult, pinStat } from "./pins.js";
 
@@ -227,6 +228,12 @@ const scheduleRender = () => {
 
 // ---- compaction -----------------------------------------------------------------------------------
 
+/** The summarizer the page chose: the endpoint's, or none (the deterministic one). */
+function chosenSummarizer() {
+  if (($("summarizer") as HTMLSelectElement).value !== "openai") return undefined;
+  return openAICompatible({ baseURL: ($("baseURL") as HTMLInputElement).value, apiKey: ($("apiKey") as HTMLInputElement).value || undefined, model: ($("model") as HTMLInputElement).value });
+}
+
 async function runCompaction() {
   if (!current) return;
   const button = $("compact") as HTMLButtonElement;
@@ -235,10 +242,7 @@ async function runCompaction() {
   stream.hidden = false;
   stream.textContent = "";
   const o = options();
-  const useEndpoint = ($("summarizer") as HTMLSelectElement).value === "openai";
-  const summarizer = useEndpoint
-    ? openAICompatible({ baseURL: ($("baseURL") as HTMLInputElement).value, apiKey: ($("apiKey") as HTMLInputElement).value || undefined, model: ($("model") as HTMLInputElement).value })
-    : undefined;
+  const summarizer = chosenSummarizer();
   try {
     const r = await compact(current.messages, {
       ...o,
@@ -261,7 +265,7 @@ async function runCompaction() {
       ["First changed index", String(rep.firstChangedIndex), "first-changed"],
       pinResult(rep),
     ]);
-    $("warnings").replaceChildren(...rep.warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
+    $("warnings").replaceChildren(...[...cacheLines(rep.cache), ...rep.warnings].map((w) => Object.assign(document.createElement("li"), { textContent: w })));
     const head = new Set(current.messages.slice(0, rep.partitions.head.end));
     const blocks: BlockInfo[] = r.messages.map((m, i) => ({
       index: i,
@@ -325,6 +329,12 @@ function init() {
   $("force").addEventListener("change", scheduleRender);
   $("summarizer").addEventListener("change", () => ($("endpoint").hidden = ($("summarizer") as HTMLSelectElement).value !== "openai"));
   $("compact").addEventListener("click", runCompaction);
+  // Accepting a proposal applies it: the compacted transcript becomes the one the page shows.
+  mountReview(
+    $("review-mode"),
+    () => current && { messages: current.messages, dialect: current.dialect, options: { ...options(), force: ($("force") as HTMLInputElement).checked, summarizer: chosenSummarizer() } },
+    (r) => current && load({ ...current, name: `${current.name} (compacted)`, messages: r.messages, system: r.system ?? current.system }),
+  );
   const s = SAMPLES[0];
   load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) });
 }

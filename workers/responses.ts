@@ -142,7 +142,7 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       });
       const trim = toolOutputBudget(c.env, c.req.raw.headers);
       const payload = async (result: ProxyResult) =>
-        (result.report.mode === "noop" || result.report.mode === "aborted") && !result.trimmed
+        (result.report.mode === "noop" || result.report.mode === "aborted" || result.report.mode === "stalled") && !result.trimmed
           ? await asSent()
           : JSON.stringify({ ...body, input: result.messages.slice(shift), ...(shift ? { instructions: (result.messages[0] as { content: string }).content } : {}) });
 

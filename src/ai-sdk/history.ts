@@ -156,7 +156,7 @@ export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<
       const current = substituted ? [...s.base, ...messages.slice(s.replaced)] : messages;
       if (!compactor.shouldCompact(current)) return current;
       const result = await compactor.compact(current, { signal });
-      if (result.report.mode === "noop" || result.report.mode === "aborted") {
+      if (result.report.mode === "noop" || result.report.mode === "aborted" || result.report.mode === "stalled") {
         await save({ ...s, state: compactor.state }); // a back-off or strike still counts next time
         return current;
       }

@@ -287,6 +287,7 @@ export function planViews(
   const tailStarts = Math.max(hEnd, tStart);
   let shouldCompact = false;
   let reason: string;
+  let stalled: Plan["stalled"];
   // Over maxRequestBytes a pass runs whatever the tokens (it stubs the oldest images).
   const overBytes = bytes! > s.maxRequestBytes!;
   const over = overBytes || total > thresholdTokens;
@@ -297,6 +298,9 @@ export function planViews(
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
   } else if (!over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
+  } else if (state?.stalled?.at === lu) {
+    stalled = { reason: state.stalled.reason, help: state.stalled.help };
+    reason = `stalled: ${state.stalled.reason}; compaction waits for a new user message (force overrides)`;
   } else if (state && state.pausedUntil! > s.now()) {
     reason = `paused by the frequency guard until ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
   } else if (state && state.strikes >= MAX_STRIKES && total < (state.backoffUntilTokens ?? Infinity)) {
@@ -319,6 +323,7 @@ export function planViews(
     middle: { start: hEnd, end: tailStarts },
     tail: { start: tailStarts, end: n },
     latestUserIndex: lu,
+    ...(stalled && { stalled }),
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
     fixedTokens,

@@ -39,4 +39,18 @@ export interface Plan {
   userPinned?: number[];
   /** With `options.maxRequestBytes`: the request's bytes (its messages' JSON, with the system prompt and tools kept apart), UTF-8. */
   bytes?: number;
+  /** Set while compaction is stalled (no progress in three passes) and no new user message came since. */
+  stalled?: StallInfo;
+}
+
+/** Why compaction stopped, and what would let it make progress. */
+export interface StallInfo {
+  reason: string;
+  /** What would help, each with its numbers: a smaller tail, a larger window, pinning less. */
+  help: string[];
+}
+
+/** In the state while stalled: the index of the latest user message the stall waits to see followed by a new one. */
+export interface StalledState extends StallInfo {
+  at: number;
 }

@@ -73,6 +73,8 @@ export interface SummaryInfo {
   check?: SummaryCheck;
   /** The summary was longer than its budget: this many tokens, cut at whole lines to the budget. */
   cutFromTokens?: number;
+  /** The handoff was edited before it was accepted (`accept(proposal, { handoff })`). */
+  edited?: boolean;
 }
 
 export interface SummaryCheck {

@@ -340,6 +340,7 @@ describe("documents", () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/messages/count_tokens", "/v1/models", "/v1/models/{id}", "/v1/plan",
       "/v1/responses", "/v1/responses/compact", "/v1/responses/{id}", "/v1/sessions/{id}", "/v1/sessions/{id}/archive/{ref}",
+      "/v1/sessions/{id}/proposals", "/v1/sessions/{id}/proposals/{pid}/accept",
     ]);
   });
 
