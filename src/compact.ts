@@ -2,7 +2,7 @@
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
-import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
+import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
 import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
@@ -48,9 +48,13 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
-  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized), input);
+  const chosen = options.pin && input.flatMap((m, i) => (options.pin!(m, i) ? [i] : []));
+  // A request's JSON: its messages, commas and brackets, and what is sent beside them.
+  const bytes = settings.maxRequestBytes ? input.map(utf8Bytes) : undefined;
+  const requestBytes = bytes && bytes.reduce((a, b) => a + b, input.length + 1) + (options.system ? utf8Bytes(options.system) : 0) + (options.tools ? utf8Bytes(options.tools) : 0);
+  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized), input, chosen, requestBytes);
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
+  return { dialect, input, settings, state, views, plan, system, bytes, warnings: [...warnings, ...misread(dialect, input)] };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */

@@ -20,3 +20,4 @@ export { aiSdkMessages, type ModelMessage, type ModelPart } from "./dialects/ai-
 export { openAIResponses, type ResponsesItem } from "./dialects/responses.js";
 export type { Answer, Dialect, MessageView, NeutralRole, ToolCallView, ToolResultView } from "./dialects/view.js";
 export type * from "./types.js";
+export { trimResults, trimToolOutput, type TrimmedResults, type TrimOptions, type TrimmedToolOutput } from "./prune/trim.js";

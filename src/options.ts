@@ -47,6 +47,7 @@ export interface Settings extends EstimateSettings {
   system: string | undefined;
   /** The clock of cooldowns and the frequency guard. */
   now: () => number;
+  maxRequestBytes: number | undefined;
 }
 
 function check(ok: boolean, message: string): void {
@@ -70,7 +71,7 @@ function checkedCounter(count: (t: string) => number): (t: string) => number {
 
 const isFunction = (f: unknown) => typeof f === "function";
 /** Options that, when given, must be functions. */
-const FUNCTIONS = ["countTokens", "onEvent", "now"] as const;
+const FUNCTIONS = ["countTokens", "onEvent", "now", "pin"] as const;
 
 /** A separate system prompt as text: a string, or text blocks. */
 export function systemText(system: unknown): string | undefined {
@@ -111,6 +112,8 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
   const tailTokens = o.tailTokens;
   check(tailTokens === undefined || (Number.isFinite(tailTokens) && tailTokens >= 0), "tailTokens must be a number ≥ 0");
+  const { maxRequestBytes } = o;
+  check(maxRequestBytes === undefined || maxRequestBytes > 0, "maxRequestBytes must be a number of bytes > 0");
   return {
     contextWindow,
     maxOutputTokens,
@@ -123,6 +126,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     tools: o.tools,
     system: systemText(o.system),
     now: o.now ?? Date.now,
+    maxRequestBytes,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
     basis: { counter: o.countTokens ?? heuristicTokens, key: `${state?.calibration?.ratio} ${imageTokens}` },

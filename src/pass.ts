@@ -7,7 +7,8 @@ import { passesBehind } from "./archive/passes.js";
 import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
-import { prune } from "./prune/index.js";
+import { prune, type PruneResult } from "./prune/index.js";
+import { stubForBytes } from "./prune/bytes.js";
 import type { PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
 import { cacheReport, fingerprint } from "./report/cache.js";
@@ -58,8 +59,12 @@ export async function rewritten<M>(
   p.state = { ...p.state, compactions: pass };
   p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
-  const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
+  // Over maxRequestBytes alone (the tokens under the threshold): only the oldest images go, nothing else changes.
+  const overBytes = pl.bytes! > settings.maxRequestBytes!;
+  const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
+  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
+  if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs);
+  const pruneAccepted = pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
   let handoff: string | undefined;
@@ -70,7 +75,7 @@ export async function rewritten<M>(
   let cooldowns = p.state.cooldowns;
   let revise: ((text: string) => Revised) | undefined;
 
-  if (!pruneAccepted && !middleEmpty) {
+  if (!pruneAccepted && !middleEmpty && !bytesOnly) {
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
     ({ handoff, mode, summary, summaryText, failures, cooldowns, revise } = stage);
@@ -114,4 +119,10 @@ function cached<M>(p: Prepared<M>, out: CompactResult<M>, options: CompactOption
   const print = fingerprint(out.messages);
   const { sent: _, ...state } = out.state;
   out.state = print === undefined ? state : { ...state, sent: { messages: out.messages.length, fingerprint: print } };
+}
+
+/** The transcript as it came, in a prune's shape (a pass that prunes nothing the usual way). */
+function untouched<M>(p: Prepared<M>): PruneResult<M> {
+  const perMessage = p.plan.tokens.perMessage.slice();
+  return { messages: p.input.slice(), views: p.views.slice(), perMessage, total: p.plan.tokens.total, items: [], reasoning: new Map() };
 }

@@ -6,6 +6,7 @@ import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./plan/prepared.js";
 import { messageTokens } from "./estimate/index.js";
+import { requestBytes } from "./prune/bytes.js";
 import { keptTokens, removedIndexes } from "./plan/kept.js";
 import { sum, userText } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
@@ -81,7 +82,8 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   const known = new Map<M, number>();
   pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
   const tokensAfter = sumTokens(out, known, p);
-  if (tokensAfter >= pl.tokens.total) {
+  const bytesAfter = p.bytes && requestBytes(out, p.input, p.bytes, pl);
+  if (tokensAfter >= pl.tokens.total && !(bytesAfter! < pl.bytes!)) {
     // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
     const same = reportOf("noop");
     same.warnings.push(`compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
@@ -106,6 +108,8 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     sanitized,
   });
   if (summary) report.summary = summary;
+  if (bytesAfter !== undefined) report.warnings.push(...bytesReport(report, pl.bytes!, bytesAfter, settings.maxRequestBytes!));
+  if (pl.userPinned) report.pinned = { indexes: pl.userPinned, tokens: sum(pl.userPinned.map((i) => pl.tokens.perMessage[i])) };
   if (templateClash) report.warnings.push("strict chat templates (Mistral, Devstral: tool calls and results skipped) see two turns of one role meet at the handoff: no tail start within the threshold keeps them alternating");
   // The zero-user guard's last word: where no seam could make the handoff a user message, say so.
   if (handoff !== undefined && !outViews.some(userText)) {
@@ -146,4 +150,14 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   if (archived.archive) result.archive = archived.archive;
   report.warnings.push(...archived.warnings);
   return result;
+}
+
+/** report.bytes, and what the byte budget made the pass do or could not. */
+function bytesReport(report: CompactReport, before: number, after: number, max: number): string[] {
+  report.bytes = { before, after, max };
+  const stubbed = report.pruned.filter((x) => x.kind === "image").length;
+  return [
+    ...(before > max ? [`the request was over maxRequestBytes (${max}): ${before} → ${after} bytes, the images of ${stubbed} messages stubbed, oldest first (archived)`] : []),
+    ...(after > max ? [`still over maxRequestBytes (${max}) at ${after} bytes: the latest user message's images and pinned messages are never stubbed`] : []),
+  ];
 }

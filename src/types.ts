@@ -53,6 +53,17 @@ export interface CompactOptions<M = ChatMessage> {
    * other positions; integers ≥ 0, no two alike; null for one without (cited `#<pass>.<index>`).
    */
   refIndexes?: readonly (number | null | undefined)[];
+  /**
+   * Messages to keep verbatim whatever partition they fall in (with their tool pairs: a pinned call keeps
+   * its results and a pinned result its call): never summarized, never pruned; `report.pinned` counts them.
+   */
+  pin?(message: M, index: number): boolean;
+  /**
+   * The most bytes a request may take (its JSON, UTF-8: images and other payloads by their size): over
+   * it a pass runs even under the token threshold, and the oldest images are stubbed (archived, cited)
+   * until it fits, never those of the latest user message. Unset: bytes are not counted.
+   */
+  maxRequestBytes?: number;
   /** Cache prices for `report.cache` (multiples of the input price); default by dialect: Anthropic's for `anthropicMessages`, else OpenAI's. */
   cacheRates?: CacheRates;
 }

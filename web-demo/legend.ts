@@ -1,7 +1,7 @@
 // The legend: every mark the strips draw, shown as the strip draws it, with what it means.
 // Each strip names the marks it uses; one table keeps the words the same everywhere.
 
-export type Mark = "head" | "middle" | "tail" | "rewritten" | "handoff" | "user" | "tool" | "latest" | "pruned" | "threshold" | "runway" | "window";
+export type Mark = "head" | "middle" | "tail" | "rewritten" | "handoff" | "user" | "tool" | "latest" | "pinned" | "pruned" | "threshold" | "runway" | "window";
 
 interface Entry {
   /** How the mark looks: the classes of a small sample, and the glyph it carries. */
@@ -20,6 +20,7 @@ const ENTRIES: Record<Mark, Entry> = {
   user: { sample: "swatch middle user-edge", label: "user message", meaning: "dark lower edge; tool results are paler" },
   tool: { sample: "swatch middle tool-pale", label: "tool result", meaning: "paler block: the outputs prune replaces first" },
   latest: { sample: "mark-latest", glyph: "▲", label: "latest request", meaning: "the user's newest ask: always sent verbatim, pinned even when it falls in the middle" },
+  pinned: { sample: "swatch middle pin-outline", label: "pinned", meaning: "solid outline: you pinned it (click a block to pin or unpin); dashed: its tool pair, kept with it" },
   pruned: { sample: "swatch middle mark-pruned", glyph: "✂", label: "pruned by prune alone", meaning: "outputs a prune-only pass would replace by a one-line stand-in" },
   threshold: { sample: "line threshold", label: "threshold", meaning: "compaction is due once the transcript reaches this line" },
   runway: { sample: "line runway", label: "prune target", meaning: "prune alone is enough only if it ends left of this line (threshold − runway)" },
@@ -27,7 +28,7 @@ const ENTRIES: Record<Mark, Entry> = {
 };
 
 /** The plan strip's marks, and the compacted transcript's. */
-export const PLAN_MARKS: Mark[] = ["head", "middle", "tail", "latest", "pruned", "user", "tool", "threshold", "runway", "window"];
+export const PLAN_MARKS: Mark[] = ["head", "middle", "tail", "latest", "pinned", "pruned", "user", "tool", "threshold", "runway", "window"];
 export const RESULT_MARKS: Mark[] = ["head", "handoff", "rewritten", "tail"];
 
 /** A legend of these marks: each entry its sample, its name and what it means (readable, not decoration). */

@@ -19,6 +19,7 @@ import { cacheLines, mountReview } from "./review.js";
 import { EXPLAIN, whyNotModel } from "./explain.js";
 import { PLAN_MARKS, RESULT_MARKS, legend } from "./legend.js";
 import { SAMPLES } from "./samples.js";
+import { clearPins, markPins, pinOption, pinResult, pinStat } from "./pins.js";
 
 interface Loaded {
   name: string;
@@ -69,6 +70,7 @@ function showError(message: string | undefined) {
 /** Shows a transcript, and forgets everything about the one before (its message, its result). */
 function load(loaded: Loaded, sample?: number) {
   current = loaded;
+  clearPins();
   showError(undefined);
   $("dialect").textContent = `${loaded.messages.length} messages · ${FORMAT[loaded.dialect]} format${loaded.system != null ? " · system prompt kept" : ""}`;
   $("detail").textContent = NO_DETAIL;
@@ -118,6 +120,7 @@ function options(): CompactOptions<unknown> {
     focus: focus || undefined,
     dialect: current ? dialects[current.dialect] : undefined,
     system: current?.system,
+    ...pinOption(),
   };
 }
 
@@ -225,6 +228,7 @@ function render() {
     ["Tail", `${fmt(sum(per, p.tail))} · ${p.tail.end - p.tail.start} msgs`, "tail"],
     ["Prune alone", `−${fmt(p.tokens.total - preview.tokensAfter)} → ${fmt(preview.tokensAfter)}${preview.accepted ? " (enough)" : ""}`, "prune"],
     ["Prune target", fmt(p.pruneTarget), "prune-target"],
+    pinStat(p),
   ]);
   const blocks: BlockInfo[] = current.messages.map((m, i) => ({
     index: i,
@@ -240,6 +244,7 @@ function render() {
     { cls: "threshold", at: p.tokens.threshold, label: "threshold" },
     { cls: "window", at: p.effectiveWindow, label: "window" },
   ]);
+  markPins($("strip"), p, scheduleRender);
 }
 
 let pending = 0;
@@ -285,6 +290,7 @@ async function runCompaction() {
       ["Saved", `${Math.round((1 - rep.tokensAfter / rep.tokensBefore) * 100)} %`, "saved"],
       ["Messages", `${rep.messagesBefore} → ${rep.messagesAfter}`, "messages"],
       ["First changed index", String(rep.firstChangedIndex), "first-changed"],
+      pinResult(rep),
     ]);
     const note = $("summary-note");
     note.textContent = whyNotModel(rep) ?? "";

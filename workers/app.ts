@@ -10,6 +10,7 @@ import { windowFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, fail, failWith, upstreamMissing, type ErrorData } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
+import { requestBytesBudget, toolOutputBudget } from "./trim.js";
 import { compactPass, isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
 import { AcceptRequest, ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, ProposalRequest, ProposalResponse, SessionId, SessionResponse } from "./schemas.js";
@@ -129,7 +130,8 @@ app.openapi(
     request: {
       params: z.object({
         id: SessionId.openapi({ param: { name: "id", in: "path" } }),
-        ref: z.string().regex(/^#?\d+(?:\.\d+)?$/).openapi({ param: { name: "ref", in: "path" } }),
+        // #212, #1.45, or a trimmed tool output's #out-<hash> (workers/trim.ts)
+        ref: z.string().regex(/^#?(?:\d+(?:\.\d+)?|out-[\da-z]+)$/).openapi({ param: { name: "ref", in: "path" } }),
       }),
       query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(RECALL_MAX).optional() }),
     },
@@ -231,13 +233,15 @@ app.openapi(
     const session = await sessionKey(c.req.raw.headers, sessionId, undefined, body.messages);
     const window = windowFor(c.env, body.model, c.req.header("x-context-window"));
     const learned = session ? await sessionOf(c.env, session).learnedWindow(body.model) : undefined;
-    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools });
+    const maxRequestBytes = requestBytesBudget(c.env, c.req.raw.headers);
+    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools, maxRequestBytes });
+    const trim = toolOutputBudget(c.env, c.req.raw.headers);
 
     let sent: Sent;
     try {
       sent = await sendCompacted({
         window: Math.min(window, learned ?? window),
-        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session),
+        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session, trim),
         send: (result) =>
           idleFetch(
             upstreamUrl(upstream, "/chat/completions", c.req.url),

@@ -64,6 +64,7 @@ export const Options = z
     force: z.boolean().optional(),
     dialect: Dialect.optional(),
     system: z.union([z.string(), boundedList("Text blocks")]).optional(),
+    maxRequestBytes: z.number().int().positive().optional().openapi({ description: "Over this many bytes of JSON a pass runs whatever the tokens, stubbing the oldest images first" }),
   })
   .strict()
   .openapi("Options");

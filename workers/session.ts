@@ -1,13 +1,14 @@
 // One Durable Object per session: the compactor state and recent reports in SQLite, and a queue so
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
-import { accept, compact, normalizeRef, plan, propose, recall, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type Proposal, type RecallOptions } from "../src/index.js";
+import { accept, compact, normalizeRef, plan, propose, recall, redact, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type Proposal, type RecallOptions } from "../src/index.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
 import { summarizerFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, type ErrorData } from "./errors.js";
 import { spanOf, substitute, whole, type Span } from "./span.js";
+import { trimmedFor } from "./trim.js";
 
 const KEEP_REPORTS = 20;
 /** Proposals a session holds for review at once; older ones go first. */
@@ -26,7 +27,11 @@ export interface Eviction {
 }
 
 /** The proxies' result: `reused` when the request was rewritten by substitution alone, with no pass. */
-export type SessionResult = Omit<CompactResult<unknown>, "report"> & { report: Omit<CompactResult<unknown>["report"], "mode"> & { mode: CompactResult<unknown>["report"]["mode"] | "reused" } };
+export type SessionResult = Omit<CompactResult<unknown>, "report"> & {
+  report: Omit<CompactResult<unknown>["report"], "mode"> & { mode: CompactResult<unknown>["report"]["mode"] | "reused" };
+  /** Tool outputs of the request trimmed over its maxToolOutputTokens (workers/trim.ts). */
+  trimmed?: number;
+};
 
 /** What a different conversation must not inherit from the last one: its summary, strikes, back-off. */
 function ownConversation(state: CompactorState): CompactorState {
@@ -72,6 +77,16 @@ export class SessionObject extends DurableObject<Env> {
     const evicted = this.ctx.storage.sql.exec<{ ref: string }>(`${over} ORDER BY id`, this.archiveCap).toArray().map((r) => r.ref);
     if (evicted.length) this.ctx.storage.sql.exec(`DELETE FROM archive WHERE id IN (SELECT id FROM (${over}))`, this.archiveCap);
     return { skipped, evicted };
+  }
+
+  /**
+   * Archives the whole of trimmed outputs not archived yet (an output is trimmed again, the same, on
+   * every request), redacted as everything the archive route serves.
+   */
+  private keepTrimmed(archive: Archive): void {
+    const known = (ref: string) => this.ctx.storage.sql.exec("SELECT 1 FROM archive WHERE ref = ?", ref).toArray().length > 0;
+    const fresh = Object.entries(archive).filter(([ref]) => !known(ref));
+    this.keepArchive(Object.fromEntries(fresh.map(([ref, e]) => [ref, { ...e, results: e.results?.map(redact) }])));
   }
 
   /** Stores a pass's archive and says in its report what was not kept or was evicted (and, for evictions, in the session). */
@@ -199,9 +214,15 @@ export class SessionObject extends DurableObject<Env> {
    * over the threshold (or the request is another conversation's); an effective pass becomes the new
    * span. Messages are cited by their number in the client's history, the same in every pass.
    */
-  async rewrite(messages: unknown[], options: HttpOptions): Promise<{ result: SessionResult } | { error: ErrorData }> {
+  async rewrite(messages: unknown[], options: HttpOptions, maxToolOutputTokens?: number): Promise<{ result: SessionResult } | { error: ErrorData }> {
     try {
-      return { result: await this.serial(() => this.rewriteInTurn(messages, options)) };
+      const t = trimmedFor(messages, options, maxToolOutputTokens);
+      const result = await this.serial(() => this.rewriteInTurn(t.messages, options));
+      if (t.trimmed) {
+        result.trimmed = t.trimmed;
+        this.keepTrimmed(t.archive);
+      }
+      return { result };
     } catch (err) {
       return { error: errorData(err) };
     }

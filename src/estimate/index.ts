@@ -61,3 +61,6 @@ export function toolDefinitionTokens(tools: unknown[] | undefined, s: EstimateSe
   if (!tools || tools.length === 0) return 0;
   return s.countText(jsonOf(tools)); // a definition that does not stringify (cyclic, BigInt) counts as nothing
 }
+
+/** The bytes of a value's JSON, UTF-8, as a request body carries it. */
+export const utf8Bytes = (x: unknown) => new TextEncoder().encode(JSON.stringify(x) ?? "").length;

@@ -135,6 +135,13 @@ function past(views: MessageView[], i: number, step: number): number {
   return i;
 }
 
+/** The caller's pins with their tool pairs: the whole tool-call group of each. */
+function pinGroups(views: MessageView[], chosen: number[], turns: boolean): number[] {
+  const out = new Set<number>();
+  for (let i of chosen) for (i = groupStart(views, i, 0, turns); out.add(i) && i + 1 < views.length && continues(views, i + 1, turns); i++);
+  return [...out].sort((a, b) => a - b);
+}
+
 export const sum = (xs: number[], from = 0, to = xs.length) => {
   let t = 0;
   for (let i = from; i < to; i++) t += xs[i];
@@ -151,6 +158,8 @@ export function planViews(
   orphansStay = false,
   turns = false,
   messages?: readonly unknown[],
+  chosen?: number[],
+  bytes?: number,
 ): Plan {
   const n = views.length;
   // By message object: what an earlier pass counted of the same messages is not counted again.
@@ -178,34 +187,61 @@ export function planViews(
     if (sum(perMessage, lu) > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) for (let i = call; i <= lu; i++) block.push(i);
     else tStart = call;
   }
+  // The caller's pins (src/options: `pin`) join the request's block: one mechanism keeps both verbatim.
+  const userPinned = chosen && pinGroups(views, chosen, turns);
+  if (userPinned) {
+    // In order, with the messages between two pinned ones kept too where their roles would meet on the wire.
+    const keep = [...block, ...userPinned];
+    let role: NeutralRole | undefined;
+    let turn = -1; // the last pinned message in the alternation
+    block = [];
+    for (let i = hEnd; i < tStart; i++) {
+      if (!keep.includes(i)) continue;
+      const r = wire(views[i].role);
+      if (r === role && /user|assistant/.test(r)) {
+        block = block.filter((k) => k < turn);
+        for (let k = turn; k < i; k++) block.push(k);
+      }
+      block.push(i);
+      if (r !== "system") [role, turn] = [r, i];
+    }
+  }
+  const inTurns = (i: number) => views[i].role !== "system";
 
   // The pinned block follows the head unless its first message would meet one of its own role (the
   // request a user message, a call an assistant message or nothing); then the handoff goes between
   // them and the request is followed by the tail.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
   const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
-  const pinRole = wire(views[block[0]]?.role);
+  // Its turns: system messages (Claude Code's, or pinned) stand outside the alternation.
+  const turnsPinned = block.filter(inTurns);
+  const pinRole = wire(views[turnsPinned[0]]?.role);
+  // (Looking past results assembly will drop, as for the head: pinned runs are whole groups. A call
+  // left without results there ends in the stub results sanitizing gives it.)
+  const last = turnsPinned.at(-1);
+  const lastPinned = last === undefined ? undefined : views[last].toolCalls.length ? wire("tool") : roleBefore(views, last + 1, wire, orphansStay);
   let handoffBeforePinned = /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
-  if (handoffBeforePinned && roleAt(tStart) === "user") {
-    // The tail would meet the request with a user message too: no place that keeps alternation; the tail takes the block.
+  if (handoffBeforePinned && !apart(roleAt(tStart), lastPinned)) {
+    // The tail would meet the block's last message with one of its role too: no place that keeps alternation; the tail takes the block.
     [block, handoffBeforePinned, tStart] = [[], false, block[0]];
   }
   // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
-  const afterRequest = block.length > 0 && !handoffBeforePinned;
-  const before = afterRequest ? "user" : headRole;
+  const afterRequest = block.some(inTurns) && !handoffBeforePinned;
+  const before = afterRequest ? lastPinned : headRole;
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
   const templated = wire("tool") === "tool";
-  let shownBefore: NeutralRole | undefined = afterRequest ? "user" : undefined;
+  const shownIn = (pins: number[]) => views[pins.find((i) => shown(views[i]))!]?.role;
+  let shownBefore = afterRequest ? shownIn([...block].reverse()) : undefined;
   for (let i = hEnd - 1; templated && !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
   // Where the last user text is, unless the head or the latest request (always kept) has one.
   let lastUserText = -1;
   views.forEach((v, i) => {
-    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === lu ? n : i);
+    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === lu || block.includes(i) ? n : i);
   });
   const seamAt = (start: number): [Plan["seam"], boolean] => {
     if (start >= n || start <= hEnd) return ["none", true];
-    let shownAfter: NeutralRole | undefined = handoffBeforePinned ? "user" : undefined;
+    let shownAfter = handoffBeforePinned ? shownIn(block) : undefined;
     for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
     const after = handoffBeforePinned ? pinRole : roleAt(start);
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
@@ -213,11 +249,13 @@ export function planViews(
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
   // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-  const floor = block.length ? lu + 1 : hEnd;
+  const floor = block.length ? block.at(-1)! + 1 : hEnd;
+  // A merged handoff rewrites the message it joins: never the latest request nor a pinned message.
+  const mergeable = (start: number) => start !== lu && !userPinned?.includes(past(views, start, 1));
   let tail = sum(perMessage, tStart);
   for (let start = tStart, fallback = -1; ; ) {
     const [x, strict] = seamAt(start);
-    const fine = x !== "merge" || start !== lu;
+    const fine = x !== "merge" || mergeable(start);
     if (fine && (strict || fallback < 0)) fallback = start;
     const earlier = groupStart(views, start - 1, floor, turns);
     tail += sum(perMessage, earlier, start);
@@ -228,12 +266,14 @@ export function planViews(
     start = earlier;
   }
   let [seam] = seamAt(tStart);
-  // No group left between head and tail and still a merge into the latest request: end the head one
+  // No group left between head and tail and still a merge into the latest request or a pin: end the head one
   // group earlier (its last assistant message joins the middle), or else summarize nothing.
-  if (seam === "merge" && tStart === lu) {
+  if (seam === "merge" && !mergeable(tStart)) {
     const shorter = groupStart(views, hEnd - 1, 0, turns);
-    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), roleAt(lu))[0];
-    if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];
+    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), roleAt(tStart))[0];
+    // (Only when the messages it gives up are neither the latest request nor pinned.)
+    const released = (i: number) => i >= shorter && i < hEnd;
+    if (shorterSeam && shorterSeam !== "merge" && !block.length && !released(lu) && !userPinned?.some(released)) [hEnd, seam] = [shorter, shorterSeam];
     else tStart = hEnd;
   }
 
@@ -242,7 +282,7 @@ export function planViews(
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
   const sys = turns ? -1 : lastOf(views, "system");
-  const pins = [...block, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
+  const pins = [...block, sys < tStart && !block.includes(sys) ? sys : -1].filter((i) => i >= hEnd && i < tStart);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
@@ -250,12 +290,15 @@ export function planViews(
   let shouldCompact = false;
   let reason: string;
   let stalled: Plan["stalled"];
-  if (middleEmpty && total <= thresholdTokens) {
+  // Over maxRequestBytes a pass runs whatever the tokens (it stubs the oldest images).
+  const overBytes = bytes! > s.maxRequestBytes!;
+  const over = overBytes || total > thresholdTokens;
+  if (middleEmpty && !over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
   } else if (force) {
     shouldCompact = true;
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
-  } else if (total <= thresholdTokens) {
+  } else if (!over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
   } else if (state?.stalled?.at === lu) {
     stalled = { reason: state.stalled.reason, help: state.stalled.help };
@@ -268,8 +311,8 @@ export function planViews(
       `automatic compaction resumes at ${state.backoffUntilTokens} tokens (now ${total}); use force to compact now`;
   } else {
     // With nothing between head and tail, a pass can only prune the tail: worth it only if something there would shrink.
-    shouldCompact = !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
-    reason = `${total} tokens exceed the threshold of ${thresholdTokens}${
+    shouldCompact = overBytes || !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
+    reason = overBytes && total <= thresholdTokens ? `${bytes} bytes exceed maxRequestBytes (${s.maxRequestBytes}), at ${total} tokens` : `${total} tokens exceed the threshold of ${thresholdTokens}${
       middleEmpty ? `, and nothing lies between the head and the tail: ${shouldCompact ? "only the tail's own tool outputs can be pruned" : "nothing can be compacted"}` : ""
     }`;
   }
@@ -289,8 +332,10 @@ export function planViews(
     tailBudget,
     previousHandoffIndex,
     pinned: pins,
-    handoffBeforePinned: handoffBeforePinned || pins[0] === sys,
+    handoffBeforePinned: handoffBeforePinned || (pins.length > 0 && !pins.some(inTurns)),
     seam: middleEmpty ? "none" : seam,
+    ...(userPinned && { userPinned }),
+    ...(bytes && { bytes }),
   };
 }
 

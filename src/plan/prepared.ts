@@ -18,4 +18,6 @@ export interface Prepared<M> {
   warnings: string[];
   /** How the pass cites messages, once it knows the passes before it. */
   refs?: Refs;
+  /** With maxRequestBytes: each message's bytes (JSON, UTF-8). */
+  bytes?: number[];
 }

@@ -27,14 +27,18 @@ export interface Plan {
   /**
    * Middle messages kept verbatim: the latest user request when everything after it is too large for
    * the tail (one that carries tool results with the call message it answers, first), then the newest system message inside the transcript (Claude Code's environment) when
-   * it falls in the middle. In the output they stand, in this order and as the same objects, next to
-   * the handoff.
+   * it falls in the middle; with `options.pin`, the middle's messages it keeps, in order, with the latest
+   * request's. In the output they stand, in this order and as the same objects, next to the handoff.
    */
   pinned: number[];
   /** The pinned messages follow the handoff instead of preceding it: their first would meet one of its role after the head (the request a user message, a pinned call an assistant message or nothing), or only a system message is pinned. */
   handoffBeforePinned: boolean;
   /** How the handoff will join head and tail: as its own message of that role, or merged into the first tail message. */
   seam: "user" | "assistant" | "merge" | "none";
+  /** With `options.pin`: every message it keeps (its choices and their tool pairs), in any partition. */
+  userPinned?: number[];
+  /** With `options.maxRequestBytes`: the request's bytes (its messages' JSON, with the system prompt and tools kept apart), UTF-8. */
+  bytes?: number;
   /** Set while compaction is stalled (no progress in three passes) and no new user message came since. */
   stalled?: StallInfo;
 }

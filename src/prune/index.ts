@@ -142,11 +142,13 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   };
 
   let kept = tail ? keptTokens(plan) : 0;
+  // What the caller pinned (options.pin) is never pruned, in the tail either.
+  const pinned = (i: number) => plan.userPinned?.includes(i) === true;
   // The last assistant turn and the results after it are in flight (the model has not read the
   // results, and its own calls explain them): never pruned.
   const unread = lastOf(views, "assistant");
   for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
-    if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
+    if (i === plan.latestUserIndex || pinned(i) || !(views[i].toolCalls.length || views[i].results.length)) continue;
     if (i >= unread) continue;
     const before = perMessage[i];
     pruneAt(i);
@@ -155,7 +157,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   // Unless the request would not fit the window even so: a provider would refuse it. Then the unread
   // outputs are shrunk, largest first, until what is kept meets the prune target.
   if (tail && kept > plan.effectiveWindow) {
-    const largest = views.map((_, i) => i).filter((i) => i > unread && i >= plan.tail.start).sort((a, b) => perMessage[b] - perMessage[a]);
+    const largest = views.map((_, i) => i).filter((i) => i > unread && i >= plan.tail.start && !pinned(i)).sort((a, b) => perMessage[b] - perMessage[a]);
     for (const i of largest) {
       const before = perMessage[i];
       if (kept > plan.pruneTarget) shrinkAt(i, kept - plan.pruneTarget);

@@ -34,7 +34,8 @@ export interface WarningFacts {
 /** Over the threshold after a pass: by how much, and what holds it there. */
 export function overWarning(plan: Plan, tokens: number, kept: number): string {
   const t = plan.tokens.threshold;
-  return `still ${tokens} tokens, over the threshold of ${t} by ${tokens - t} tokens: the head, the tail from index ${plan.tail.start} (latest request at ${plan.latestUserIndex}) and fixed tokens alone hold ${kept}`;
+  const pins = plan.userPinned?.length ? `, ${plan.userPinned.length} pinned messages` : "";
+  return `still ${tokens} tokens, over the threshold of ${t} by ${tokens - t} tokens: the head, the tail from index ${plan.tail.start} (latest request at ${plan.latestUserIndex})${pins} and fixed tokens alone hold ${kept}`;
 }
 
 export function warningsOf(f: WarningFacts): string[] {

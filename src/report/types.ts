@@ -27,6 +27,10 @@ export interface CompactReport {
   systemChanged?: boolean;
   /** Tool messages removed or added to keep every call paired with its result. */
   sanitized: Sanitized;
+  /** With `options.pin`, on a pass that rewrites: the input indexes it kept verbatim (its choices and their tool pairs) and their tokens. */
+  pinned?: { indexes: number[]; tokens: number };
+  /** With `options.maxRequestBytes`, on a pass that rewrites: the request's bytes before and after, and the budget. */
+  bytes?: { before: number; after: number; max: number };
   /** Compaction stopped making progress: why, and what would help (on the pass that stops and on each stalled one). */
   stalled?: StallInfo;
   /** What a pass that rewrites does to the provider's prompt cache. */
