@@ -11,10 +11,12 @@ export const EXPLAIN: Record<string, string> = {
   tail: "Sent verbatim at the end: the latest turns, within the tail token budget.",
   prune: "Tokens that pruning old tool outputs alone would save, and the total after; “enough” when that reaches the prune target.",
   "prune-target": "Prune alone is accepted only at or under this (threshold − runway); otherwise the middle is summarized.",
+  pinned: "Messages you pinned with a click, and the tool pairs they bring: sent verbatim by every pass.",
   mode: "What the pass did: noop, prune, summary (by whom), fallback (a local summary after a model failed) or aborted.",
   tokens: "Estimated tokens before → after the pass.",
   saved: "The share of the tokens the pass removed.",
   messages: "Messages before → after: the middle becomes one handoff.",
+  "result-pinned": "The pinned messages this pass kept verbatim, by their index in the input.",
   "first-changed": "The first message that differs from the input: everything before it is sent byte for byte, so the provider's prompt cache holds up to there (−1: nothing changed).",
 };
 

@@ -52,7 +52,7 @@ describe("the legend", () => {
     const legend = $("legend");
     const entries = [...legend.querySelectorAll<HTMLElement>("li[data-mark]")];
     const marks = entries.map((e) => e.dataset.mark);
-    expect(marks).toEqual(["head", "middle", "tail", "latest", "pruned", "user", "tool", "threshold", "runway", "window"]);
+    expect(marks).toEqual(["head", "middle", "tail", "latest", "pinned", "pruned", "user", "tool", "threshold", "runway", "window"]);
     for (const e of entries) {
       expect(visible(e), e.dataset.mark).toBe(true);
       const sample = e.querySelector(".sample")!;
@@ -82,6 +82,15 @@ describe("the legend", () => {
     expect(view.getUint32(16)).toBeGreaterThan(300); // width: the entries side by side
     expect(view.getUint32(20)).toBeGreaterThan(40); // height: more than one row
     expect(png.length).toBeGreaterThan(2_000);
+  });
+
+  it("names the pin outline a click draws, and the figure it adds", async () => {
+    $("strip").querySelectorAll<HTMLElement>(".block")[10].click();
+    await vi.waitFor(() => expect($("strip").querySelector(".block.pinned")).not.toBeNull());
+    expect(visible($("legend").querySelector('[data-mark="pinned"]'))).toBe(true);
+    expect($("pinned").parentElement!.querySelector(".explain")!.textContent).toMatch(/pinned with a click/);
+    $("strip").querySelector<HTMLElement>(".block.pinned")!.click();
+    await vi.waitFor(() => expect($("strip").querySelector(".block.pinned")).toBeNull());
   });
 
   it("the compacted transcript has its own: the handoff block among them", async () => {
