@@ -69,6 +69,12 @@ function groupStart(views: MessageView[], i: number, floor: number, turns = fals
   return i;
 }
 
+/** End of the tool-call group containing `i`: past the results (and turn) that follow it. */
+function groupEnd(views: MessageView[], i: number, turns: boolean): number {
+  while (++i < views.length && continues(views, i, turns));
+  return i;
+}
+
 function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number, turns: boolean): number {
   const n = views.length;
   const ceiling = budget * TAIL_SOFT_CEILING;
@@ -178,6 +184,11 @@ export function planViews(
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
   let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
+  // An earlier handoff is state on this side too: a tail that would keep it beside the new one starts
+  // after its group instead, so it joins the middle as the checkpoint to update (unless nothing would follow it).
+  const stateEnd = previousHandoffIndex >= hEnd ? groupEnd(views, previousHandoffIndex, turns) : hEnd;
+  const afterState = stateEnd < n ? stateEnd : hEnd;
+  if (tStart > hEnd) tStart = Math.max(tStart, afterState);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   // One that carries tool results (Anthropic's [tool_result, text]) is pinned with the call(s) it answers.
@@ -249,7 +260,7 @@ export function planViews(
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
   // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-  const floor = block.length ? block.at(-1)! + 1 : hEnd;
+  const floor = Math.max(block.length ? block.at(-1)! + 1 : hEnd, afterState);
   // A merged handoff rewrites the message it joins: never the latest request nor a pinned message.
   const mergeable = (start: number) => start !== lu && !userPinned?.includes(past(views, start, 1));
   let tail = sum(perMessage, tStart);
