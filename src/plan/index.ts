@@ -238,7 +238,15 @@ export function planViews(
   }
   // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
   const afterRequest = block.some(inTurns) && !handoffBeforePinned;
-  const before = afterRequest ? lastPinned : headRole;
+  // Calls the head leaves open get stub results from the sanitizer, carried by the next turn; when a
+  // system message comes first (the tail's, or the newest one pinned) the stubs are a message of
+  // their own, and the handoff follows them.
+  const headOpen = !afterRequest && views[past(views, hEnd - 1, -1)]?.toolCalls.length > 0;
+  const newestSystem = turns ? -1 : lastOf(views, "system");
+  const stubsAlone = (start: number) => {
+    const next = block.length ? block[0] : newestSystem >= hEnd && newestSystem < start ? newestSystem : start;
+    return headOpen && views[next]?.role === "system";
+  };
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
   const templated = wire("tool") === "tool";
@@ -255,6 +263,7 @@ export function planViews(
     let shownAfter = handoffBeforePinned ? shownIn(block) : undefined;
     for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
     const after = handoffBeforePinned ? pinRole : roleAt(start);
+    const before = afterRequest ? lastPinned : stubsAlone(start) ? wire("tool") : headRole;
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
   };
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
@@ -292,7 +301,7 @@ export function planViews(
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
-  const sys = turns ? -1 : lastOf(views, "system");
+  const sys = newestSystem;
   const pins = [...block, sys < tStart && !block.includes(sys) ? sys : -1].filter((i) => i >= hEnd && i < tStart);
 
   const thresholdTokens = s.thresholdTokens;
