@@ -7,12 +7,12 @@ import {
   compact,
   createCompactor,
   estimateTokens,
+  type AnthropicMessage,
   type ChatMessage,
   type CompactorState,
   type Summarizer,
 } from "../src/index.js";
-import { dialects } from "../src/convert.js";
-import { plan } from "../src/index.js";
+import { anthropicMessages, plan } from "../src/index.js";
 import { violations } from "./support/invariants.js";
 import { openAIValidity } from "./support/validity.js";
 import { trajectory } from "./support/fixtures.js";
@@ -114,9 +114,9 @@ describe("seed regressions", () => {
     // From the invariant checker: an earlier handoff merged into [tool_result, handoff, image] fell in
     // the tail, was pruned there, and the pass wrote a second handoff beside it.
     const old = `${HANDOFF_PREFIX}\nolder turns\n\n## Goal\n- \n\n${HANDOFF_END}`;
-    const use = (id: string, input: object) => ({ role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input }] });
-    const result = (id: string, content: string) => ({ type: "tool_result", tool_use_id: id, content });
-    const input = [
+    const use = (id: string, input: Record<string, unknown>): AnthropicMessage => ({ role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input }] });
+    const result = (id: string, content: string) => ({ type: "tool_result" as const, tool_use_id: id, content });
+    const input: AnthropicMessage[] = [
       { role: "user", content: "(conversation continued)" },
       use("call_3uz", { arguments: '{"command": "ls -la", "trunc' }),
       { role: "user", content: [result("call_3uz", "duplicate output\n".repeat(20))] },
@@ -132,7 +132,7 @@ describe("seed regressions", () => {
       },
       use("call_3w5", { file_path: "/src/a.ts", content: "log line with some output\n".repeat(11) }),
     ];
-    const o = { contextWindow: 800, dialect: dialects.anthropic } as never;
+    const o = { contextWindow: 800, dialect: anthropicMessages };
     const snapshot = JSON.stringify(input);
     const p = plan(input, o);
     const r = await compact(input, o);
