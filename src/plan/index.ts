@@ -69,6 +69,12 @@ function groupStart(views: MessageView[], i: number, floor: number, turns = fals
   return i;
 }
 
+/** End of the tool-call group containing `i`: past the results (and turn) that follow it. */
+function groupEnd(views: MessageView[], i: number, turns: boolean): number {
+  while (++i < views.length && continues(views, i, turns));
+  return i;
+}
+
 function tailStart(views: MessageView[], perMessage: number[], floor: number, budget: number, turns: boolean): number {
   const n = views.length;
   const ceiling = budget * TAIL_SOFT_CEILING;
@@ -178,6 +184,11 @@ export function planViews(
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
   let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
+  // An earlier handoff is state on this side too: a tail that would keep it beside the new one starts
+  // after its group instead, so it joins the middle as the checkpoint to update (unless nothing would follow it).
+  const stateEnd = previousHandoffIndex >= hEnd ? groupEnd(views, previousHandoffIndex, turns) : hEnd;
+  const afterState = stateEnd < n ? stateEnd : hEnd;
+  if (tStart > hEnd) tStart = Math.max(tStart, afterState);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   // One that carries tool results (Anthropic's [tool_result, text]) is pinned with the call(s) it answers.
@@ -227,7 +238,15 @@ export function planViews(
   }
   // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
   const afterRequest = block.some(inTurns) && !handoffBeforePinned;
-  const before = afterRequest ? lastPinned : headRole;
+  // Calls the head leaves open get stub results from the sanitizer, carried by the next turn; when a
+  // system message comes first (the tail's, or the newest one pinned) the stubs are a message of
+  // their own, and the handoff follows them.
+  const headOpen = !afterRequest && views[past(views, hEnd - 1, -1)]?.toolCalls.length > 0;
+  const newestSystem = turns ? -1 : lastOf(views, "system");
+  const stubsAlone = (start: number) => {
+    const next = block.length ? block[0] : newestSystem >= hEnd && newestSystem < start ? newestSystem : start;
+    return headOpen && views[next]?.role === "system";
+  };
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
   const templated = wire("tool") === "tool";
@@ -244,12 +263,13 @@ export function planViews(
     let shownAfter = handoffBeforePinned ? shownIn(block) : undefined;
     for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
     const after = handoffBeforePinned ? pinRole : roleAt(start);
+    const before = afterRequest ? lastPinned : stubsAlone(start) ? wire("tool") : headRole;
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
   };
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
   // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-  const floor = block.length ? block.at(-1)! + 1 : hEnd;
+  const floor = Math.max(block.length ? block.at(-1)! + 1 : hEnd, afterState);
   // A merged handoff rewrites the message it joins: never the latest request nor a pinned message.
   const mergeable = (start: number) => start !== lu && !userPinned?.includes(past(views, start, 1));
   let tail = sum(perMessage, tStart);
@@ -281,7 +301,7 @@ export function planViews(
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
-  const sys = turns ? -1 : lastOf(views, "system");
+  const sys = newestSystem;
   const pins = [...block, sys < tStart && !block.includes(sys) ? sys : -1].filter((i) => i >= hEnd && i < tStart);
 
   const thresholdTokens = s.thresholdTokens;
