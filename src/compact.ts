@@ -5,7 +5,6 @@ import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
 import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
-import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { Prepared } from "./plan/prepared.js";
 import type { ChatMessage } from "./dialects/types.js";
@@ -96,8 +95,18 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
 /** The rewriting code once loaded: a later pass skips the loader (with a transpiling loader, ~0.2 ms a call). */
 let rewriteCode: Promise<Rewrite> | undefined;
 
-/** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
-const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
+/**
+ * Why the rewriting code did not load, safe to report: the loader may quote a signed URL, token and all.
+ * Redaction loads only with a pass that rewrites too; when it cannot load either, the reason is left out.
+ */
+async function loadError(error: unknown): Promise<string> {
+  try {
+    const { redactor } = await import("./redact/index.js");
+    return ` (${redactor.redactMessage(error instanceof Error ? error.message : String(error))})`;
+  } catch {
+    return "";
+  }
+}
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
 export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
@@ -119,9 +128,9 @@ export async function compactPass<M>(messages: M[], options: CompactOptions<M>, 
     rewrite = await (rewriteCode ??= import("./pass.js"));
   } catch (error) {
     rewriteCode = undefined; // a later pass tries again
-    return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
+    return unchanged(p, "noop", started, `the compaction code could not be loaded${await loadError(error)}: kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
+  const done = await rewrite.rewritten(p, options, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 
