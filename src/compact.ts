@@ -53,7 +53,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   const requestBytes = bytes && bytes.reduce((a, b) => a + b, input.length + 1) + (options.system ? utf8Bytes(options.system) : 0) + (options.tools ? utf8Bytes(options.tools) : 0);
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized), input, chosen, requestBytes);
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, bytes, warnings: [...warnings, ...misread(dialect, input)] };
+  return { dialect, input, settings, state, views, plan, system, bytes, warnings };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -117,6 +117,7 @@ export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: Compac
 export async function compactPass<M>(messages: M[], options: CompactOptions<M>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
+  p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
   if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
