@@ -5,7 +5,6 @@ import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
 import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
-import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { Prepared } from "./plan/prepared.js";
 import type { ChatMessage } from "./dialects/types.js";
@@ -54,7 +53,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
   const requestBytes = bytes && bytes.reduce((a, b) => a + b, input.length + 1) + (options.system ? utf8Bytes(options.system) : 0) + (options.tools ? utf8Bytes(options.tools) : 0);
   const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized), input, chosen, requestBytes);
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, bytes, warnings: [...warnings, ...misread(dialect, input)] };
+  return { dialect, input, settings, state, views, plan, system, bytes, warnings };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -96,8 +95,18 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
 /** The rewriting code once loaded: a later pass skips the loader (with a transpiling loader, ~0.2 ms a call). */
 let rewriteCode: Promise<Rewrite> | undefined;
 
-/** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
-const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
+/**
+ * Why the rewriting code did not load, safe to report: the loader may quote a signed URL, token and all.
+ * Redaction loads only with a pass that rewrites too; when it cannot load either, the reason is left out.
+ */
+async function loadError(error: unknown): Promise<string> {
+  try {
+    const { redactor } = await import("./redact/index.js");
+    return ` (${redactor.redactMessage(error instanceof Error ? error.message : String(error))})`;
+  } catch {
+    return "";
+  }
+}
 
 /** One compaction pass. Under the threshold it is a no-op that returns the same array. */
 export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
@@ -108,6 +117,7 @@ export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: Compac
 export async function compactPass<M>(messages: M[], options: CompactOptions<M>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
+  p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
   if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
@@ -119,9 +129,9 @@ export async function compactPass<M>(messages: M[], options: CompactOptions<M>, 
     rewrite = await (rewriteCode ??= import("./pass.js"));
   } catch (error) {
     rewriteCode = undefined; // a later pass tries again
-    return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
+    return unchanged(p, "noop", started, `the compaction code could not be loaded${await loadError(error)}: kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
+  const done = await rewrite.rewritten(p, options, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 

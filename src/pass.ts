@@ -1,15 +1,15 @@
 // The part of a pass that rewrites: pruning, the summary stage, writing the result. src/compact.ts loads
 // it with import() on the first pass that rewrites; a no-op pass, most of them (a compactor is asked
-// before every model call), loads none of it. Redaction is handed in by the pass, never imported here:
-// a file this import() and `plan` both reach is put by esbuild in a chunk every import loads (`{ plan }`
-// would carry the whole catalogue).
+// before every model call), loads none of it, redaction's catalogue included: only lazily loaded code
+// imports it (the entry's `redact` is a function of its own, src/redact-entry.ts), or esbuild would put
+// it in a chunk every import loads.
 import { passesBehind } from "./archive/passes.js";
 import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune, type PruneResult } from "./prune/index.js";
 import { stubForBytes } from "./prune/bytes.js";
-import type { PassRedactor } from "./redact/index.js";
+import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
 import { written } from "./result.js";
 import { cacheReport, fingerprint } from "./report/cache.js";
 import { summaryStage } from "./summarize/load.js";
@@ -45,12 +45,11 @@ export async function rewritten<M>(
   p: Prepared<M>,
   options: CompactOptions<M>,
   emit: (e: CompactionEvent) => void,
-  redactor: PassRedactor,
   reportOf: (mode: CompactMode) => CompactReport,
   started: number,
   review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
-  redactor = readOnce(redactor);
+  const redactor = readOnce(catalogue);
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;

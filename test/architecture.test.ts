@@ -21,7 +21,7 @@ const FLOORS: [floor: string, holds: RegExp][] = [
   ["report", /^report\//],
   ["archive", /^archive\//],
   ["the pass", /^(?:compact|pass|result|preview|compactor|review)\.ts$/],
-  ["entry points", /^(?:index|convert|tiktoken)\.ts$|^ai-sdk\//],
+  ["entry points", /^(?:index|convert|tiktoken|redact-entry)\.ts$|^ai-sdk\//],
 ];
 /**
  * Types modules: each stage's words, erased at run time. Any module may import them, type-only; they

@@ -175,6 +175,29 @@ describe("summarizer chain", () => {
     expect(r.report.warnings.join("\n")).toMatch(/the compaction code could not be loaded/);
   });
 
+  it("when redaction cannot be loaded either, the warning says the code could not be loaded and quotes nothing of the loader's error", async () => {
+    const input = chatty();
+    vi.resetModules();
+    const secret = "https://cdn.example.com/chunk.js?token=sk-proj-abcdefghijklmnopqrstuvwxyz012345";
+    vi.doMock("../src/pass.js", () => {
+      throw new Error(`Failed to fetch dynamically imported module: ${secret}`);
+    });
+    vi.doMock("../src/redact/index.js", () => {
+      throw new Error("Failed to fetch dynamically imported module: redact");
+    });
+    try {
+      const r = await (await import("../src/compact.js")).compact(input, opts);
+      expect(r.report.mode).toBe("noop");
+      expect(r.messages).toBe(input);
+      expect(r.report.warnings).toContain("the compaction code could not be loaded: kept as it was");
+      expect(JSON.stringify(r)).not.toContain("sk-proj");
+    } finally {
+      vi.doUnmock("../src/pass.js");
+      vi.doUnmock("../src/redact/index.js");
+      vi.resetModules();
+    }
+  });
+
   it("an abort returns the input unchanged", async () => {
     const input = chatty();
     const before = new AbortController();
