@@ -8,7 +8,7 @@ import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
 import type { Refs } from "./archive/ref.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan } from "./types.js";
+import type { Compacted, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, DefaultWritten, OpenAIChatInput, Plan } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./rewrite.js");
@@ -31,7 +31,7 @@ export interface Prepared<M> {
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
 /** The dialect object of the options; OpenAI Chat Completions when none is given. */
-function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
+function dialectOf<M>(d: Dialect<M, unknown> | undefined): Dialect<M> {
   if (d === undefined) return openAIChat as unknown as Dialect<M>;
   if (typeof d === "string") {
     const name = Object.hasOwn(BUILT_IN, d) ? BUILT_IN[d] : "openAIChat, anthropicMessages, aiSdkMessages";
@@ -40,7 +40,7 @@ function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
   if (typeof d?.validate !== "function" || typeof d.view !== "function") {
     throw new RangeError("context-compactor: options.dialect must be a Dialect object (openAIChat, anthropicMessages, aiSdkMessages or your own)");
   }
-  return d;
+  return d as Dialect<M>;
 }
 
 /** A transcript that is plainly in another built-in format than the dialect that reads it: never a silent mis-read. */
@@ -51,7 +51,7 @@ function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
     : [];
 }
 
-export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
+export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown>): Prepared<M> {
   const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
   const { state, warnings } = normalizeState(options?.state);
@@ -64,7 +64,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
-export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Plan {
+export function plan<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): Plan {
   return prepare(messages, options).plan;
 }
 
@@ -100,8 +100,19 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
 /** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
 const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
 
-/** One compaction pass. Under the threshold it is a no-op that returns the same array. */
-export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
+/**
+ * One compaction pass. Under the threshold it is a no-op that returns the same array. `M`, the
+ * caller's message type (an SDK's own), must be one the dialect reads (`D`); the result is `M[]`,
+ * widened with what the dialect writes (`W`) only when `M` does not hold it.
+ */
+export async function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
+  messages: readonly M[],
+  options: CompactOptions<D, W>,
+): Promise<CompactResult<Compacted<M, W>>> {
+  return pass(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
+}
+
+async function pass<M>(messages: unknown, options: CompactOptions<M, unknown>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
@@ -116,14 +127,14 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
   } catch (error) {
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
-export function estimateTokens<M = ChatMessage>(
-  input: string | NoInfer<M> | NoInfer<M>[],
-  options: Pick<CompactOptions<M>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
+export function estimateTokens<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
+  input: string | M | readonly M[],
+  options: Pick<CompactOptions<D, W>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
 ): number {
   const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
   if (typeof input === "string") return settings.countText(input);

@@ -1,25 +1,26 @@
 // createCompactor: the same pipeline, holding the state between passes.
 import { compact, estimateTokens, plan } from "./compact.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
-import type { ChatMessage, CompactOptions, CompactorState, CompactResult } from "./types.js";
+import type { Compacted, CompactOptions, CompactorState, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
 
-export interface Compactor<M = ChatMessage> {
-  shouldCompact(messages: M[]): boolean;
-  compact(messages: M[], pass?: { focus?: string; force?: boolean; signal?: AbortSignal }): Promise<CompactResult<M>>;
+/** `D`: the messages its dialect reads; `W`: what the dialect writes. Each call takes the caller's own message type, as `compact` does. */
+export interface Compactor<D = OpenAIChatInput, W = DefaultWritten<D>> {
+  shouldCompact<M extends D>(messages: readonly M[]): boolean;
+  compact<M extends D>(messages: readonly M[], pass?: { focus?: string; force?: boolean; signal?: AbortSignal }): Promise<CompactResult<Compacted<M, W>>>;
   /** Provider usage ({prompt_tokens} or {input_tokens}) for the transcript last planned or compacted. */
-  observeUsage(usage: unknown, messages?: M[]): void;
+  observeUsage(usage: unknown, messages?: readonly D[]): void;
   readonly state: CompactorState;
   reset(): void;
 }
 
-export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Compactor<M> {
+export function createCompactor<D = OpenAIChatInput, W = DefaultWritten<D>>(options: CompactOptions<D, W>): Compactor<D, W> {
   // What was unusable in the given state is said once, in the first pass's report.
   let { state, warnings: stateWarnings } = normalizeState(options.state);
   // The uncalibrated estimate of what was last sent, to compare with the provider's count: derived
   // from the pass's own (calibrated) total rather than a second walk over the transcript.
   let lastRaw: number | undefined;
   const uncalibrated = (tokens: number, s: CompactorState) => tokens / (s.calibration?.ratio ?? 1);
-  const raw = (messages: M[]) => estimateTokens(messages, { ...options, state: { ...state, calibration: undefined } });
+  const raw = (messages: readonly D[]) => estimateTokens(messages, { ...options, state: { ...state, calibration: undefined } });
 
   return {
     shouldCompact(messages) {

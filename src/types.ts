@@ -1,5 +1,6 @@
 // Public types of the core. API.md is the contract: extend, don't rename.
 import type { Dialect } from "./dialects/view.js";
+import type { OpenAIChatMessage, OpenAIChatWritten } from "./dialects/openai.js";
 import type { Refs } from "./archive/ref.js";
 
 /** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
@@ -24,6 +25,19 @@ export interface ChatMessage {
   name?: string;
   [k: string]: unknown;
 }
+
+/** What the default dialect reads: messages as the `openai` SDK types them, or as `ChatMessage`. */
+export type OpenAIChatInput = OpenAIChatMessage | ChatMessage;
+
+/**
+ * The messages a pass gives back: the caller's own message type, widened with the messages the
+ * dialect writes (`W`: handoff, stub results) only when that type does not hold them already.
+ * `ChatCompletionMessageParam[]` in, `ChatCompletionMessageParam[]` out.
+ */
+export type Compacted<M, W> = [W] extends [M] ? M : M | W;
+
+/** What a dialect of message type `M` writes, when not said: the default dialect's for its own message type, else `M`. */
+export type DefaultWritten<M> = [OpenAIChatInput] extends [M] ? OpenAIChatWritten : M;
 
 /** Names of the built-in dialects, as HTTP APIs and the converters use them. */
 export type DialectName = "openai" | "anthropic" | "ai-sdk" | "openai-responses";
@@ -88,8 +102,11 @@ export interface HandoffMaterial {
   pass?: Refs;
 }
 
-/** Options of a pass. `M` is the message type of the dialect (OpenAI Chat Completions by default). */
-export interface CompactOptions<M = ChatMessage> {
+/**
+ * Options of a pass. `M` is the message type the dialect reads (OpenAI Chat Completions by default),
+ * `W` the messages it writes of its own (those of `openAIChat` for the default).
+ */
+export interface CompactOptions<M = OpenAIChatInput, W = DefaultWritten<M>> {
   contextWindow: number;
   maxOutputTokens?: number;
   threshold?: number;
@@ -106,7 +123,7 @@ export interface CompactOptions<M = ChatMessage> {
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
   /** The message format: `openAIChat` (default), `anthropicMessages`, `aiSdkMessages`, or your own `Dialect`. */
-  dialect?: Dialect<M>;
+  dialect?: Dialect<M, W>;
   /** With a dialect that keeps the system prompt beside the messages (`anthropicMessages`): that prompt. */
   system?: unknown;
   /**
