@@ -42,7 +42,7 @@ const NOT_A_CALL = v.custom(() => false, "a tool call must be an object");
 const CALL = v.lazy((c) => (!isObject(c) ? NOT_A_CALL : c.type === "custom" ? CUSTOM_CALL : FUNCTION_CALL));
 
 const NEEDS_ROLE = fields({
-  role: v.picklist(ROLES, (issue) =>
+  role: v.custom(() => false, (issue) =>
     issue.input === undefined
       ? "a message needs a role"
       : issue.input === "function"

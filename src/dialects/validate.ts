@@ -47,15 +47,16 @@ export function fields<E extends v.ObjectEntries>(entries: E, problem = "a messa
 export type PartRule = [type: string, ok: (p: Record<string, unknown>) => boolean, problem: string];
 
 /**
- * A typed part: an object with a string "type", and the rules of its type. Checks only, never an
- * object schema: a part's problem stays at the part's path, and parts of types not named pass whole.
+ * A typed part: an object with a string "type", and the rule of its type. One check, never an object
+ * schema: a part's problem stays at the part's path, and parts of types not named pass whole.
  */
-export const part = (rules: PartRule[], what: string) =>
-  v.pipe(
-    v.unknown(),
-    v.check((p) => isObject(p) && isString(p.type), `${what} must be an object with a string "type"`),
-    ...rules.map(([type, ok, problem]) => v.check((p: unknown) => !isObject(p) || p.type !== type || ok(p), problem)),
-  );
+export function part(rules: PartRule[], what: string) {
+  const problem = (p: unknown) => {
+    if (!isObject(p) || !isString(p.type)) return `${what} must be an object with a string "type"`;
+    for (const [type, ok, why] of rules) if (p.type === type && !ok(p)) return why;
+  };
+  return v.custom((p) => problem(p) === undefined, (issue) => problem(issue.input)!);
+}
 
 /**
  * Content: a string, or an array of parts (null and missing too where `nullable`); `wrong` otherwise.
