@@ -1,8 +1,8 @@
 // The published package: built output, exports that resolve, and nothing users do not need.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const npx = (...args: string[]) => execFileSync("npx", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -21,6 +21,20 @@ describe("package", () => {
     expect(typeof aiSdk.compactionStep).toBe("function");
     expect(aiSdk.compactionMiddleware({ contextWindow: 8000 }).specificationVersion).toBe("v3");
   });
+
+  it("the official SDKs' message types go into the built .d.ts and come back out, strict, with bundler and node16 resolution (test/types)", () => {
+    if (!existsSync("dist/index.d.ts")) execFileSync("node", ["tools/build.mjs"], { stdio: "ignore" });
+    // The same files `npm run typecheck` compiles against src/, here through the package's own exports.
+    const dir = mkdtempSync(join(tmpdir(), "cc-types-"));
+    for (const [resolution, module] of [["Bundler", "ESNext"], ["Node16", "Node16"]]) {
+      const config = join(dir, `tsconfig.${resolution}.json`);
+      const compilerOptions = { module, moduleResolution: resolution, paths: {} };
+      writeFileSync(config, JSON.stringify({ extends: resolve("test/types/tsconfig.bundler.json"), compilerOptions, files: [resolve("test/types/sdk-types.ts")] }));
+      const tsc = spawnSync("npx", ["tsc", "-p", config], { encoding: "utf8" });
+      expect(tsc.stdout + tsc.stderr, resolution).toBe("");
+      expect(tsc.status, resolution).toBe(0);
+    }
+  }, 120_000);
 
   it("publint finds no problems", () => {
     expect(npx("publint", "--strict")).toMatch(/All good/);

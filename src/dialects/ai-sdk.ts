@@ -1,7 +1,7 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
 import * as v from "valibot";
 import { content, fields, isString, message, messages, part, quoted, validateWith, type MessageSchema, type StandardSchemaV1 } from "./validate.js";
-import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };
 export interface ModelMessage {
@@ -151,4 +151,4 @@ export const modelMessages: Dialect<ModelMessage> = {
  * AI SDK `ModelMessage`s (what `generateText`, `streamText` and agents take as `messages`). It reads
  * the `ai` package's `ModelMessage` (or this package's) and writes only what that type allows.
  */
-export const aiSdkMessages = modelMessages as Dialect<AiSdkModelMessage | ModelMessage, AiSdkWritten>;
+export const aiSdkMessages = modelMessages as BuiltInDialect<AiSdkModelMessage | ModelMessage, AiSdkWritten>;

@@ -2,7 +2,7 @@
 // strict user/assistant alternation. Claude Code also puts `role: "system"` messages inside `messages`
 // (environment, deferred tools): valid, viewed as system, and outside the alternation.
 import * as v from "valibot";
-import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolResultView } from "./view.js";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolResultView } from "./view.js";
 import { content, fields, isString, message, messages, part, validateWith, type StandardSchemaV1 } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
@@ -165,7 +165,7 @@ const dialect: Dialect<AnthropicMessage> = {
  * Anthropic Messages: the system prompt goes in `options.system`, and the result carries it back with
  * the note. It reads the SDK's `MessageParam` (or `AnthropicMessage`) and writes only what that type allows.
  */
-export const anthropicMessages = dialect as Dialect<AnthropicMessageParam | AnthropicMessage, AnthropicWritten>;
+export const anthropicMessages = dialect as BuiltInDialect<AnthropicMessageParam | AnthropicMessage, AnthropicWritten>;
 
 /** The separate system prompt with the note appended, in the form it came in. */
 export function appendSystemNote(system: unknown, note: string): string | AnthropicBlock[] {

@@ -1,6 +1,6 @@
 // Conversions between the three dialects, through OpenAI Chat Completions. Lossless where the formats
 // allow; whatever cannot be carried is listed in `lost`, never dropped silently.
-import type { ChatMessage, ContentPart, DialectName, ToolCall } from "../types.js";
+import type { ChatMessage, ContentPart, DialectName, OpenAIChatInput, ToolCall } from "../types.js";
 import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
 import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
 import { anthropicMessages } from "./anthropic.js";
@@ -230,7 +230,7 @@ function known(name: DialectName): DialectName {
 }
 
 /** Any dialect → OpenAI Chat Completions. */
-export function toOpenAI(messages: unknown[], from: DialectName, system?: unknown): { messages: ChatMessage[]; lost: string[] } {
+export function toOpenAI(messages: readonly unknown[], from: DialectName, system?: unknown): { messages: ChatMessage[]; lost: string[] } {
   const lost: string[] = [];
   known(from);
   if (from === "openai") return { messages: messages as ChatMessage[], lost };
@@ -239,8 +239,9 @@ export function toOpenAI(messages: unknown[], from: DialectName, system?: unknow
   return { messages: aiSdkToOpenAI(messages as ModelMessage[], lost), lost };
 }
 
-/** OpenAI Chat Completions → any dialect. */
-export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted {
+/** OpenAI Chat Completions (as the `openai` SDK types them, or `ChatMessage`) → any dialect. */
+export function fromOpenAI(input: readonly OpenAIChatInput[], to: DialectName): Converted {
+  const messages = input as ChatMessage[]; // read, never written to
   const lost: string[] = [];
   known(to);
   if (to === "openai") return { messages, lost };
@@ -250,7 +251,7 @@ export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted 
 }
 
 /** Between any two dialects (through OpenAI). */
-export function convert(messages: unknown[], options: { from: DialectName; to: DialectName; system?: unknown }): Converted {
+export function convert(messages: readonly unknown[], options: { from: DialectName; to: DialectName; system?: unknown }): Converted {
   known(options.to); // before any work
   const a = toOpenAI(messages, options.from, options.system);
   const b = fromOpenAI(a.messages, options.to);
@@ -258,12 +259,12 @@ export function convert(messages: unknown[], options: { from: DialectName; to: D
 }
 
 /** The dialect messages are written in, by shape; OpenAI's when nothing tells. */
-export function detectDialect(messages: unknown[]): DialectName {
+export function detectDialect(messages: readonly unknown[]): DialectName {
   return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? "openai");
 }
 
 /** An item type, or a content part type, that only the Responses API has (AI SDK parts are "reasoning" too). */
-function responsesLike(messages: unknown[]): boolean {
+function responsesLike(messages: readonly unknown[]): boolean {
   const item = /^(?:function_call|function_call_output|custom_tool_call|reasoning|compaction|item_reference|message)$/;
   const part = /^(?:input_text|output_text|input_image|input_file)$/;
   return (messages as Item[]).some((m) => item.test(String(m?.type)) || (Array.isArray(m?.content) && (m.content as Item[]).some((p) => part.test(String(p?.type)))));

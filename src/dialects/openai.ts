@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import type { ChatMessage, ContentPart, ToolCall } from "../types.js";
 import { content, fields, isObject, isString, message, messages, part, quoted, validateWith, type StandardSchemaV1 } from "./validate.js";
-import { jsonOf, type Dialect, type MessageView, type ToolCallView } from "./view.js";
+import { jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 
 type TextPart = { type: "text"; text: string };
 /**
@@ -158,4 +158,4 @@ const dialect: Dialect<ChatMessage> = {
  * OpenAI Chat Completions messages: the default dialect. It reads the `openai` SDK's
  * `ChatCompletionMessageParam` (or `ChatMessage`) and writes only what that type allows.
  */
-export const openAIChat = dialect as Dialect<OpenAIChatMessage | ChatMessage, OpenAIChatWritten>;
+export const openAIChat = dialect as BuiltInDialect<OpenAIChatMessage | ChatMessage, OpenAIChatWritten>;

@@ -5,7 +5,7 @@
 // opaque: kept whole, or removed whole (and archived).
 import * as v from "valibot";
 import { content, fields, isString, message, messages, part, quoted, validateWith, type MessageSchema, type PartRule, type StandardSchemaV1 } from "./validate.js";
-import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCallView } from "./view.js";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 
 type ResponsesPart = { type: "input_text" | "output_text"; text: string } | { type: "refusal"; refusal: string } | { type: "input_image" | "input_file" | "input_audio" };
 /** The fields compaction reads of an item other than a message: its type says what it is. */
@@ -209,7 +209,7 @@ function stubOutput(c: ToolCallView, text: string): ResponsesItem {
  * OpenAI Responses API input items (`input` of `client.responses.create`). The system prompt may come
  * as `instructions` beside the items: put it first as a system message to have it counted and noted.
  */
-export const openAIResponses: Dialect<ResponsesItem, ResponsesWritten> = {
+export const openAIResponses: BuiltInDialect<ResponsesItem, ResponsesWritten> = {
   name: "openai-responses",
   schema: SCHEMA,
   validate: (input) => validateWith(SCHEMA as never, input),

@@ -116,3 +116,6 @@ export interface Dialect<M, W = M> {
   /** For formats that keep the system prompt beside the messages (`options.system`): that prompt with the note appended. */
   appendSystemNote?(system: unknown, note: string): unknown;
 }
+
+/** A built-in dialect: `schema` is always there, a Standard Schema of the messages it reads, to check your own data by its rules. */
+export type BuiltInDialect<M, W = M> = Dialect<M, W> & { readonly schema: StandardSchemaV1<unknown, M[]> };
