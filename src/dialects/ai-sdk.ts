@@ -1,6 +1,6 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
 import * as v from "valibot";
-import { content, fields, isString, message, messages, part, quoted, validateWith, type MessageSchema, type StandardSchemaV1 } from "./validate.js";
+import { content, fields, isString, message, messages, part, quoted, standard, validateWith, type MessageSchema } from "./validate.js";
 import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };
@@ -52,8 +52,8 @@ const NEEDS_ROLE = fields({
 });
 const MESSAGE = message(({ role }) => (typeof role === "string" && Object.hasOwn(BY_ROLE, role) ? BY_ROLE[role] : NEEDS_ROLE));
 
-/** The rules of an AI SDK transcript, as a Standard Schema. */
-const SCHEMA = messages(MESSAGE) as unknown as StandardSchemaV1<unknown, ModelMessage[]>;
+/** The rules of an AI SDK transcript. */
+const RULES = messages(MESSAGE);
 
 const parts = (c: ModelMessage["content"]): ModelPart[] => (typeof c === "string" ? [{ type: "text", text: c }] : c);
 const MEDIA = new Set(["image", "file"]);
@@ -114,8 +114,8 @@ const stubResult = (c: ToolCallView, text: string): ModelPart => ({ type: "tool-
 /** The dialect as the package's own code reads it (`ModelMessage` as this package types it). */
 export const modelMessages: Dialect<ModelMessage> = {
   name: "ai-sdk",
-  schema: SCHEMA,
-  validate: (input) => validateWith(SCHEMA as never, input),
+  schema: standard<ModelMessage>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   withResults: (m, outputs) => indexed(m, "tool-result", outputs, (p, value) => ({ ...p, output: { type: "text", value } })),
   withArguments: (m, args) => indexed(m, "tool-call", args, (p, value) => ({ ...p, input: JSON.parse(value) })),

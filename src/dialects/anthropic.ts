@@ -3,7 +3,7 @@
 // (environment, deferred tools): valid, viewed as system, and outside the alternation.
 import * as v from "valibot";
 import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolResultView } from "./view.js";
-import { content, fields, isString, message, messages, part, validateWith, type StandardSchemaV1 } from "./validate.js";
+import { content, fields, isString, message, messages, part, standard, validateWith } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
 export interface AnthropicMessage {
@@ -42,8 +42,8 @@ const FIELDS = fields({
 });
 const MESSAGE = message(() => FIELDS);
 
-/** The rules of an Anthropic Messages transcript, as a Standard Schema. */
-const SCHEMA = messages(MESSAGE) as unknown as StandardSchemaV1<unknown, AnthropicMessage[]>;
+/** The rules of an Anthropic Messages transcript. */
+const RULES = messages(MESSAGE);
 
 const IMAGE = new Set(["image"]);
 /** How a compaction block reads: one of the openings findHandoff knows as another agent's handoff. */
@@ -116,8 +116,8 @@ const THINKING = new Set(["thinking", "redacted_thinking"]);
 
 const dialect: Dialect<AnthropicMessage> = {
   name: "anthropic",
-  schema: SCHEMA,
-  validate: (input) => validateWith(SCHEMA as never, input),
+  schema: standard<AnthropicMessage>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   // A message of tool results is a user message on the wire: it takes part in the alternation.
   keepsEmptied: true,

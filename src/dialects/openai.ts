@@ -1,7 +1,7 @@
 // OpenAI Chat Completions: the default dialect.
 import * as v from "valibot";
 import type { ChatMessage, ContentPart, ToolCall } from "../types.js";
-import { content, fields, isObject, isString, message, messages, part, quoted, validateWith, type StandardSchemaV1 } from "./validate.js";
+import { content, fields, isObject, isString, message, messages, part, quoted, standard, validateWith } from "./validate.js";
 import { jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 
 type TextPart = { type: "text"; text: string };
@@ -57,8 +57,8 @@ const MESSAGE = message(({ role }) =>
   role === "assistant" ? ASSISTANT : role === "tool" ? TOOL : role === "system" || role === "developer" || role === "user" ? OTHER : NEEDS_ROLE,
 );
 
-/** The rules of an OpenAI Chat Completions transcript, as a Standard Schema. */
-const SCHEMA = messages(MESSAGE) as unknown as StandardSchemaV1<unknown, (OpenAIChatMessage | ChatMessage)[]>;
+/** The rules of an OpenAI Chat Completions transcript. */
+const RULES = messages(MESSAGE);
 
 const IMAGE_PARTS = new Set(["image_url", "image", "input_image"]);
 const ATTACHMENT_PARTS = new Set(["input_audio", "file", "input_file", "audio"]);
@@ -134,8 +134,8 @@ function appendNote(m: ChatMessage, note: string): ChatMessage {
 
 const dialect: Dialect<ChatMessage> = {
   name: "openai",
-  schema: SCHEMA as StandardSchemaV1<unknown, ChatMessage[]>,
-  validate: (input) => validateWith(SCHEMA as never, input),
+  schema: standard<ChatMessage>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   withResults: (m, outputs) => (outputs.has(0) ? { ...m, content: outputs.get(0)! } : m),
   withArguments,

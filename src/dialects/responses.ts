@@ -4,8 +4,8 @@
 // messages, function and custom tool calls and their outputs are ever edited; every other item is
 // opaque: kept whole, or removed whole (and archived).
 import * as v from "valibot";
-import { content, fields, isString, message, messages, part, quoted, validateWith, type MessageSchema, type PartRule, type StandardSchemaV1 } from "./validate.js";
-import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView } from "./view.js";
+import { content, fields, isString, message, messages, part, quoted, standard, validateWith, type MessageSchema, type PartRule } from "./validate.js";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type MessageView, type ToolCallView } from "./view.js";
 
 type ResponsesPart = { type: "input_text" | "output_text"; text: string } | { type: "refusal"; refusal: string } | { type: "input_image" | "input_file" | "input_audio" };
 /** The fields compaction reads of an item other than a message: its type says what it is. */
@@ -93,8 +93,8 @@ const ITEM = message((m) => {
   return !isString(type) ? TYPE : Object.hasOwn(EDITED, type) ? EDITED[type] : OPAQUE;
 });
 
-/** The rules of a Responses API input, as a Standard Schema. */
-const SCHEMA = messages(ITEM) as unknown as StandardSchemaV1<unknown, ResponsesItem[]>;
+/** The rules of a Responses API input. */
+const RULES = messages(ITEM);
 
 const IMAGE = new Set(["input_image", "image_url", "image"]);
 const ATTACHMENT = new Set(["input_file", "input_audio", "file"]);
@@ -211,8 +211,8 @@ function stubOutput(c: ToolCallView, text: string): ResponsesItem {
  */
 export const openAIResponses: BuiltInDialect<ResponsesItem, ResponsesWritten> = {
   name: "openai-responses",
-  schema: SCHEMA,
-  validate: (input) => validateWith(SCHEMA as never, input),
+  schema: standard<ResponsesItem>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   itemized: true,
   // No alternation rule: no item takes part in one, so the handoff is always a user message of its

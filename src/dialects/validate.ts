@@ -58,6 +58,8 @@ export function part(rules: PartRule[], what: string) {
   return v.custom((p) => problem(p) === undefined, (issue) => problem(issue.input)!);
 }
 
+const ANY = v.unknown();
+
 /**
  * Content: a string, or an array of parts (null and missing too where `nullable`); `wrong` otherwise.
  * Picked by its kind rather than a union, which would build an issue for the branch that fails.
@@ -72,7 +74,6 @@ export function content(parts: MessageSchema, wrong: string, nullable = false) {
   );
   return nullable ? v.optional(pick) : pick;
 }
-const ANY = v.unknown();
 
 /** The problems of one valibot result, each "path: problem" (the path below the message). */
 function problems(issues: v.BaseIssue<unknown>[]): string[] {
@@ -92,6 +93,9 @@ export const message = (pick: (m: Record<string, unknown>) => MessageSchema) => 
 
 /** The schema of a transcript: an array of messages. */
 export const messages = (message: MessageSchema) => v.array(message, "must be an array of messages");
+
+/** A transcript's schema as its Standard Schema (valibot's own `~standard`), typed as the messages `M` it accepts. */
+export const standard = <M>(rules: MessageSchema) => rules as unknown as StandardSchemaV1<unknown, M[]>;
 
 /** Checks a transcript against its schema; throws a CompactionInputError naming the first bad message. */
 export function validateWith<M>(schema: v.GenericSchema, input: unknown): M[] {
