@@ -109,10 +109,11 @@ export async function compact<M extends D, D = OpenAIChatInput, W = DefaultWritt
   messages: readonly M[],
   options: CompactOptions<D, W>,
 ): Promise<CompactResult<Compacted<M, W>>> {
-  return pass(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
+  return run(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
 }
 
-async function pass<M>(messages: unknown, options: CompactOptions<M, unknown>): Promise<CompactResult<M>> {
+/** The pass itself, on the dialect's message type. */
+async function run<M>(messages: unknown, options: CompactOptions<M, unknown>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
