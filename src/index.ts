@@ -17,5 +17,5 @@ export { anthropicMessages, type AnthropicBlock, type AnthropicMessage, type Ant
 export { aiSdkMessages, type AiSdkModelMessage, type AiSdkWritten, type ModelMessage, type ModelPart } from "./dialects/ai-sdk.js";
 export { openAIResponses, type ResponsesItem, type ResponsesWritten } from "./dialects/responses.js";
 export type { Answer, BuiltInDialect, Dialect, MessageView, NeutralRole, ToolCallView, ToolResultView } from "./dialects/view.js";
-export type { StandardResult, StandardSchemaV1 } from "./dialects/validate.js";
+export type { StandardResult, StandardSchemaV1 } from "./schema.js";
 export type * from "./types.js";

@@ -1,6 +1,6 @@
 // Options with their defaults resolved once, checked with clear errors (valibot).
 import * as v from "valibot";
-import { fields } from "./dialects/validate.js";
+import { fields } from "./schema.js";
 import { DEFAULT_IMAGE_TOKENS, heuristicTokens, type EstimateSettings } from "./estimate/index.js";
 import type { CompactOptions, CompactorState } from "./types.js";
 

@@ -1,6 +1,6 @@
 // The plain-JSON state carried between passes, checked with valibot when it comes back.
 import * as v from "valibot";
-import { fields, isObject } from "./dialects/validate.js";
+import { fields, isObject } from "./schema.js";
 import type { CompactorState } from "./types.js";
 
 export function initialState(): CompactorState {

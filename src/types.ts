@@ -1,6 +1,6 @@
 // Public types of the core. API.md is the contract: extend, don't rename.
 import type { Dialect } from "./dialects/view.js";
-import type { OpenAIChatMessage, OpenAIChatWritten } from "./dialects/openai.js";
+import type { OpenAIChatInput, OpenAIChatWritten } from "./dialects/openai.js";
 import type { Refs } from "./archive/ref.js";
 
 /** A content part of an OpenAI chat message. Unknown part types pass through untouched. */
@@ -26,8 +26,7 @@ export interface ChatMessage {
   [k: string]: unknown;
 }
 
-/** What the default dialect reads: messages as the `openai` SDK types them, or as `ChatMessage`. */
-export type OpenAIChatInput = OpenAIChatMessage | ChatMessage;
+export type { OpenAIChatInput } from "./dialects/openai.js";
 
 /**
  * The messages a pass gives back: the caller's own message type, widened with the messages the

@@ -1,6 +1,7 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
 import * as v from "valibot";
-import { content, fields, isString, message, messages, part, quoted, standard, validateWith, type MessageSchema } from "./validate.js";
+import { fields, isString } from "../schema.js";
+import { content, message, messages, part, quoted, standard, validateWith, type MessageSchema } from "./validate.js";
 import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };

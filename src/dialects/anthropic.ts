@@ -3,7 +3,8 @@
 // (environment, deferred tools): valid, viewed as system, and outside the alternation.
 import * as v from "valibot";
 import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolResultView } from "./view.js";
-import { content, fields, isString, message, messages, part, standard, validateWith } from "./validate.js";
+import { fields, isString } from "../schema.js";
+import { content, message, messages, part, standard, validateWith } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
 export interface AnthropicMessage {

@@ -1,6 +1,7 @@
 // Conversions between the three dialects, through OpenAI Chat Completions. Lossless where the formats
 // allow; whatever cannot be carried is listed in `lost`, never dropped silently.
-import type { ChatMessage, ContentPart, DialectName, OpenAIChatInput, ToolCall } from "../types.js";
+import type { ChatMessage, ContentPart, DialectName, ToolCall } from "../types.js";
+import type { OpenAIChatInput } from "./openai.js";
 import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
 import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
 import { anthropicMessages } from "./anthropic.js";

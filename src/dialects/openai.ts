@@ -1,7 +1,8 @@
 // OpenAI Chat Completions: the default dialect.
 import * as v from "valibot";
 import type { ChatMessage, ContentPart, ToolCall } from "../types.js";
-import { content, fields, isObject, isString, message, messages, part, quoted, standard, validateWith } from "./validate.js";
+import { fields, isObject, isString } from "../schema.js";
+import { content, message, messages, part, quoted, standard, validateWith } from "./validate.js";
 import { jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView } from "./view.js";
 
 type TextPart = { type: "text"; text: string };
@@ -22,6 +23,9 @@ export type OpenAIChatMessage =
   | { role: "tool"; tool_call_id: string; content: string | readonly TextPart[] }
   // The SDK's deprecated function message: in the type so that the SDK's union is accepted; refused at run time, with the reason.
   | { role: "function"; name: string; content: string | null };
+
+/** What the default dialect reads: messages as the `openai` SDK types them, or as `ChatMessage`. */
+export type OpenAIChatInput = OpenAIChatMessage | ChatMessage;
 
 /** What compaction writes with this dialect besides the messages it edits: the handoff, stub results. */
 export type OpenAIChatWritten = { role: "user"; content: string } | { role: "assistant"; content: string } | { role: "tool"; tool_call_id: string; content: string };
@@ -158,4 +162,4 @@ const dialect: Dialect<ChatMessage> = {
  * OpenAI Chat Completions messages: the default dialect. It reads the `openai` SDK's
  * `ChatCompletionMessageParam` (or `ChatMessage`) and writes only what that type allows.
  */
-export const openAIChat = dialect as BuiltInDialect<OpenAIChatMessage | ChatMessage, OpenAIChatWritten>;
+export const openAIChat = dialect as BuiltInDialect<OpenAIChatInput, OpenAIChatWritten>;

@@ -4,7 +4,8 @@
 // messages, function and custom tool calls and their outputs are ever edited; every other item is
 // opaque: kept whole, or removed whole (and archived).
 import * as v from "valibot";
-import { content, fields, isString, message, messages, part, quoted, standard, validateWith, type MessageSchema, type PartRule } from "./validate.js";
+import { fields, isString } from "../schema.js";
+import { content, message, messages, part, quoted, standard, validateWith, type MessageSchema, type PartRule } from "./validate.js";
 import { addText, emptyView, jsonOf, type BuiltInDialect, type MessageView, type ToolCallView } from "./view.js";
 
 type ResponsesPart = { type: "input_text" | "output_text"; text: string } | { type: "refusal"; refusal: string } | { type: "input_image" | "input_file" | "input_audio" };

@@ -3,25 +3,10 @@
 // users check their own data by the rules compaction reads it with.
 import * as v from "valibot";
 import { CompactionInputError } from "../errors.js";
-
-/** A Standard Schema (standardschema.dev, v1): what `dialect.schema` is, for any library that reads one. */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly "~standard": {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-  };
-}
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+import { isObject, isString, type StandardSchemaV1 } from "../schema.js";
 
 /** A schema of one message (valibot). */
 export type MessageSchema = v.GenericSchema;
-
-export const isString = (x: unknown): x is string => typeof x === "string";
-export const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
 
 /**
  * A value as an error quotes it: a short string in JSON quotes ("bot"); anything longer, or with a run
@@ -29,19 +14,6 @@ export const isObject = (x: unknown): x is Record<string, unknown> => x !== null
  */
 export const quoted = (x: unknown) =>
   !isString(x) ? typeof x : x.length <= 24 && !/[\w-]{12}/.test(x) ? JSON.stringify(x) : `(a string of ${x.length} characters)`;
-
-/**
- * An object (extra fields kept) whose fields each say their own problem, a missing one too: valibot
- * reports a missing key with the object's message, so that message looks up the field's.
- */
-export function fields<E extends v.ObjectEntries>(entries: E, problem = "a message must be an object") {
-  return v.looseObject(entries, (issue) => {
-    const key = issue.path?.[0]?.key;
-    // Not one of its fields: the object itself is wrong (or missing, asked by the object around it).
-    const own = typeof key === "string" && Object.hasOwn(entries, key) ? (entries[key] as { message?: string | ((i: typeof issue) => string) }).message : problem;
-    return typeof own === "function" ? own(issue) : (own ?? problem);
-  });
-}
 
 /** For parts (or blocks) of one type: what must hold, and the problem when it does not. */
 export type PartRule = [type: string, ok: (p: Record<string, unknown>) => boolean, problem: string];

@@ -1,5 +1,5 @@
 // The neutral view of a message that every pipeline stage reads, whatever the dialect.
-import type { StandardSchemaV1 } from "./validate.js";
+import type { StandardSchemaV1 } from "../schema.js";
 
 export type NeutralRole = "system" | "user" | "assistant" | "tool";
 
