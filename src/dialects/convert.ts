@@ -18,8 +18,16 @@ export const dialects: Record<DialectName, Dialect<any>> = {
   "openai-responses": openAIResponses,
 };
 
-export interface Converted {
-  messages: unknown[];
+/** The messages a converter writes in each format, typed as this package types them (each is read by that format's dialect). */
+export interface MessagesOf {
+  openai: ChatMessage;
+  anthropic: AnthropicMessage;
+  "ai-sdk": ModelMessage;
+  "openai-responses": ResponsesItem;
+}
+
+export interface Converted<M = unknown> {
+  messages: M[];
   /** The system prompt, when the target keeps it beside the messages (Anthropic). */
   system?: string;
   /** What the target format cannot carry, one line per item, naming the message index. */
@@ -241,8 +249,12 @@ export function toOpenAI(messages: readonly unknown[], from: DialectName, system
 }
 
 /** OpenAI Chat Completions (as the `openai` SDK types them, or `ChatMessage`) → any dialect. */
-export function fromOpenAI(input: readonly OpenAIChatInput[], to: DialectName): Converted {
-  const messages = input as ChatMessage[]; // read, never written to
+export function fromOpenAI<To extends DialectName>(input: readonly OpenAIChatInput[], to: To): Converted<MessagesOf[To]> {
+  return fromChat(input as ChatMessage[], to) as Converted<MessagesOf[To]>;
+}
+
+/** The conversion itself, on the package's own message type. */
+function fromChat(messages: ChatMessage[], to: DialectName): Converted {
   const lost: string[] = [];
   known(to);
   if (to === "openai") return { messages, lost };
@@ -252,7 +264,7 @@ export function fromOpenAI(input: readonly OpenAIChatInput[], to: DialectName): 
 }
 
 /** Between any two dialects (through OpenAI). */
-export function convert(messages: readonly unknown[], options: { from: DialectName; to: DialectName; system?: unknown }): Converted {
+export function convert<To extends DialectName>(messages: readonly unknown[], options: { from: DialectName; to: To; system?: unknown }): Converted<MessagesOf[To]> {
   known(options.to); // before any work
   const a = toOpenAI(messages, options.from, options.system);
   const b = fromOpenAI(a.messages, options.to);

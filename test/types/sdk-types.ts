@@ -77,6 +77,13 @@ export async function responsesWithItsDialect() {
   return [back, next, loop, plan(items, options), previewPrune(items, options), estimateTokens(items, options)];
 }
 
+export async function convertedMessagesGoToTheirDialect() {
+  const converted = convert(chat, { from: "openai", to: "anthropic" });
+  const r = await compact(converted.messages, { ...window, dialect: anthropicMessages, system: converted.system });
+  const items = fromOpenAI(chat, "openai-responses").messages;
+  return [r, await compact(items, { ...window, dialect: openAIResponses }), await compact(convert(claude, { from: "anthropic", to: "ai-sdk" }).messages, { ...window, dialect: aiSdkMessages })];
+}
+
 export async function anotherFormatWithoutItsDialectIsATypeError() {
   // @ts-expect-error Anthropic messages need dialect: anthropicMessages
   await compact(claude, window);
