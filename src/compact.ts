@@ -2,31 +2,20 @@
 import { sniffDialect } from "./dialects/detect.js";
 import { openAIChat } from "./dialects/openai.js";
 import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
-import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
-import { resolveSettings, type Settings } from "./options.js";
+import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
+import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
 import { redactor } from "./redact/index.js";
 import { normalizeState } from "./state.js";
-import type { Refs } from "./archive/ref.js";
-import type { Compacted, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, DefaultWritten, OpenAIChatInput, Plan } from "./types.js";
+import type { Prepared } from "./plan/prepared.js";
+import type { Plan } from "./plan/types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
-type Rewrite = typeof import("./rewrite.js");
-
-export interface Prepared<M> {
-  dialect: Dialect<M>;
-  /** options.system, for dialects that keep the system prompt beside the messages. */
-  system: unknown;
-  input: M[];
-  settings: Settings;
-  state: CompactorState;
-  views: MessageView[];
-  plan: Plan;
-  /** Said in every report of this input, whatever the pass does. */
-  warnings: string[];
-  /** How the pass cites messages, once it knows the passes before it. */
-  refs?: Refs;
-}
+type Rewrite = typeof import("./pass.js");
+/** Handed what `accept` needs to write a pass again with an edited handoff (src/review.ts). */
+type Review<M> = (r: import("./pass.js").Review<M>) => void;
 
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
@@ -58,9 +47,13 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown
   const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
-  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized));
+  const chosen = options.pin && input.flatMap((m, i) => (options.pin!(m, i) ? [i] : []));
+  // A request's JSON: its messages, commas and brackets, and what is sent beside them.
+  const bytes = settings.maxRequestBytes ? input.map(utf8Bytes) : undefined;
+  const requestBytes = bytes && bytes.reduce((a, b) => a + b, input.length + 1) + (options.system ? utf8Bytes(options.system) : 0) + (options.tools ? utf8Bytes(options.tools) : 0);
+  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized), input, chosen, requestBytes);
   const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
+  return { dialect, input, settings, state, views, plan, system, bytes, warnings: [...warnings, ...misread(dialect, input)] };
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
@@ -89,13 +82,18 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
 }
 
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
-  const report = baseReport(p as Prepared<unknown>, mode, started);
+  const { stalled } = p.plan;
+  const report = baseReport(p as Prepared<unknown>, stalled ? "stalled" : mode, started);
+  if (stalled) report.stalled = stalled;
   if (why) report.warnings.push(why);
   const r: CompactResult<M> = { messages: p.input, state: p.state, report };
   // A system prompt kept beside the messages comes back beside them, as it was (src/pass.ts adds the note).
   if (p.system !== undefined) [r.system, report.systemChanged] = [p.system, false];
   return r;
 }
+
+/** The rewriting code once loaded: a later pass skips the loader (with a transpiling loader, ~0.2 ms a call). */
+let rewriteCode: Promise<Rewrite> | undefined;
 
 /** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
 const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
@@ -105,15 +103,15 @@ const loadError = (error: unknown) => redactor.redactMessage(error instanceof Er
  * caller's message type (an SDK's own), must be one the dialect reads (`D`); the result is `M[]`,
  * widened with what the dialect writes (`W`) only when `M` does not hold it.
  */
-export async function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
+export function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
   messages: readonly M[],
   options: CompactOptions<D, W>,
 ): Promise<CompactResult<Compacted<M, W>>> {
-  return run(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
+  return compactPass<D>(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
 }
 
-/** The pass itself, on the dialect's message type. */
-async function run<M>(messages: unknown, options: CompactOptions<M, unknown>): Promise<CompactResult<M>> {
+/** The pass on the dialect's message type, and for `propose` what accepting it with an edited handoff needs. */
+export async function compactPass<M>(messages: unknown, options: CompactOptions<M, unknown>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   const emit = options.onEvent ?? (() => {});
@@ -124,11 +122,12 @@ async function run<M>(messages: unknown, options: CompactOptions<M, unknown>): P
   // Pruning, summarizing and writing the result load with the first pass that rewrites.
   let rewrite: Rewrite;
   try {
-    rewrite = await import("./rewrite.js");
+    rewrite = await (rewriteCode ??= import("./pass.js"));
   } catch (error) {
+    rewriteCode = undefined; // a later pass tries again
     return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, redactor, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 
@@ -142,6 +141,6 @@ export function estimateTokens<M extends D, D = OpenAIChatInput, W = DefaultWrit
   const dialect = dialectOf(options.dialect);
   const list = dialect.validate(Array.isArray(input) ? input : [input]);
   let total = Array.isArray(input) ? toolDefinitionTokens(settings.tools, settings) : 0;
-  for (const m of list) total += messageTokens(dialect.view(m), settings);
+  for (const m of list) total += messageTokens(dialect.view(m), settings, m);
   return total;
 }

@@ -1,5 +1,7 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
 export { compact, estimateTokens, plan } from "./compact.js";
+export { accept, propose } from "./review.js";
+export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./report/rates.js";
 export { previewPrune, type PrunePreview } from "./preview.js";
 export { createCompactor, type Compactor } from "./compactor.js";
 export { CompactionInputError, SummarizerError } from "./errors.js";
@@ -10,7 +12,7 @@ export { openAICompatible } from "./summarizers/openai.js";
 export { anthropic } from "./summarizers/anthropic.js";
 export { workersAI, type WorkersAIBinding } from "./summarizers/workers-ai.js";
 export type { FetchConfig } from "./summarizers/http.js";
-export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./assemble/handoff.js";
+export { HANDOFF_END, HANDOFF_PREFIX, SYSTEM_NOTE } from "./facts/handoff.js";
 export { heuristicTokens } from "./estimate/index.js";
 export { openAIChat, type OpenAIChatMessage, type OpenAIChatWritten } from "./dialects/openai.js";
 export { anthropicMessages, type AnthropicBlock, type AnthropicMessage, type AnthropicMessageParam, type AnthropicWritten } from "./dialects/anthropic.js";
@@ -19,3 +21,4 @@ export { openAIResponses, type ResponsesItem, type ResponsesWritten } from "./di
 export type { Answer, BuiltInDialect, Dialect, MessageView, NeutralRole, ToolCallView, ToolResultView } from "./dialects/view.js";
 export type { StandardResult, StandardSchemaV1 } from "./schema.js";
 export type * from "./types.js";
+export { trimResults, trimToolOutput, type TrimmedResults, type TrimOptions, type TrimmedToolOutput } from "./prune/trim.js";

@@ -2,7 +2,8 @@
 import * as v from "valibot";
 import { fields } from "./schema.js";
 import { DEFAULT_IMAGE_TOKENS, heuristicTokens, type EstimateSettings } from "./estimate/index.js";
-import type { CompactOptions, CompactorState } from "./types.js";
+import type { CompactorState } from "./state.js";
+import type { CompactOptions } from "./types.js";
 
 export const DEFAULT_THRESHOLD = 0.75;
 export const DEFAULT_HEAD_MESSAGES = 3;
@@ -48,6 +49,7 @@ export interface Settings extends EstimateSettings {
   system: string | undefined;
   /** The clock of cooldowns and the frequency guard. */
   now: () => number;
+  maxRequestBytes: number | undefined;
 }
 
 function calibrated(count: (t: string) => number, state: CompactorState | undefined): (t: string) => number {
@@ -96,6 +98,8 @@ const OPTIONS = fields(
       return own.every((n) => n >= 0 && Number.isInteger(n)) && new Set(own).size === own.length;
     }, "refIndexes must be distinct integers ≥ 0 or null", true),
     tailTokens: given((n) => finite(n) && n >= 0, "tailTokens must be a number ≥ 0"),
+    pin: given(isFunction, "pin must be a function", true),
+    maxRequestBytes: given((n) => n > 0, "maxRequestBytes must be a number of bytes > 0"),
   },
   "options are required ({ contextWindow })",
 );
@@ -123,6 +127,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   const effectiveWindow = contextWindow - maxOutputTokens;
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
   const tailTokens = o.tailTokens;
+  const { maxRequestBytes } = o;
   return {
     contextWindow,
     maxOutputTokens,
@@ -135,7 +140,9 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     tools: o.tools,
     system: systemText(o.system),
     now: o.now ?? Date.now,
+    maxRequestBytes,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
+    basis: { counter: o.countTokens ?? heuristicTokens, key: `${state?.calibration?.ratio} ${imageTokens}` },
   };
 }

@@ -1,6 +1,8 @@
 // previewPrune: what pruning alone would do, synchronously. A file of its own, so that `compact`,
-// which loads pruning lazily (src/rewrite.ts), does not carry it at import.
-import type { CompactOptions, DefaultWritten, OpenAIChatInput, Plan, PrunedItem } from "./types.js";
+// which loads pruning lazily (src/pass.ts), does not carry it at import.
+import type { Plan } from "./plan/types.js";
+import type { PrunedItem } from "./prune/types.js";
+import type { CompactOptions, DefaultWritten, OpenAIChatInput } from "./types.js";
 import { prepare } from "./compact.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune } from "./prune/index.js";

@@ -1,7 +1,38 @@
 // The plain-JSON state carried between passes, checked with valibot when it comes back.
 import * as v from "valibot";
-import { fields, isObject } from "./schema.js";
-import type { CompactorState } from "./types.js";
+import type { StalledState } from "./plan/types.js";
+import type { FailureKind } from "./summarize/types.js";
+import { fields, isObject, isString } from "./schema.js";
+
+export interface Cooldown {
+  until: number;
+  kind: FailureKind;
+  failures: number;
+}
+
+/** Plain JSON, owned by the caller; pass it back as `options.state`. */
+export interface CompactorState {
+  version: 1;
+  previousSummary?: string;
+  compactions: number;
+  /** Consecutive ineffective passes (< 10 % saved). */
+  strikes: number;
+  /** While backed off, automatic compaction waits until the total reaches this many tokens. */
+  backoffUntilTokens?: number;
+  /** Consecutive passes that needed a fallback. */
+  fallbackStreak: number;
+  cooldowns: Record<string, Cooldown>;
+  /** Provider tokens / local estimate, learned from `observeUsage`. */
+  calibration?: { ratio: number; samples: number };
+  /** Times (ms, `options.now`) of the last passes (up to three) that made no progress: over the threshold after, or under 10 % saved. */
+  recentPasses?: number[];
+  /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
+  pausedUntil?: number;
+  /** While stalled: why, and the latest user message it waits to see followed by a new one. */
+  stalled?: StalledState;
+  /** The previous rewriting pass's output: its length and fingerprint (what `report.cache` compares with). */
+  sent?: { messages: number; fingerprint: string };
+}
 
 export function initialState(): CompactorState {
   return { version: 1, compactions: 0, strikes: 0, fallbackStreak: 0, cooldowns: {} };
@@ -23,19 +54,23 @@ const time = num(isTime, "a time in the Date range");
 /** An object whose listed fields pass their schemas (others pass through). */
 const record = (entries: v.ObjectEntries) => fields(entries, "must be an object");
 
+const str = v.string("must be a string");
+
 /** What each known field must be (valibot); a field that is not is dropped (with a warning), never used. */
 const FIELDS: Record<string, v.GenericSchema> = {
   compactions: count,
   strikes: count,
   fallbackStreak: count,
   backoffUntilTokens: num(Number.isFinite, "finite"),
-  previousSummary: v.string("must be a string"),
+  previousSummary: str,
   calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
   cooldowns: v.custom(isObject, "must be an object"),
   recentPasses: v.custom((x) => Array.isArray(x) && x.every(isTime), "must be an array of times in the Date range"),
   pausedUntil: time,
+  stalled: record({ at: num(Number.isInteger, "an integer"), reason: str, help: v.custom((x) => Array.isArray(x) && x.every(isString), "must be an array of strings") }),
+  sent: record({ messages: count, fingerprint: str }),
 };
-const COOLDOWN = record({ until: time, kind: v.string("must be a string"), failures: count });
+const COOLDOWN = record({ until: time, kind: str, failures: count });
 
 /** A field's first problem in words ("state.calibration.ratio: must be …"), or undefined when usable. */
 function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {

@@ -94,6 +94,21 @@ describe("summarizer chain", () => {
     expect(r.report.summary?.source).toBe("deterministic");
   });
 
+  it("an answer without the checkpoint's structure is a failure, not a summary: the deterministic checkpoint is used, and the report says why", async () => {
+    const fake: Summarizer = Object.assign(async () => "Hello from fake", { label: "fake" });
+    const r = await compact(chatty(), { ...opts, summarizer: fake });
+    expect(r.report.summary?.source).toBe("deterministic");
+    expect(r.report.failures).toEqual([{ summarizer: "fake", kind: "malformed", message: 'no checkpoint section (## Active task, …) in "Hello from fake"' }]);
+    expect(JSON.stringify(r.messages)).not.toContain("Hello from fake");
+    // One section opened (a heading at any level, bold, or a label), in any case, is a checkpoint (a short one).
+    for (const terse of ["### ACTIVE TASK\n- keep going", "**Active task**: keep going", "Active task: keep going", "Notes\n## Blocked\n- none"]) {
+      expect((await compact(chatty(), { ...opts, summarizer: async () => terse })).report.summary?.source, terse).toBe("model");
+    }
+    for (const prose of ["The active task is to keep going.", "Goal achieved, hello!"]) {
+      expect((await compact(chatty(), { ...opts, summarizer: async () => prose })).report.failures[0]?.kind, prose).toBe("malformed");
+    }
+  });
+
   it("honours a cooldown on the next pass; force ignores it", async () => {
     let calls = 0;
     const flaky: Summarizer = async () => {

@@ -1,7 +1,7 @@
 // DESIGN.md's invariants over generated transcripts and option sets.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { refOf } from "../src/archive/ref.js";
+import { refOf } from "../src/refs.js";
 import { dialects, fromOpenAI } from "../src/convert.js";
 import { HANDOFF_END, HANDOFF_PREFIX, compact, plan, type ChatMessage, type CompactOptions, type CompactorState, type DialectName, type Summarizer } from "../src/index.js";
 import { options, transcript } from "./support/arbitraries.js";

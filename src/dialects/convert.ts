@@ -1,6 +1,6 @@
 // Conversions between the three dialects, through OpenAI Chat Completions. Lossless where the formats
 // allow; whatever cannot be carried is listed in `lost`, never dropped silently.
-import type { ChatMessage, ContentPart, DialectName, ToolCall } from "../types.js";
+import type { ChatMessage, ContentPart, DialectName, ToolCall } from "./types.js";
 import type { OpenAIChatInput } from "./openai.js";
 import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
 import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
@@ -271,9 +271,12 @@ export function convert<To extends DialectName>(messages: readonly unknown[], op
   return { ...b, lost: [...a.lost, ...b.lost] };
 }
 
-/** The dialect messages are written in, by shape; OpenAI's when nothing tells. */
-export function detectDialect(messages: readonly unknown[]): DialectName {
-  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? "openai");
+/**
+ * The dialect messages are written in, by shape; when nothing tells, Anthropic's if the request
+ * carries a separate `system` prompt (only Anthropic Messages keeps it beside the messages), else OpenAI's.
+ */
+export function detectDialect(messages: readonly unknown[], system?: unknown): DialectName {
+  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? (system == null ? "openai" : "anthropic"));
 }
 
 /** An item type, or a content part type, that only the Responses API has (AI SDK parts are "reasoning" too). */

@@ -1,6 +1,6 @@
 // OpenAI Chat Completions: the default dialect.
 import * as v from "valibot";
-import type { ChatMessage, ContentPart, ToolCall } from "../types.js";
+import type { ChatMessage, ContentPart, ToolCall } from "./types.js";
 import { fields, isObject, isString } from "../schema.js";
 import { content, message, messages, part, quoted, standard, validateWith } from "./validate.js";
 import { jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView } from "./view.js";

@@ -1,7 +1,7 @@
 // The local, model-free summarizer as users and the chain hold it. The checkpoint writer behind it is
 // loaded on its first call, so a bundle pays for it only once a pass summarizes.
 import { redactor } from "../redact/index.js";
-import type { Summarizer } from "../types.js";
+import type { Summarizer } from "../summarize/types.js";
 
 const ours = new WeakSet<Summarizer>();
 
