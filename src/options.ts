@@ -70,10 +70,7 @@ function checkedCounter(count: (t: string) => number): (t: string) => number {
 const isFunction = (f: unknown) => typeof f === "function";
 const finite = (n: unknown): n is number => Number.isFinite(n);
 /** An option that, when given (not undefined; with `orNull`, not null either), must pass `ok`, or the problem is `problem`. */
-const given = (ok: (x: any) => boolean, problem: string, orNull = false) => {
-  const rule = v.custom(ok, problem);
-  return orNull ? v.nullish(rule) : v.optional(rule);
-};
+const given = (ok: (x: any) => boolean, problem: string, orNull = false) => v.optional(v.custom((x) => (orNull && x === null) || ok(x), problem));
 
 /** What each option must be; the first problem is a RangeError. Options not named pass as they are. */
 const OPTIONS = fields(

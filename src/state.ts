@@ -72,12 +72,12 @@ const FIELDS: Record<string, v.GenericSchema> = {
 };
 const COOLDOWN = record({ until: time, kind: str, failures: count });
 
-/** A field's first problem in words ("state.calibration.ratio: must be …"), or undefined when usable. */
+/** A field's first problem in words ("state.calibration: ratio: must be …"), or undefined when usable. */
 function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {
   const r = v.safeParse(schema, value);
   if (r.success) return undefined;
-  const at = (r.issues[0].path ?? []).map((p) => `.${String(p.key)}`).join("");
-  return `${path}${at}: ${r.issues[0].message}`;
+  const at = (r.issues[0].path ?? []).map((p) => `${String(p.key)}: `).join("");
+  return `${path}: ${at}${r.issues[0].message}`;
 }
 
 /**
