@@ -7,10 +7,9 @@ import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
 import { normalizeState } from "./state.js";
 import type { Prepared } from "./plan/prepared.js";
-import type { ChatMessage } from "./dialects/types.js";
 import type { Plan } from "./plan/types.js";
 import type { CompactMode, CompactReport } from "./report/types.js";
-import type { CompactOptions, CompactResult } from "./types.js";
+import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
 type Rewrite = typeof import("./pass.js");
@@ -20,7 +19,7 @@ type Review<M> = (r: import("./pass.js").Review<M>) => void;
 const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
 /** The dialect object of the options; OpenAI Chat Completions when none is given. */
-function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
+function dialectOf<M>(d: Dialect<M, unknown> | undefined): Dialect<M> {
   if (d === undefined) return openAIChat as unknown as Dialect<M>;
   if (typeof d === "string") {
     const name = Object.hasOwn(BUILT_IN, d) ? BUILT_IN[d] : "openAIChat, anthropicMessages, aiSdkMessages";
@@ -29,7 +28,7 @@ function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
   if (typeof d?.validate !== "function" || typeof d.view !== "function") {
     throw new RangeError("context-compactor: options.dialect must be a Dialect object (openAIChat, anthropicMessages, aiSdkMessages or your own)");
   }
-  return d;
+  return d as Dialect<M>;
 }
 
 /** A transcript that is plainly in another built-in format than the dialect that reads it: never a silent mis-read. */
@@ -40,7 +39,7 @@ function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
     : [];
 }
 
-export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
+export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown>): Prepared<M> {
   const dialect = dialectOf(options?.dialect);
   const input = dialect.validate(messages);
   const { state, warnings } = normalizeState(options?.state);
@@ -57,7 +56,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepa
 }
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
-export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Plan {
+export function plan<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): Plan {
   return prepare(messages, options).plan;
 }
 
@@ -108,13 +107,20 @@ async function loadError(error: unknown): Promise<string> {
   }
 }
 
-/** One compaction pass. Under the threshold it is a no-op that returns the same array. */
-export function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
-  return compactPass(messages, options);
+/**
+ * One compaction pass. Under the threshold it is a no-op that returns the same array. `M`, the
+ * caller's message type (an SDK's own), must be one the dialect reads (`D`); the result is `M[]`,
+ * widened with what the dialect writes (`W`) only when `M` does not hold it.
+ */
+export function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
+  messages: readonly M[],
+  options: CompactOptions<D, W>,
+): Promise<CompactResult<Compacted<M, W>>> {
+  return compactPass<D>(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
 }
 
-/** The pass, and for `propose` what accepting it with an edited handoff needs. */
-export async function compactPass<M>(messages: M[], options: CompactOptions<M>, review?: Review<M>): Promise<CompactResult<M>> {
+/** The pass on the dialect's message type, and for `propose` what accepting it with an edited handoff needs. */
+export async function compactPass<M>(messages: unknown, options: CompactOptions<M, unknown>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
   p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
@@ -131,14 +137,14 @@ export async function compactPass<M>(messages: M[], options: CompactOptions<M>, 
     rewriteCode = undefined; // a later pass tries again
     return unchanged(p, "noop", started, `the compaction code could not be loaded${await loadError(error)}: kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
+  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
-export function estimateTokens<M = ChatMessage>(
-  input: string | NoInfer<M> | NoInfer<M>[],
-  options: Pick<CompactOptions<M>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
+export function estimateTokens<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
+  input: string | M | readonly M[],
+  options: Pick<CompactOptions<D, W>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
 ): number {
   const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
   if (typeof input === "string") return settings.countText(input);

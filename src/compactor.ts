@@ -1,27 +1,27 @@
 // createCompactor: the same pipeline, holding the state between passes.
 import { compact, estimateTokens, plan } from "./compact.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
-import type { ChatMessage } from "./dialects/types.js";
 import type { CompactorState } from "./state.js";
-import type { CompactOptions, CompactResult, Proposal } from "./types.js";
+import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput, Proposal } from "./types.js";
 import { accept, propose } from "./review.js";
 
 type Pass = { focus?: string; force?: boolean; signal?: AbortSignal };
 
-export interface Compactor<M = ChatMessage> {
-  shouldCompact(messages: M[]): boolean;
-  compact(messages: M[], pass?: Pass): Promise<CompactResult<M>>;
+/** `D`: the messages its dialect reads; `W`: what the dialect writes. Each call takes the caller's own message type, as `compact` does. */
+export interface Compactor<D = OpenAIChatInput, W = DefaultWritten<D>> {
+  shouldCompact<M extends D>(messages: readonly M[]): boolean;
+  compact<M extends D>(messages: readonly M[], pass?: Pass): Promise<CompactResult<Compacted<M, W>>>;
   /** What `compact` would do, with the compactor's state, applying nothing: the state advances on `accept`. */
-  propose(messages: M[], pass?: Pass): Promise<Proposal<M>>;
+  propose<M extends D>(messages: readonly M[], pass?: Pass): Promise<Proposal<Compacted<M, W>>>;
   /** Applies a proposal of this compactor made since its last pass (else a RangeError: propose again), its handoff as given or edited. */
-  accept(proposal: Proposal<M>, edit?: { handoff?: string }): CompactResult<M>;
+  accept<M>(proposal: Proposal<M>, edit?: { handoff?: string }): CompactResult<M>;
   /** Provider usage ({prompt_tokens} or {input_tokens}) for the transcript last planned or compacted. */
-  observeUsage(usage: unknown, messages?: M[]): void;
+  observeUsage(usage: unknown, messages?: readonly D[]): void;
   readonly state: CompactorState;
   reset(): void;
 }
 
-export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Compactor<M> {
+export function createCompactor<D = OpenAIChatInput, W = DefaultWritten<D>>(options: CompactOptions<D, W>): Compactor<D, W> {
   // What was unusable in the given state is said once, in the first pass's report.
   let { state, warnings: stateWarnings } = normalizeState(options.state);
   // The uncalibrated estimate of what was last sent, to compare with the provider's count: derived
@@ -31,7 +31,7 @@ export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Co
   // Each proposal remembers the pass it followed and its state.
   let passes = 0;
   const madeFrom = new WeakMap<object, { passes: number; state: CompactorState }>();
-  const advance = (result: CompactResult<M>, before: CompactorState) => {
+  const advance = <R extends CompactResult<unknown>>(result: R, before: CompactorState) => {
     passes++;
     result.report.warnings.unshift(...stateWarnings);
     stateWarnings = [];
@@ -39,7 +39,7 @@ export function createCompactor<M = ChatMessage>(options: CompactOptions<M>): Co
     lastRaw = uncalibrated(result.report.tokensAfter, before);
     return result;
   };
-  const raw = (messages: M[]) => estimateTokens(messages, { ...options, state: { ...state, calibration: undefined } });
+  const raw = (messages: readonly D[]) => estimateTokens(messages, { ...options, state: { ...state, calibration: undefined } });
 
   return {
     shouldCompact(messages) {

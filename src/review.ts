@@ -1,17 +1,21 @@
 // Review before commit (issue 30 item 1): `propose` runs a pass and applies nothing; `accept` applies it,
 // with the handoff as the pass wrote it or as a person edited it (redacted and checked like a model's).
 import { compactPass } from "./compact.js";
-import type { ChatMessage } from "./dialects/types.js";
 import type { Review } from "./pass.js";
 import { removedIndexes } from "./plan/kept.js";
 import type { Plan } from "./plan/types.js";
-import type { CompactOptions, CompactResult, Proposal } from "./types.js";
+import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput, Proposal } from "./types.js";
 
 /** What only `accept` reads of a proposal: the pass's result, and how to write it again with an edit. */
 const held = new WeakMap<object, { result: CompactResult<unknown>; review?: Review<unknown> }>();
 
 /** What a pass would do to `messages` (plan, handoff, messages, archive, report, the next state), applying nothing. */
-export async function propose<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<Proposal<M>> {
+export function propose<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): Promise<Proposal<Compacted<M, W>>> {
+  return proposed<D>(messages, options) as Promise<Proposal<Compacted<M, W>>>;
+}
+
+/** The proposal, on the dialect's message type. */
+async function proposed<M>(messages: unknown, options: CompactOptions<M, unknown>): Promise<Proposal<M>> {
   let plan: Plan | undefined;
   let review: Review<M> | undefined;
   const onEvent: CompactOptions<M>["onEvent"] = (e) => {

@@ -2,6 +2,7 @@
 // the rest re-exported from the stage that owns each. API.md is the contract: extend, don't rename.
 import type { Dialect } from "./dialects/view.js";
 import type { ChatMessage } from "./dialects/types.js";
+import type { OpenAIChatInput, OpenAIChatWritten } from "./dialects/openai.js";
 import type { Summarizer, SummarizerFailure, SummaryInfo } from "./summarize/types.js";
 import type { Plan } from "./plan/types.js";
 import type { CacheRates, CompactReport } from "./report/types.js";
@@ -16,9 +17,23 @@ export type { Sanitized } from "./assemble/types.js";
 export type { CacheRates, CacheReport, CompactMode, CompactReport } from "./report/types.js";
 export type { Archive, ArchivedMessage } from "./archive/types.js";
 export type { CompactorState, Cooldown } from "./state.js";
+export type { OpenAIChatInput } from "./dialects/openai.js";
 
-/** Options of a pass. `M` is the message type of the dialect (OpenAI Chat Completions by default). */
-export interface CompactOptions<M = ChatMessage> {
+/**
+ * The messages a pass gives back: the caller's own message type, widened with the messages the
+ * dialect writes (`W`: handoff, stub results) only when that type does not hold them already.
+ * `ChatCompletionMessageParam[]` in, `ChatCompletionMessageParam[]` out.
+ */
+export type Compacted<M, W> = [W] extends [M] ? M : M | W;
+
+/** What a dialect of message type `M` writes, when not said: the default dialect's for its own message type, else `M`. */
+export type DefaultWritten<M> = [OpenAIChatInput] extends [M] ? OpenAIChatWritten : M;
+
+/**
+ * Options of a pass. `M` is the message type the dialect reads (OpenAI Chat Completions by default),
+ * `W` the messages it writes of its own (those of `openAIChat` for the default).
+ */
+export interface CompactOptions<M = OpenAIChatInput, W = DefaultWritten<M>> {
   contextWindow: number;
   maxOutputTokens?: number;
   threshold?: number;
@@ -35,7 +50,7 @@ export interface CompactOptions<M = ChatMessage> {
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
   /** The message format: `openAIChat` (default), `anthropicMessages`, `aiSdkMessages`, or your own `Dialect`. */
-  dialect?: Dialect<M>;
+  dialect?: Dialect<M, W>;
   /** With a dialect that keeps the system prompt beside the messages (`anthropicMessages`): that prompt. */
   system?: unknown;
   /**

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  * redaction and the facts of a transcript (what a tool call did, what a handoff looks like).
  */
 const FLOORS: [floor: string, holds: RegExp][] = [
-  ["shared", /^(?:errors|state|refs|fingerprint)\.ts$|^(?:facts|redact)\//],
+  ["shared", /^(?:errors|state|refs|fingerprint|schema)\.ts$|^(?:facts|redact)\//],
   ["dialects", /^dialects\//],
   ["estimate", /^estimate\//],
   ["options", /^options\.ts$/],

@@ -1,8 +1,8 @@
 // The published package: built output, exports that resolve, and nothing users do not need.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix } from "node:path";
+import { join, posix, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** The files `npm pack` would put in the tarball (`prepare` builds dist/ first), listed once. */
@@ -32,6 +32,20 @@ describe("package", () => {
     expect(typeof aiSdk.compactionStep).toBe("function");
     expect(aiSdk.compactionMiddleware({ contextWindow: 8000 }).specificationVersion).toBe("v3");
   });
+
+  it("the official SDKs' message types go into the built .d.ts and come back out, strict, with bundler and node16 resolution (test/types)", () => {
+    if (!existsSync("dist/index.d.ts")) execFileSync("node", ["tools/build.mjs"], { stdio: "ignore" });
+    // The same files `npm run typecheck` compiles against src/, here through the package's own exports.
+    const dir = mkdtempSync(join(tmpdir(), "cc-types-"));
+    for (const [resolution, module] of [["Bundler", "ESNext"], ["Node16", "Node16"]]) {
+      const config = join(dir, `tsconfig.${resolution}.json`);
+      const compilerOptions = { module, moduleResolution: resolution, paths: {} };
+      writeFileSync(config, JSON.stringify({ extends: resolve("test/types/tsconfig.bundler.json"), compilerOptions, files: [resolve("test/types/sdk-types.ts")] }));
+      const tsc = spawnSync("npx", ["tsc", "-p", config], { encoding: "utf8" });
+      expect(tsc.stdout + tsc.stderr, resolution).toBe("");
+      expect(tsc.status, resolution).toBe(0);
+    }
+  }, 120_000);
 
   it("publint finds no problems", () => {
     expect(npx("publint", "--strict")).toMatch(/All good/);

@@ -2,7 +2,7 @@
 import type { DialectName } from "./types.js";
 
 /** The first evidence of a format in the messages; undefined when nothing tells (plain text reads the same in all three). */
-export function sniffDialect(messages: unknown[]): DialectName | undefined {
+export function sniffDialect(messages: readonly unknown[]): DialectName | undefined {
   for (const m of messages as { role?: string; content?: unknown; tool_calls?: unknown }[]) {
     if (m?.tool_calls || m?.role === "developer") return "openai";
     if (Array.isArray(m?.content)) {
