@@ -1,5 +1,6 @@
 // createCompactor: the same pipeline, holding the state between passes.
-import { compact, estimateTokens, plan } from "./compact.js";
+import { compact } from "./compact.js";
+import { estimateTokens, plan } from "./prepare.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
 import type { CompactorState } from "./state.js";
 import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput, Proposal } from "./types.js";

@@ -1,5 +1,6 @@
 // context-compactor: the isomorphic core. Web-standard APIs only.
-export { compact, estimateTokens, plan } from "./compact.js";
+export { compact } from "./compact.js";
+export { estimateTokens, plan } from "./prepare.js";
 export { accept, propose } from "./review.js";
 export { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./report/rates.js";
 export { previewPrune, type PrunePreview } from "./preview.js";

@@ -3,7 +3,7 @@
 import type { Plan } from "./plan/types.js";
 import type { PrunedItem } from "./prune/types.js";
 import type { CompactOptions, DefaultWritten, OpenAIChatInput } from "./types.js";
-import { prepare } from "./compact.js";
+import { prepare } from "./prepare.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune } from "./prune/index.js";
 import { redactor } from "./redact/index.js";

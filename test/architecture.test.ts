@@ -20,7 +20,7 @@ const FLOORS: [floor: string, holds: RegExp][] = [
   ["assemble", /^assemble\//],
   ["report", /^report\//],
   ["archive", /^archive\//],
-  ["the pass", /^(?:compact|pass|result|preview|compactor|review)\.ts$/],
+  ["the pass", /^(?:prepare|compact|pass|result|preview|compactor|review)\.ts$/],
   ["entry points", /^(?:index|convert|tiktoken|redact-entry)\.ts$|^ai-sdk\//],
 ];
 /**
