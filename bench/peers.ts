@@ -71,6 +71,21 @@ async function measure(input: ChatMessage[], run: () => Promise<ChatMessage[]> |
   return { ms, tokens: estimateTokens(out), valid: openAIValidity(out).length === 0, latest: latestSurvives(input, out) };
 }
 
+/** Peers the issue names that need a package this repo does not install: said, never stood in for. */
+const ABSENT = [
+  ["LangChain summarizationMiddleware", "langchain"],
+  ["Google ADK TokenBased compactor", "@google/adk"],
+] as const;
+
+async function installed(pkg: string): Promise<boolean> {
+  try {
+    await import(pkg);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function peersBench(): Promise<string> {
   const big = trajectories().filter((t) => estimateTokens(t.messages) > BUDGET);
   const totals: Record<string, { ms: number; tokens: number; valid: number; latest: number; over: number }> = {};
@@ -101,7 +116,7 @@ export async function peersBench(): Promise<string> {
     "LangChain trimMessages (last, 24k budget, start on human)": await bundleSize("node_modules/@langchain/core/dist/messages/index.js", ["trimMessages"]),
   };
   const n = big.length;
-  const rows = Object.entries(totals).map(([name, t]) => [
+  const rows: string[][] = Object.entries(totals).map(([name, t]) => [
     name,
     (t.ms / n).toFixed(2),
     Math.round(t.tokens / n).toLocaleString("en-US"),
@@ -110,10 +125,19 @@ export async function peersBench(): Promise<string> {
     `${t.latest}/${n}`,
     `${(sizes[name as keyof typeof sizes].gzip / 1024).toFixed(1)} KiB`,
   ]);
+  const absent: string[] = [];
+  for (const [name, pkg] of ABSENT) {
+    if (await installed(pkg)) absent.push(`${name}: \`${pkg}\` is installed but this bench has no adapter for it yet`);
+    else {
+      rows.push([`${name} (\`${pkg}\` not installed)`, "—", "—", "—", "—", "—", "—"]);
+      absent.push(`${name}: \`${pkg}\` is not a dependency of this repo, so it is not measured`);
+    }
+  }
   return (
     `The ${n} fixtures over a ${BUDGET.toLocaleString("en-US")}-token budget (window ${WINDOW.toLocaleString("en-US")}, threshold 0.75), ` +
     `${Math.round(before / n).toLocaleString("en-US")} tokens on average before; tokens counted with the same estimator for all.\n\n` +
     table(["tool", "ms / transcript", "tokens after (mean)", "still over budget", "tool pairs valid", "latest request kept", "bundle (gzip) of the import"], rows) +
-    "\n\npruneMessages has no token budget (it only drops tool content by position), so it cannot bring a long session under a window; trimMessages drops whole old turns, the handoff context with them. Bundle sizes are esbuild, browser, minified, of `import { that function }`."
+    "\n\npruneMessages has no token budget (it only drops tool content by position), so whether a long session lands under a window is chance (here, with every tool output but the last 2 messages' dropped, it did); trimMessages drops whole old turns, the handoff context with them. Bundle sizes are esbuild, browser, minified, of `import { that function }`. All run in one process, each transcript in turn. " +
+    `Not measured: ${absent.join("; ")}.`
   );
 }

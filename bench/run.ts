@@ -1,8 +1,7 @@
-// `npm run bench [section…]`: prints each table with the command that reproduces it, and writes
-// bench/RESULTS.md (all sections) with the machine it ran on. Nothing here is a test.
+// `npm run bench [section…] [--write]`: prints each table with the command that reproduces it; with
+// --write it also writes them into bench/RESULTS.md with the machine it ran on (a look at the numbers
+// leaves the tracked file alone). Nothing here is a test.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { compact, plan, type Summarizer } from "../src/index.js";
-import { trajectories } from "../test/support/fixtures.js";
 import { agentsBench } from "./agents.js";
 import { cacheBench } from "./cache.js";
 import { estimationBench } from "./estimation.js";
@@ -12,48 +11,8 @@ import { peersBench } from "./peers.js";
 import { prefixBench } from "./prefix.js";
 import { qualityBench } from "./quality.js";
 import { scalingBench } from "./scaling.js";
+import { speedBench } from "./speed.js";
 import { unresolvedBench } from "./unresolved.js";
-
-/** Median ms of each function, measured interleaved so that machine drift hits them alike. */
-async function interleaved(fns: (() => unknown)[], rounds: number): Promise<number[]> {
-  const times = fns.map(() => [] as number[]);
-  for (let r = 0; r < rounds + 5; r++) {
-    for (const [i, fn] of fns.entries()) {
-      const t = performance.now();
-      await fn();
-      if (r >= 5) times[i].push(performance.now() - t);
-    }
-  }
-  return times.map((xs) => xs.sort((a, b) => a - b)[xs.length >> 1]);
-}
-
-async function speed(): Promise<string> {
-  const all = trajectories().map((t) => ({ ...t, tokens: plan(t.messages, { contextWindow: 1e9 }).tokens.total }));
-  const big = all.sort((a, b) => b.tokens - a.tokens)[0];
-  const o = { contextWindow: 32_000 };
-  // A model that answers at once: what compact costs around a model summarizer (its material redacted whole).
-  const instant: Summarizer = Object.assign(async () => "## Active task\n- continue", { label: "instant-model" });
-  const withModel = { ...o, summarizer: instant };
-  const [stringify, planMs, compactMs, modelMs] = await interleaved(
-    [() => JSON.stringify(big.messages), () => plan(big.messages, o), () => compact(big.messages, o), () => compact(big.messages, withModel)],
-    60,
-  );
-  const r = await compact(big.messages, o);
-  return (
-    `${big.name}: ${big.messages.length} messages, ${big.tokens} estimated tokens, ${(JSON.stringify(big.messages).length / 1e6).toFixed(2)} MB JSON; window 32k ` +
-    "(medians of 60 interleaved rounds). The deterministic summarizer redacts the sources of the lines it keeps; " +
-    "a model summarizer is sent the whole material (~150k characters) redacted in one batch.\n\n" +
-    table(
-      ["operation", "ms", "× JSON.stringify", "target"],
-      [
-        ["JSON.stringify(messages)", stringify.toFixed(2), "1.00", ""],
-        ["plan", planMs.toFixed(2), (planMs / stringify).toFixed(2), "< 1"],
-        [`compact, deterministic summarizer (${r.report.mode}, ${r.report.tokensBefore} → ${r.report.tokensAfter} tokens)`, compactMs.toFixed(2), (compactMs / stringify).toFixed(2), "≤ 5"],
-        ["compact around a model summarizer that answers at once", modelMs.toFixed(2), (modelMs / stringify).toFixed(2), ""],
-      ],
-    )
-  );
-}
 
 async function size(): Promise<string> {
   const rows: (string | number)[][] = [];
@@ -73,7 +32,7 @@ async function size(): Promise<string> {
 }
 
 const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
-  speed: { title: "Speed on the largest fixture", run: speed },
+  speed: { title: "Speed on the largest fixture", run: speedBench },
   size: { title: "Bundle size", run: size },
   scaling: { title: "Scaling: 10 to 10,000 messages", run: scalingBench },
   estimation: { title: "Token estimation against o200k_base", run: estimationBench },
@@ -93,7 +52,11 @@ if (existsSync(redactModule)) {
   SECTIONS.holdout = { title: "Secret redaction on the blind holdout corpus", run: holdoutBench };
 }
 
-const wanted = process.argv.slice(2).filter((a) => a in SECTIONS);
+const args = process.argv.slice(2);
+const unknown = args.filter((a) => a !== "--write" && !(a in SECTIONS));
+if (unknown.length) throw new Error(`unknown bench section ${unknown.join(", ")}: the sections are ${Object.keys(SECTIONS).join(", ")}; --write saves them to bench/RESULTS.md`);
+const write = args.includes("--write");
+const wanted = args.filter((a) => a in SECTIONS);
 const names = wanted.length ? wanted : Object.keys(SECTIONS);
 const parts: string[] = [];
 for (const name of names) {
@@ -104,17 +67,22 @@ for (const name of names) {
   console.log(`\n${text}(${((performance.now() - started) / 1000).toFixed(1)} s)`);
   parts.push(text);
 }
-// A partial run replaces its own sections of bench/RESULTS.md and keeps the others as they were.
-const results = new URL("RESULTS.md", import.meta.url);
-const old = existsSync(results) ? readFileSync(results, "utf8") : "";
-const kept = new Map<string, string>();
-for (const section of old.split(/\n(?=## )/).slice(1)) kept.set(section.slice(3, section.indexOf("\n")), `${section.trimEnd()}\n`);
-for (const [i, name] of names.entries()) kept.set(SECTIONS[name].title, parts[i]);
-const order = Object.values(SECTIONS).map((s) => s.title);
-const body = order.filter((t) => kept.has(t)).map((t) => kept.get(t));
-writeFileSync(
-  results,
-  `# Benchmark results\n\nMachine: ${machine()}. Generated by \`npm run bench\`; sections last run on ${new Date().toISOString().slice(0, 10)}` +
-    `${wanted.length ? ` (${wanted.join(", ")}; the others are from earlier runs)` : ""}. Each section can be rerun alone with the command under its title.\n\n${body.join("\n")}`,
-);
-console.log("\nwritten to bench/RESULTS.md");
+if (write) writeResults();
+else console.log("\nbench/RESULTS.md left as it was (add --write to save these tables there)");
+
+/** A partial run replaces its own sections of bench/RESULTS.md and keeps the others as they were. */
+function writeResults() {
+  const results = new URL("RESULTS.md", import.meta.url);
+  const old = existsSync(results) ? readFileSync(results, "utf8") : "";
+  const kept = new Map<string, string>();
+  for (const section of old.split(/\n(?=## )/).slice(1)) kept.set(section.slice(3, section.indexOf("\n")), `${section.trimEnd()}\n`);
+  for (const [i, name] of names.entries()) kept.set(SECTIONS[name].title, parts[i]);
+  const order = Object.values(SECTIONS).map((s) => s.title);
+  const body = order.filter((t) => kept.has(t)).map((t) => kept.get(t));
+  writeFileSync(
+    results,
+    `# Benchmark results\n\nMachine: ${machine()}. Generated by \`npm run bench -- --write\`; sections last run on ${new Date().toISOString().slice(0, 10)}` +
+      `${wanted.length ? ` (${wanted.join(", ")}; the others are from earlier runs)` : ""}. Each section can be rerun alone with the command under its title (which prints it; add \`--write\` to save it here).\n\n${body.join("\n")}`,
+  );
+  console.log("\nwritten to bench/RESULTS.md");
+}

@@ -1,47 +1,15 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { sniffDialect } from "./dialects/detect.js";
-import { openAIChat } from "./dialects/openai.js";
-import type { Dialect, MessageView, NeutralRole } from "./dialects/view.js";
-import { messageTokens, toolDefinitionTokens } from "./estimate/index.js";
-import { resolveSettings, type Settings } from "./options.js";
-import { planViews } from "./plan/index.js";
-import { redactor } from "./redact/index.js";
-import { normalizeState } from "./state.js";
-import type { Refs } from "./archive/ref.js";
-import type { ChatMessage, CompactMode, CompactOptions, CompactorState, CompactReport, CompactResult, Plan } from "./types.js";
+import type { Dialect } from "./dialects/view.js";
+import { BUILT_IN, prepare } from "./prepare.js";
+import type { Prepared } from "./plan/prepared.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
 
 /** Pruning, summarizing and writing the result: loaded with the first pass that rewrites. */
-type Rewrite = typeof import("./rewrite.js");
-
-export interface Prepared<M> {
-  dialect: Dialect<M>;
-  /** options.system, for dialects that keep the system prompt beside the messages. */
-  system: unknown;
-  input: M[];
-  settings: Settings;
-  state: CompactorState;
-  views: MessageView[];
-  plan: Plan;
-  /** Said in every report of this input, whatever the pass does. */
-  warnings: string[];
-  /** How the pass cites messages, once it knows the passes before it. */
-  refs?: Refs;
-}
-
-const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
-
-/** The dialect object of the options; OpenAI Chat Completions when none is given. */
-function dialectOf<M>(d: Dialect<M> | undefined): Dialect<M> {
-  if (d === undefined) return openAIChat as unknown as Dialect<M>;
-  if (typeof d === "string") {
-    const name = Object.hasOwn(BUILT_IN, d) ? BUILT_IN[d] : "openAIChat, anthropicMessages, aiSdkMessages";
-    throw new RangeError(`context-compactor: options.dialect takes a dialect object, not the name ${JSON.stringify(d)}: import { ${name} } from "context-compactor"`);
-  }
-  if (typeof d?.validate !== "function" || typeof d.view !== "function") {
-    throw new RangeError("context-compactor: options.dialect must be a Dialect object (openAIChat, anthropicMessages, aiSdkMessages or your own)");
-  }
-  return d;
-}
+type Rewrite = typeof import("./pass.js");
+/** Handed what `accept` needs to write a pass again with an edited handoff (src/review.ts). */
+type Review<M> = (r: import("./pass.js").Review<M>) => void;
 
 /** A transcript that is plainly in another built-in format than the dialect that reads it: never a silent mis-read. */
 function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
@@ -49,23 +17,6 @@ function misread(dialect: Dialect<unknown>, input: unknown[]): string[] {
   return seen && seen !== dialect.name
     ? [`these messages look like the ${seen} format but were read as ${dialect.name}: pass dialect: ${BUILT_IN[seen]} (tool calls and results may have been missed)`]
     : [];
-}
-
-export function prepare<M>(messages: unknown, options: CompactOptions<M>): Prepared<M> {
-  const dialect = dialectOf(options?.dialect);
-  const input = dialect.validate(messages);
-  const { state, warnings } = normalizeState(options?.state);
-  const settings = resolveSettings(options as CompactOptions<unknown>, state);
-  const views = input.map((m) => dialect.view(m));
-  const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
-  const plan = planViews(views, settings, state, Boolean(options.force), wire, Boolean(dialect.keepsEmptied), Boolean(dialect.itemized));
-  const system = dialect.appendSystemNote ? options.system : undefined;
-  return { dialect, input, settings, state, views, plan, system, warnings: [...warnings, ...misread(dialect, input)] };
-}
-
-/** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
-export function plan<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Plan {
-  return prepare(messages, options).plan;
 }
 
 function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): CompactReport {
@@ -89,7 +40,9 @@ function baseReport(p: Prepared<unknown>, mode: CompactMode, started: number): C
 }
 
 function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number, why?: string): CompactResult<M> {
-  const report = baseReport(p as Prepared<unknown>, mode, started);
+  const { stalled } = p.plan;
+  const report = baseReport(p as Prepared<unknown>, stalled ? "stalled" : mode, started);
+  if (stalled) report.stalled = stalled;
   if (why) report.warnings.push(why);
   const r: CompactResult<M> = { messages: p.input, state: p.state, report };
   // A system prompt kept beside the messages comes back beside them, as it was (src/pass.ts adds the note).
@@ -97,13 +50,39 @@ function unchanged<M>(p: Prepared<M>, mode: "noop" | "aborted", started: number,
   return r;
 }
 
-/** Why a lazily loaded module did not load, safe to report: the loader may quote a signed URL, token and all. */
-const loadError = (error: unknown) => redactor.redactMessage(error instanceof Error ? error.message : String(error));
+/** The rewriting code once loaded: a later pass skips the loader (with a transpiling loader, ~0.2 ms a call). */
+let rewriteCode: Promise<Rewrite> | undefined;
 
-/** One compaction pass. Under the threshold it is a no-op that returns the same array. */
-export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): Promise<CompactResult<M>> {
+/**
+ * Why the rewriting code did not load, safe to report: the loader may quote a signed URL, token and all.
+ * Redaction loads only with a pass that rewrites too; when it cannot load either, the reason is left out.
+ */
+async function loadError(error: unknown): Promise<string> {
+  try {
+    const { redactor } = await import("./redact/index.js");
+    return ` (${redactor.redactMessage(error instanceof Error ? error.message : String(error))})`;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * One compaction pass. Under the threshold it is a no-op that returns the same array. `M`, the
+ * caller's message type (an SDK's own), must be one the dialect reads (`D`); the result is `M[]`,
+ * widened with what the dialect writes (`W`) only when `M` does not hold it.
+ */
+export function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(
+  messages: readonly M[],
+  options: CompactOptions<D, W>,
+): Promise<CompactResult<Compacted<M, W>>> {
+  return compactPass<D>(messages, options) as Promise<CompactResult<Compacted<M, W>>>;
+}
+
+/** The pass on the dialect's message type, and for `propose` what accepting it with an edited handoff needs. */
+export async function compactPass<M>(messages: unknown, options: CompactOptions<M, unknown>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
   const p = prepare<M>(messages, options);
+  p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
   if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
@@ -111,26 +90,12 @@ export async function compact<M = ChatMessage>(messages: NoInfer<M>[], options: 
 
   // Pruning, summarizing and writing the result load with the first pass that rewrites.
   let rewrite: Rewrite;
-  let more: typeof import("./redact/more.js");
   try {
-    [rewrite, more] = await Promise.all([import("./rewrite.js"), import("./redact/more.js")]);
+    rewrite = await (rewriteCode ??= import("./pass.js"));
   } catch (error) {
-    return unchanged(p, "noop", started, `the compaction code could not be loaded (${loadError(error)}): kept as it was`);
+    rewriteCode = undefined; // a later pass tries again
+    return unchanged(p, "noop", started, `the compaction code could not be loaded${await loadError(error)}: kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options, emit, more.completed(redactor, options.secrets), (m) => baseReport(p as Prepared<unknown>, m, started), started);
+  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
-}
-
-/** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
-export function estimateTokens<M = ChatMessage>(
-  input: string | NoInfer<M> | NoInfer<M>[],
-  options: Pick<CompactOptions<M>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
-): number {
-  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
-  if (typeof input === "string") return settings.countText(input);
-  const dialect = dialectOf(options.dialect);
-  const list = dialect.validate(Array.isArray(input) ? input : [input]);
-  let total = Array.isArray(input) ? toolDefinitionTokens(settings.tools, settings) : 0;
-  for (const m of list) total += messageTokens(dialect.view(m), settings);
-  return total;
 }

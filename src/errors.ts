@@ -1,4 +1,4 @@
-import type { FailureKind } from "./types.js";
+import type { FailureKind } from "./summarize/types.js";
 
 /** Thrown (or rejected with) when the input is not a valid message list. */
 export class CompactionInputError extends Error {

@@ -1,6 +1,9 @@
-// Options with their defaults resolved once, checked with clear errors.
+// Options with their defaults resolved once, checked with clear errors (valibot).
+import * as v from "valibot";
+import { fields } from "./schema.js";
 import { DEFAULT_IMAGE_TOKENS, heuristicTokens, type EstimateSettings } from "./estimate/index.js";
-import type { CompactOptions, CompactorState } from "./types.js";
+import type { CompactorState } from "./state.js";
+import type { CompactOptions } from "./types.js";
 
 export const DEFAULT_THRESHOLD = 0.75;
 export const DEFAULT_HEAD_MESSAGES = 3;
@@ -46,10 +49,7 @@ export interface Settings extends EstimateSettings {
   system: string | undefined;
   /** The clock of cooldowns and the frequency guard. */
   now: () => number;
-}
-
-function check(ok: boolean, message: string): void {
-  if (!ok) throw new RangeError(`context-compactor: ${message}`);
+  maxRequestBytes: number | undefined;
 }
 
 function calibrated(count: (t: string) => number, state: CompactorState | undefined): (t: string) => number {
@@ -68,8 +68,39 @@ function checkedCounter(count: (t: string) => number): (t: string) => number {
 }
 
 const isFunction = (f: unknown) => typeof f === "function";
-/** Options that, when given, must be functions. */
-const FUNCTIONS = ["countTokens", "onEvent", "now"] as const;
+const finite = (n: unknown): n is number => Number.isFinite(n);
+/** An option that, when given (not undefined; with `orNull`, not null either), must pass `ok`, or the problem is `problem`. */
+const given = (ok: (x: any) => boolean, problem: string, orNull = false) => v.optional(v.custom((x) => (orNull && x === null) || ok(x), problem));
+
+/** What each option must be; the first problem is a RangeError. Options not named pass as they are. */
+const OPTIONS = fields(
+  {
+    contextWindow: v.custom((n) => finite(n) && n > 0, "contextWindow must be a positive number of tokens"),
+    maxOutputTokens: given((n) => finite(n) && n >= 0, "maxOutputTokens must be ≥ 0 and smaller than contextWindow"),
+    threshold: given((t) => typeof t === "number" && t > 0 && t <= 1, "threshold must be a fraction in (0, 1]"),
+    headMessages: given((n) => Number.isInteger(n) && n >= 0, "headMessages must be an integer ≥ 0"),
+    imageTokens: given((n) => finite(n) && n >= 0, "imageTokens must be a number ≥ 0"),
+    tools: given(Array.isArray, "tools must be an array of tool definitions"),
+    countTokens: given(isFunction, "countTokens must be a function", true),
+    onEvent: given(isFunction, "onEvent must be a function", true),
+    now: given(isFunction, "now must be a function", true),
+    summarizer: given((f) => [f].flat().every(isFunction), "summarizer must be a function or an array of functions", true),
+    protectedTools: given((t) => Array.isArray(t) && t.every((x) => typeof x === "string"), "protectedTools must be an array of tool names", true),
+    focus: given((f) => typeof f === "string", "focus must be a string", true),
+    runway: given((n) => finite(n) && n >= 0, "runway must be a number of tokens ≥ 0"),
+    archiveLimit: given((n) => typeof n === "number" && n >= 0, "archiveLimit must be a number of characters ≥ 0"),
+    secrets: given((t) => Array.isArray(t) && t.every((x) => typeof x === "string"), "secrets must be an array of strings"),
+    // Not an array: one entry that fails.
+    refIndexes: given((r) => {
+      const own = [r].flat().filter((n) => n != null);
+      return own.every((n) => n >= 0 && Number.isInteger(n)) && new Set(own).size === own.length;
+    }, "refIndexes must be distinct integers ≥ 0 or null", true),
+    tailTokens: given((n) => finite(n) && n >= 0, "tailTokens must be a number ≥ 0"),
+    pin: given(isFunction, "pin must be a function", true),
+    maxRequestBytes: given((n) => n > 0, "maxRequestBytes must be a number of bytes > 0"),
+  },
+  "options are required ({ contextWindow })",
+);
 
 /** A separate system prompt as text: a string, or text blocks. */
 export function systemText(system: unknown): string | undefined {
@@ -81,36 +112,20 @@ export function systemText(system: unknown): string | undefined {
 
 /** `state` is the options' state already normalised (see normalizeState). */
 export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorState): Settings {
-  check(o !== null && typeof o === "object", "options are required ({ contextWindow })");
+  const checked = v.safeParse(OPTIONS, o);
+  if (!checked.success) throw new RangeError(`context-compactor: ${checked.issues[0].message}`);
   const { contextWindow } = o;
-  check(Number.isFinite(contextWindow) && contextWindow > 0, "contextWindow must be a positive number of tokens");
   const maxOutputTokens = o.maxOutputTokens ?? 0;
-  check(
-    Number.isFinite(maxOutputTokens) && maxOutputTokens >= 0 && maxOutputTokens < contextWindow,
-    "maxOutputTokens must be ≥ 0 and smaller than contextWindow",
-  );
+  if (!(maxOutputTokens < contextWindow)) throw new RangeError("context-compactor: maxOutputTokens must be ≥ 0 and smaller than contextWindow");
   const threshold = o.threshold ?? DEFAULT_THRESHOLD;
-  check(typeof threshold === "number" && threshold > 0 && threshold <= 1, "threshold must be a fraction in (0, 1]");
   const headMessages = o.headMessages ?? DEFAULT_HEAD_MESSAGES;
-  check(Number.isInteger(headMessages) && headMessages >= 0, "headMessages must be an integer ≥ 0");
   const imageTokens = o.imageTokens ?? DEFAULT_IMAGE_TOKENS;
-  check(Number.isFinite(imageTokens) && imageTokens >= 0, "imageTokens must be a number ≥ 0");
-  check(o.tools === undefined || Array.isArray(o.tools), "tools must be an array of tool definitions");
-  for (const k of FUNCTIONS) check(o[k] == null || isFunction(o[k]), `${k} must be a function`);
-  check(o.summarizer == null || [o.summarizer].flat().every(isFunction), "summarizer must be a function or an array of functions");
   const tools = o.protectedTools ?? [];
-  check(Array.isArray(tools) && tools.every((t) => typeof t === "string"), "protectedTools must be an array of tool names");
-  check(o.focus == null || typeof o.focus === "string", "focus must be a string");
-  check(o.runway === undefined || (Number.isFinite(o.runway) && o.runway >= 0), "runway must be a number of tokens ≥ 0");
-  check(o.secrets === undefined || (Array.isArray(o.secrets) && o.secrets.every((v) => typeof v === "string")), "secrets must be an array of strings");
-  check(o.archiveLimit === undefined || (typeof o.archiveLimit === "number" && o.archiveLimit >= 0), "archiveLimit must be a number of characters ≥ 0");
-  const own = [o.refIndexes ?? []].flat().filter((n) => n != null); // not an array: one entry that fails
-  check(own.every((n) => n >= 0 && Number.isInteger(n)) && new Set(own).size === own.length, "refIndexes must be distinct integers ≥ 0 or null");
 
   const effectiveWindow = contextWindow - maxOutputTokens;
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
   const tailTokens = o.tailTokens;
-  check(tailTokens === undefined || (Number.isFinite(tailTokens) && tailTokens >= 0), "tailTokens must be a number ≥ 0");
+  const { maxRequestBytes } = o;
   return {
     contextWindow,
     maxOutputTokens,
@@ -123,7 +138,9 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     tools: o.tools,
     system: systemText(o.system),
     now: o.now ?? Date.now,
+    maxRequestBytes,
     imageTokens,
     countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
+    basis: { counter: o.countTokens ?? heuristicTokens, key: `${state?.calibration?.ratio} ${imageTokens}` },
   };
 }

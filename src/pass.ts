@@ -1,27 +1,57 @@
-// The part of a pass that rewrites, after the import() that loads it (src/compact.ts): pruning, the
-// summary stage, writing the result. Only src/rewrite.ts reaches this file, so it loads with that code.
+// The part of a pass that rewrites: pruning, the summary stage, writing the result. src/compact.ts loads
+// it with import() on the first pass that rewrites; a no-op pass, most of them (a compactor is asked
+// before every model call), loads none of it, redaction's catalogue included: only lazily loaded code
+// imports it (the entry's `redact` is a function of its own, src/redact-entry.ts), or esbuild would put
+// it in a chunk every import loads.
 import { passesBehind } from "./archive/passes.js";
-import { SYSTEM_NOTE } from "./assemble/handoff.js";
-import type { Prepared } from "./compact.js";
+import { SYSTEM_NOTE } from "./facts/handoff.js";
+import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
-import { prune } from "./prune/index.js";
-import type { PassRedactor } from "./redact/index.js";
+import { prune, type PruneResult } from "./prune/index.js";
+import { stubForBytes } from "./prune/bytes.js";
+import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
+import { completed } from "./redact/more.js";
 import { written } from "./result.js";
+import { cacheReport, fingerprint } from "./report/cache.js";
 import { summaryStage } from "./summarize/load.js";
-import type { CompactionEvent, CompactMode, CompactOptions, CompactReport, CompactResult, SummaryInfo } from "./types.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { Revised } from "./summarize/stage.js";
+import type { SummaryInfo } from "./summarize/types.js";
+import type { CompactionEvent, CompactOptions, CompactResult } from "./types.js";
+
+/** What `accept` needs: the handoff's text as the pass wrote it, and the same pass written again with an edit. */
+export interface Review<M> {
+  handoff: string;
+  revise: (edited: string) => CompactResult<M>;
+}
+
+/**
+ * Redaction for one pass: a text is read once, whichever stage asks for it (a call's arguments pruned
+ * and archived, a failed output the summary quotes and the archive keeps, one output archived twice),
+ * windows of one-liners included. Per pass: the memo goes with the pass (and with the archive's
+ * entries not yet read).
+ */
+function readOnce(r: PassRedactor): PassRedactor {
+  const done = new Map<string, string>();
+  const redact = (text: string) => done.get(text) ?? done.set(text, r.redact(text)).get(text)!;
+  return { ...r, redact, streamKit: { ...r.streamKit, redact } };
+}
 
 /**
  * Prunes, summarizes when pruning is not enough, and writes the result (its report timed and emitted,
- * the system note added); "aborted" when the signal fired while summarizing.
+ * the system note added); "aborted" when the signal fired while summarizing. `review` is handed what
+ * `accept` needs when the pass wrote a summary or the marker.
  */
 export async function rewritten<M>(
   p: Prepared<M>,
   options: CompactOptions<M>,
   emit: (e: CompactionEvent) => void,
-  redactor: PassRedactor,
   reportOf: (mode: CompactMode) => CompactReport,
   started: number,
+  review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
+  // the whole catalogue (./redact/more.ts completes ./redact/shapes.ts) and the caller's known values
+  const redactor = readOnce(completed(catalogue, options.secrets));
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;
@@ -30,8 +60,12 @@ export async function rewritten<M>(
   p.state = { ...p.state, compactions: pass };
   p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;
   const { plan: pl, settings, dialect } = p;
-  const pruned = prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
-  const pruneAccepted = pruned.items.length > 0 && pruned.total <= pl.pruneTarget;
+  // Over maxRequestBytes alone (the tokens under the threshold): only the oldest images go, nothing else changes.
+  const overBytes = pl.bytes! > settings.maxRequestBytes!;
+  const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
+  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
+  if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs);
+  const pruneAccepted = pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
   let handoff: string | undefined;
@@ -40,22 +74,56 @@ export async function rewritten<M>(
   let summaryText: string | undefined;
   let failures: CompactReport["failures"] = [];
   let cooldowns = p.state.cooldowns;
+  let revise: ((text: string) => Revised) | undefined;
 
-  if (!pruneAccepted && !middleEmpty) {
+  if (!pruneAccepted && !middleEmpty && !bytesOnly) {
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
-    ({ handoff, mode, summary, summaryText, failures, cooldowns } = stage);
+    ({ handoff, mode, summary, summaryText, failures, cooldowns, revise } = stage);
   }
 
   const decided = { pruned, pruneAccepted, kept, handoff, mode, summary, summaryText, failures, cooldowns };
-  const out = written(p, decided, reportOf, redactor.redact, options.archiveLimit);
-  out.report.durationMs = Date.now() - started;
+  const finish = (d: typeof decided): CompactResult<M> => {
+    const out = written(p, d, reportOf, redactor.redact, options.archiveLimit);
+    out.report.durationMs = Date.now() - started;
+    // A system prompt kept beside the messages comes back beside them, with the note once compacted.
+    if (p.system !== undefined) {
+      const noted = out.messages !== p.input && d.handoff !== undefined && !(settings.system ?? "").includes(SYSTEM_NOTE);
+      out.system = noted ? dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
+      out.report.systemChanged = noted;
+    }
+    if (out.messages !== p.input) cached(p, out, options);
+    return out;
+  };
+  const out = finish(decided);
   emit({ type: "done", report: out.report });
-  // A system prompt kept beside the messages comes back beside them, with the note once compacted.
-  if (p.system !== undefined) {
-    const noted = out.messages !== p.input && handoff !== undefined && !(settings.system ?? "").includes(SYSTEM_NOTE);
-    out.system = noted ? dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
-    out.report.systemChanged = noted;
-  }
+  if (review && revise) review({ handoff: summaryText ?? handoff!, revise: (text) => finish({ ...decided, ...revise!(text) }) });
   return out;
+}
+
+/** report.cache, and the output's fingerprint in the state for the next pass's. */
+function cached<M>(p: Prepared<M>, out: CompactResult<M>, options: CompactOptions<M>): void {
+  const { report } = out;
+  report.cache = cacheReport({
+    input: p.input,
+    firstChangedIndex: report.firstChangedIndex,
+    outputLength: out.messages.length,
+    perMessage: p.plan.tokens.perMessage,
+    fixedTokens: p.plan.fixedTokens,
+    tokensBefore: report.tokensBefore,
+    tokensAfter: report.tokensAfter,
+    systemChanged: Boolean(report.systemChanged),
+    sent: p.state.sent,
+    rates: options.cacheRates,
+    anthropic: p.dialect.name === "anthropic",
+  });
+  const print = fingerprint(out.messages);
+  const { sent: _, ...state } = out.state;
+  out.state = print === undefined ? state : { ...state, sent: { messages: out.messages.length, fingerprint: print } };
+}
+
+/** The transcript as it came, in a prune's shape (a pass that prunes nothing the usual way). */
+function untouched<M>(p: Prepared<M>): PruneResult<M> {
+  const perMessage = p.plan.tokens.perMessage.slice();
+  return { messages: p.input.slice(), views: p.views.slice(), perMessage, total: p.plan.tokens.total, items: [], reasoning: new Map() };
 }

@@ -1,7 +1,9 @@
 // previewPrune: what pruning alone would do, synchronously. A file of its own, so that `compact`,
-// which loads pruning lazily (src/rewrite.ts), does not carry it at import.
-import type { CompactOptions, ChatMessage, Plan, PrunedItem } from "./types.js";
-import { prepare } from "./compact.js";
+// which loads pruning lazily (src/pass.ts), does not carry it at import.
+import type { Plan } from "./plan/types.js";
+import type { PrunedItem } from "./prune/types.js";
+import type { CompactOptions, DefaultWritten, OpenAIChatInput } from "./types.js";
+import { prepare } from "./prepare.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune } from "./prune/index.js";
 import { redactor } from "./redact/index.js";
@@ -18,7 +20,7 @@ export interface PrunePreview {
 }
 
 /** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
-export function previewPrune<M = ChatMessage>(messages: NoInfer<M>[], options: CompactOptions<M>): PrunePreview {
+export function previewPrune<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): PrunePreview {
   const p = prepare(messages, options);
   const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, completed(redactor), keptTokens(p.plan) > p.plan.tokens.threshold);
   return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };

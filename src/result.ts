@@ -4,25 +4,19 @@
 // that both this import() and `plan` reach would be loaded with every import (esbuild shares it).
 import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
-import type { Prepared } from "./compact.js";
+import type { Prepared } from "./plan/prepared.js";
 import { messageTokens } from "./estimate/index.js";
-import { MAX_STRIKES } from "./options.js";
+import { requestBytes } from "./prune/bytes.js";
 import { keptTokens, removedIndexes } from "./plan/kept.js";
 import { sum, userText } from "./plan/index.js";
 import type { PruneResult } from "./prune/index.js";
 import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
-import type { CompactMode, CompactorState, CompactReport, CompactResult, SummaryInfo } from "./types.js";
-
-// Tunables only this module reads (src/options.ts loads with every import).
-/** A pass that saves less than this share of the tokens is ineffective (a strike). */
-const EFFECTIVE_SAVING = 0.1;
-/**
- * Frequency guard: this many effective passes within FREQUENT_SPAN_MS that each left the total over
- * the threshold pause automatic compaction for FREQUENT_PAUSE_MS.
- */
-const FREQUENT_PASSES = 3;
-const FREQUENT_SPAN_MS = 600_000;
-const FREQUENT_PAUSE_MS = 600_000;
+import { afterPass } from "./report/stall.js";
+import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CompactorState } from "./state.js";
+import type { Plan } from "./plan/types.js";
+import type { SummaryInfo } from "./summarize/types.js";
+import type { CompactResult } from "./types.js";
 
 /** What the pass decided before writing: the pruned transcript and, when it summarized, the handoff. */
 export interface Decided<M> {
@@ -44,16 +38,24 @@ function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
   return total;
 }
 
-/** Back-off accounting: a pass that saves under 10 % is a strike; two strikes back off. */
-function withBackoff(s: CompactorState, before: number, after: number, runway: number): CompactorState {
-  if (before - after >= before * EFFECTIVE_SAVING) {
-    const { backoffUntilTokens: _, ...rest } = s;
-    return { ...rest, strikes: 0 };
-  }
-  const strikes = s.strikes + 1;
-  // Back off until a runway's worth of new conversation arrives: each retry needs new material.
-  return strikes >= MAX_STRIKES ? { ...s, strikes, backoffUntilTokens: before + runway } : { ...s, strikes };
+/** The back-off, the frequency guard and the stall, after a pass that ran (src/report/stall.ts). */
+function guard(p: Prepared<unknown>, s: CompactorState, after: number, latestUser: number, tailTokens: number) {
+  const { plan: pl, settings } = p;
+  return afterPass(s, {
+    plan: pl,
+    before: pl.tokens.total,
+    after,
+    runway: settings.runway,
+    now: settings.now(),
+    tailTokens,
+    pinnedTokens: pinnedTokens(pl),
+    contextWindow: settings.contextWindow,
+    maxOutputTokens: settings.maxOutputTokens,
+    latestUser,
+  });
 }
+
+const pinnedTokens = (pl: Plan) => pl.pinned.reduce((t, i) => t + pl.tokens.perMessage[i], 0);
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT, reasoning?: Map<number, string[]>) {
@@ -80,13 +82,17 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   const known = new Map<M, number>();
   pruned.messages.forEach((m, i) => known.set(m, pruned.perMessage[i]));
   const tokensAfter = sumTokens(out, known, p);
-  if (tokensAfter >= pl.tokens.total) {
+  const bytesAfter = p.bytes && requestBytes(out, p.input, p.bytes, pl);
+  if (tokensAfter >= pl.tokens.total && !(bytesAfter! < pl.bytes!)) {
     // A handoff longer than what it replaces: keep the input, count the pass as ineffective.
     const same = reportOf("noop");
     same.warnings.push(`compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
     if (pl.tokens.total > pl.tokens.threshold) same.warnings.push(overWarning(pl, pl.tokens.total, kept));
     same.failures = failures;
-    return { messages: p.input, state: withBackoff({ ...p.state, cooldowns }, pl.tokens.total, pl.tokens.total, settings.runway), report: same };
+    const guarded = guard(p, { ...p.state, cooldowns }, pl.tokens.total, pl.latestUserIndex, sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end));
+    same.warnings.push(...guarded.warnings);
+    if (guarded.stalled) same.stalled = guarded.stalled;
+    return { messages: p.input, state: guarded.state, report: same };
   }
   const tailTokens = sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end);
   const removed = handoff === undefined ? [] : removedIndexes(pl);
@@ -102,6 +108,8 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     sanitized,
   });
   if (summary) report.summary = summary;
+  if (bytesAfter !== undefined) report.warnings.push(...bytesReport(report, pl.bytes!, bytesAfter, settings.maxRequestBytes!));
+  if (pl.userPinned) report.pinned = { indexes: pl.userPinned, tokens: sum(pl.userPinned.map((i) => pl.tokens.perMessage[i])) };
   if (templateClash) report.warnings.push("strict chat templates (Mistral, Devstral: tool calls and results skipped) see two turns of one role meet at the handoff: no tail start within the threshold keeps them alternating");
   // The zero-user guard's last word: where no seam could make the handoff a user message, say so.
   if (handoff !== undefined && !outViews.some(userText)) {
@@ -133,31 +141,23 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     fallbackStreak: mode === "fallback" ? p.state.fallbackStreak + 1 : 0,
     ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
   };
-  let state = withBackoff(counted, pl.tokens.total, tokensAfter, settings.runway);
-  // Frequency guard: effective passes that still leave the total over the threshold, several in a short
-  // span, are a loop the back-off cannot see (each saves something, none gets under, each may cost a
-  // model call): automatic compaction pauses.
-  const { pausedUntil: _, recentPasses: run = [], ...rest } = state;
-  state = rest; // a pass that rewrites ends a pause
-  if (!state.strikes && tokensAfter > pl.tokens.threshold) {
-    const now = settings.now();
-    const recentPasses = [...run, now].filter((t) => now - t <= FREQUENT_SPAN_MS).slice(-FREQUENT_PASSES);
-    if (recentPasses.length < FREQUENT_PASSES) state = { ...state, recentPasses };
-    else {
-      state = { ...state, pausedUntil: now + FREQUENT_PAUSE_MS };
-      report.warnings.push(
-        `${FREQUENT_PASSES} effective passes within ${FREQUENT_SPAN_MS / 60_000} minutes each left the transcript over its threshold (${pl.tokens.threshold} tokens): ` +
-          `automatic compaction pauses until ${new Date(state.pausedUntil!).toISOString()} (force overrides)`,
-      );
-    }
-  }
-  if (state.strikes >= MAX_STRIKES) {
-    report.warnings.push(
-      `${state.strikes} passes in a row saved under 10 %: automatic compaction backs off until ${state.backoffUntilTokens} tokens (force overrides)`,
-    );
-  }
+  const latest = pl.latestUserIndex < 0 ? -1 : out.indexOf(p.input[pl.latestUserIndex]);
+  const guarded = guard(p, counted, tokensAfter, latest, tailTokens);
+  const state = guarded.state;
+  report.warnings.push(...guarded.warnings);
+  if (guarded.stalled) report.stalled = guarded.stalled;
   const result: CompactResult<M> = { messages: out, state, report };
   if (archived.archive) result.archive = archived.archive;
   report.warnings.push(...archived.warnings);
   return result;
+}
+
+/** report.bytes, and what the byte budget made the pass do or could not. */
+function bytesReport(report: CompactReport, before: number, after: number, max: number): string[] {
+  report.bytes = { before, after, max };
+  const stubbed = report.pruned.filter((x) => x.kind === "image").length;
+  return [
+    ...(before > max ? [`the request was over maxRequestBytes (${max}): ${before} → ${after} bytes, the images of ${stubbed} messages stubbed, oldest first (archived)`] : []),
+    ...(after > max ? [`still over maxRequestBytes (${max}) at ${after} bytes: the latest user message's images and pinned messages are never stubbed`] : []),
+  ];
 }

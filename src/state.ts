@@ -1,5 +1,38 @@
-// The plain-JSON state carried between passes.
-import type { CompactorState } from "./types.js";
+// The plain-JSON state carried between passes, checked with valibot when it comes back.
+import * as v from "valibot";
+import type { StalledState } from "./plan/types.js";
+import type { FailureKind } from "./summarize/types.js";
+import { fields, isObject, isString } from "./schema.js";
+
+export interface Cooldown {
+  until: number;
+  kind: FailureKind;
+  failures: number;
+}
+
+/** Plain JSON, owned by the caller; pass it back as `options.state`. */
+export interface CompactorState {
+  version: 1;
+  previousSummary?: string;
+  compactions: number;
+  /** Consecutive ineffective passes (< 10 % saved). */
+  strikes: number;
+  /** While backed off, automatic compaction waits until the total reaches this many tokens. */
+  backoffUntilTokens?: number;
+  /** Consecutive passes that needed a fallback. */
+  fallbackStreak: number;
+  cooldowns: Record<string, Cooldown>;
+  /** Provider tokens / local estimate, learned from `observeUsage`. */
+  calibration?: { ratio: number; samples: number };
+  /** Times (ms, `options.now`) of the last passes (up to three) that made no progress: over the threshold after, or under 10 % saved. */
+  recentPasses?: number[];
+  /** While paused by the frequency guard, automatic compaction waits until this time (ms). */
+  pausedUntil?: number;
+  /** While stalled: why, and the latest user message it waits to see followed by a new one. */
+  stalled?: StalledState;
+  /** The previous rewriting pass's output: its length and fingerprint (what `report.cache` compares with). */
+  sent?: { messages: number; fingerprint: string };
+}
 
 export function initialState(): CompactorState {
   return { version: 1, compactions: 0, strikes: 0, fallbackStreak: 0, cooldowns: {} };
@@ -9,45 +42,42 @@ const RATIO_MIN = 0.5;
 const RATIO_MAX = 3;
 const MAX_TIME = 8.64e15; // the Date range, in ms either side of the epoch
 
-/** A field's check: its problem in words, or undefined when usable. */
-type FieldCheck = (x: unknown) => string | undefined;
-
-const num = (ok: (n: number) => boolean, what: string): FieldCheck => (x) =>
-  typeof x !== "number" || Number.isNaN(x) ? `must be a number, not ${typeof x === "number" ? "NaN" : typeof x}` : ok(x) ? undefined : `must be ${what}`;
-const count = num((n) => Number.isSafeInteger(n) && n >= 0, "an integer ≥ 0");
-const time = num((t) => Math.abs(t) <= MAX_TIME, "a time in the Date range");
-/** An object whose listed fields pass their checks (others pass through); the first problem, with its field. */
-const record = (fields: Record<string, FieldCheck>): FieldCheck => (x) => {
-  if (x === null || typeof x !== "object" || Array.isArray(x)) return "must be an object";
-  for (const [k, f] of Object.entries(fields)) {
-    const why = f((x as Record<string, unknown>)[k]);
-    if (why) return `${k}: ${why}`;
-  }
-  return undefined;
+const isTime = (t: unknown) => typeof t === "number" && Math.abs(t) <= MAX_TIME;
+/** A number for which `ok` holds: its problem says what the value is instead (NaN too). */
+const num = (ok: (n: number) => boolean, what: string) => {
+  const problem = (x: unknown) =>
+    typeof x !== "number" || Number.isNaN(x) ? `must be a number, not ${typeof x === "number" ? "NaN" : typeof x}` : ok(x) ? undefined : `must be ${what}`;
+  return v.custom((x) => problem(x) === undefined, (issue) => problem(issue.input)!);
 };
+const count = num((n) => Number.isSafeInteger(n) && n >= 0, "an integer ≥ 0");
+const time = num(isTime, "a time in the Date range");
+/** An object whose listed fields pass their schemas (others pass through). */
+const record = (entries: v.ObjectEntries) => fields(entries, "must be an object");
 
-/** What each known field must be; a field that is not is dropped (with a warning), never used. */
-const FIELDS: Record<string, FieldCheck> = {
+const str = v.string("must be a string");
+
+/** What each known field must be (valibot); a field that is not is dropped (with a warning), never used. */
+const FIELDS: Record<string, v.GenericSchema> = {
   compactions: count,
   strikes: count,
   fallbackStreak: count,
   backoffUntilTokens: num(Number.isFinite, "finite"),
-  previousSummary: (x) => (typeof x === "string" ? undefined : "must be a string"),
+  previousSummary: str,
   calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
-  cooldowns: record({}),
-  recentPasses: (x) => (Array.isArray(x) && !x.some(time) ? undefined : "must be an array of times in the Date range"),
+  cooldowns: v.custom(isObject, "must be an object"),
+  recentPasses: v.custom((x) => Array.isArray(x) && x.every(isTime), "must be an array of times in the Date range"),
   pausedUntil: time,
+  stalled: record({ at: num(Number.isInteger, "an integer"), reason: str, help: v.custom((x) => Array.isArray(x) && x.every(isString), "must be an array of strings") }),
+  sent: record({ messages: count, fingerprint: str }),
 };
-const COOLDOWN = record({
-  until: time,
-  kind: (x) => (typeof x === "string" ? undefined : "must be a string"),
-  failures: count,
-});
+const COOLDOWN = record({ until: time, kind: str, failures: count });
 
-/** A field's problem in words ("state.calibration: ratio: must be …"), or undefined when usable. */
-function problem(check: FieldCheck, value: unknown, path: string): string | undefined {
-  const why = check(value);
-  return why && `${path}: ${why}`;
+/** A field's first problem in words ("state.calibration: ratio: must be …"), or undefined when usable. */
+function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {
+  const r = v.safeParse(schema, value);
+  if (r.success) return undefined;
+  const at = (r.issues[0].path ?? []).map((p) => `${String(p.key)}: `).join("");
+  return `${path}: ${at}${r.issues[0].message}`;
 }
 
 /**
@@ -61,7 +91,7 @@ export function normalizeState(given: unknown): { state: CompactorState; warning
   if (typeof g !== "object" || g.version !== 1) {
     throw new RangeError("context-compactor: options.state must be a state returned by an earlier pass (version 1)");
   }
-  const keep = (schema: FieldCheck | undefined, value: unknown, path: string) => {
+  const keep = (schema: v.GenericSchema | undefined, value: unknown, path: string) => {
     const why = schema && problem(schema, value, path);
     if (why) warnings.push(`${why} (dropped)`);
     return !why;

@@ -91,6 +91,28 @@ describe("role: system inside messages (Claude Code's default model)", () => {
     );
   });
 
+  it("a call the head leaves unanswered gets its stub result before the handoff when a system message comes next", async () => {
+    // The stub result rode alone (a user message), then the system message, then the user message the
+    // handoff was merged into: user, system, user (NOTES: property seed -136585739, which today's
+    // arbitraries no longer reach). The seam now follows the stub.
+    const long = (w: string) => `${w} `.repeat(1200);
+    const call: AnthropicMessage = { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls" } }] };
+    const env: AnthropicMessage = { role: "system", content: "env" };
+    const cases: [string, AnthropicMessage[]][] = [
+      ["the tail's first message", [{ role: "user", content: "start" }, call, { role: "user", content: long("user") }, { role: "assistant", content: long("assistant") }, env, { role: "user", content: "u2" }, { role: "assistant", content: "a2" }, { role: "user", content: "u3" }]],
+      ["the newest, pinned", [{ role: "user", content: "start" }, call, { role: "user", content: long("user") }, env, { role: "assistant", content: long("assistant") }, { role: "user", content: "u2" }, { role: "assistant", content: "a2" }, { role: "user", content: "u3" }]],
+    ];
+    for (const [where, m] of cases) {
+      const o = { contextWindow: 4_000, headMessages: 2, dialect: anthropicMessages };
+      const p = plan(m, o);
+      const r = await compact(m, o);
+      expect(r.report.sanitized.stubbedCalls, where).toEqual(["t1"]);
+      expect(violations({ input: m, snapshot: JSON.stringify(m), plan: p, result: r, dialect: "anthropic" }), where).toEqual([]);
+      const turns = r.messages.filter((x) => x.role !== "system").map((x) => x.role);
+      expect(turns.every((role, i) => role !== turns[i - 1]), where).toBe(true);
+    }
+  });
+
   it("a head that stops before an earlier handoff carried with tool results stops before their call too", async () => {
     const long = "x ".repeat(3_000);
     const m: AnthropicMessage[] = [

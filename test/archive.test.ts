@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compact, openAIChat, plan, recall, recallTool, redact, type ChatMessage, type CompactResult } from "../src/index.js";
-import { refOf } from "../src/archive/ref.js";
+import { refOf } from "../src/refs.js";
 import { trajectory } from "./support/fixtures.js";
 import { options, transcript } from "./support/arbitraries.js";
 

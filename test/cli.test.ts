@@ -115,6 +115,17 @@ describe("the CLI tells what is wrong in one line, exit 1, no stack trace", () =
   });
 });
 
+describe("the CLI and an Anthropic request body", () => {
+  it("{system, messages} with text blocks only is read as Anthropic, and the system prompt comes back", () => {
+    const body = { system: "You are a coding agent.", messages: [{ role: "user", content: [{ type: "text", text: "Fix the build." }] }, { role: "assistant", content: "On it." }] };
+    file("anthropic-request.json", JSON.stringify(body));
+    expect(cli("plan", "anthropic-request.json").stdout).toMatch(/anthropic format/);
+    const r = cli("compact", "anthropic-request.json", "--json", "--force");
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).system).toMatch(/^You are a coding agent\./);
+  });
+});
+
 describe("the CLI and the OpenAI Responses API's input items", () => {
   const items = toResponses(messages);
   const reference = cli("plan", file("responses.json", JSON.stringify(items)), "--json", "--window", "32000");

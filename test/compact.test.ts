@@ -94,6 +94,21 @@ describe("summarizer chain", () => {
     expect(r.report.summary?.source).toBe("deterministic");
   });
 
+  it("an answer without the checkpoint's structure is a failure, not a summary: the deterministic checkpoint is used, and the report says why", async () => {
+    const fake: Summarizer = Object.assign(async () => "Hello from fake", { label: "fake" });
+    const r = await compact(chatty(), { ...opts, summarizer: fake });
+    expect(r.report.summary?.source).toBe("deterministic");
+    expect(r.report.failures).toEqual([{ summarizer: "fake", kind: "malformed", message: 'no checkpoint section (## Active task, …) in "Hello from fake"' }]);
+    expect(JSON.stringify(r.messages)).not.toContain("Hello from fake");
+    // One section opened (a heading at any level, bold, or a label), in any case, is a checkpoint (a short one).
+    for (const terse of ["### ACTIVE TASK\n- keep going", "**Active task**: keep going", "Active task: keep going", "Notes\n## Blocked\n- none"]) {
+      expect((await compact(chatty(), { ...opts, summarizer: async () => terse })).report.summary?.source, terse).toBe("model");
+    }
+    for (const prose of ["The active task is to keep going.", "Goal achieved, hello!"]) {
+      expect((await compact(chatty(), { ...opts, summarizer: async () => prose })).report.failures[0]?.kind, prose).toBe("malformed");
+    }
+  });
+
   it("honours a cooldown on the next pass; force ignores it", async () => {
     let calls = 0;
     const flaky: Summarizer = async () => {
@@ -158,6 +173,29 @@ describe("summarizer chain", () => {
     expect(r.report.mode).toBe("noop");
     expect(r.messages).toBe(input);
     expect(r.report.warnings.join("\n")).toMatch(/the compaction code could not be loaded/);
+  });
+
+  it("when redaction cannot be loaded either, the warning says the code could not be loaded and quotes nothing of the loader's error", async () => {
+    const input = chatty();
+    vi.resetModules();
+    const secret = "https://cdn.example.com/chunk.js?token=sk-proj-abcdefghijklmnopqrstuvwxyz012345";
+    vi.doMock("../src/pass.js", () => {
+      throw new Error(`Failed to fetch dynamically imported module: ${secret}`);
+    });
+    vi.doMock("../src/redact/index.js", () => {
+      throw new Error("Failed to fetch dynamically imported module: redact");
+    });
+    try {
+      const r = await (await import("../src/compact.js")).compact(input, opts);
+      expect(r.report.mode).toBe("noop");
+      expect(r.messages).toBe(input);
+      expect(r.report.warnings).toContain("the compaction code could not be loaded: kept as it was");
+      expect(JSON.stringify(r)).not.toContain("sk-proj");
+    } finally {
+      vi.doUnmock("../src/pass.js");
+      vi.doUnmock("../src/redact/index.js");
+      vi.resetModules();
+    }
   });
 
   it("an abort returns the input unchanged", async () => {

@@ -143,6 +143,19 @@ describe("ai-sdk specifics", () => {
 });
 
 describe("conversions", () => {
+  it("detectDialect: a request's separate system prompt is Anthropic's when its text-only messages do not tell", () => {
+    const messages = [
+      { role: "user", content: [{ type: "text", text: "Fix the build." }] },
+      { role: "assistant", content: "On it." },
+    ];
+    expect(detectDialect(messages)).toBe("openai");
+    expect(detectDialect(messages, "You are a coding agent.")).toBe("anthropic");
+    expect(detectDialect(messages, [{ type: "text", text: "You are a coding agent." }])).toBe("anthropic");
+    // The messages' own shape still wins: an OpenAI tool call, an AI SDK tool result.
+    expect(detectDialect([{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }], "s")).toBe("openai");
+    expect(detectDialect([{ role: "tool", content: [{ type: "tool-result", toolCallId: "c", toolName: "f", output: { type: "text", value: "ok" } }] }], "s")).toBe("ai-sdk");
+  });
+
   it.each(DIALECTS)("OpenAI → %s → OpenAI keeps every text and tool id of the fixtures", (dialect) => {
     for (const { messages } of trajectories()) {
       const there = fromOpenAI(messages, dialect);

@@ -94,7 +94,7 @@ describe("wrangler dev, end to end, with the official Anthropic client", () => {
 
   it("compacts a long conversation on the way: the upstream receives fewer tokens, a valid transcript, and the client the stream byte for byte", async () => {
     const raw = await client("anthropic-e2e")
-      .messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, system: SYSTEM, messages: long as Anthropic.MessageParam[], stream: true })
+      .messages.create({ model: "claude-sonnet-5-5", max_tokens: 1024, system: SYSTEM, messages: long as Anthropic.MessageParam[], stream: true })
       .asResponse();
     expect(raw.status).toBe(200);
     expect(raw.headers.get("x-compaction-mode")).toBe("summary");
@@ -130,7 +130,7 @@ describe("wrangler dev, end to end, with the official Anthropic client", () => {
       { role: "assistant", content: first.content as Anthropic.ContentBlockParam[] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "Sunny, 21 °C" }] },
     ];
-    const request = { model: "claude-sonnet-4-5", max_tokens: 1024, system: SYSTEM, messages: next };
+    const request = { model: "claude-sonnet-5-5", max_tokens: 1024, system: SYSTEM, messages: next };
     const stream = client("anthropic-e2e").messages.stream(request);
     const { response } = await stream.withResponse();
     expect(await stream.finalMessage()).toMatchObject({ content: [{ type: "text", text: "Hello there!" }] });

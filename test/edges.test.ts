@@ -8,7 +8,7 @@ import { openAIChunk } from "../src/summarizers/openai.js";
 import { openAIChat } from "../src/dialects/openai.js";
 import { resolveSettings } from "../src/options.js";
 import { planViews } from "../src/plan/index.js";
-import { shrinkArguments } from "../src/prune/one-liner.js";
+import { shrinkArguments } from "../src/prune/stand-ins.js";
 import { redactor as core } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { trajectory } from "./support/fixtures.js";

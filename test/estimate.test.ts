@@ -67,6 +67,14 @@ describe("the estimate's automaton against its rules written plainly", () => {
     fc.assert(fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join("")), agree), { numRuns: 3000 });
     fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 80 }), agree), { numRuns: 3000 });
   });
+
+  it("reads every UTF-16 code unit as its class, alone and inside runs (the scan looks classes up in a table)", () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const u = String.fromCharCode(c);
+      const text = `ab${u}x${u}${u}12 ${u}`;
+      expect(scanTokens(text, WEIGHTS)).toBeCloseTo(referenceScan(text, WEIGHTS), 9);
+    }
+  });
 });
 
 // The error bounds of the bench (`npm run bench -- estimation`) on the vendored fixtures, against exact

@@ -30,7 +30,7 @@ describe("frequency guard", () => {
     const passes = modes.filter((m) => m === "summary").length;
     expect(passes).toBe(3); // on main: a summary every turn
     expect(modes.slice(-3)).toEqual(["noop", "noop", "noop"]);
-    expect(warnings.some((w) => /3 effective passes within 10 minutes .* automatic compaction pauses until/.test(w))).toBe(true);
+    expect(warnings.some((w) => /3 passes within 10 minutes each left the transcript over its threshold .* automatic compaction pauses until/.test(w))).toBe(true);
     expect(state.pausedUntil).toBeGreaterThan(1_000_000);
     const p = plan(messages, { contextWindow: 12_000, state, now: () => 1_000_000 + 8 * 5_000 });
     expect(p.shouldCompact).toBe(false);

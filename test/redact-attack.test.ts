@@ -4,7 +4,7 @@
 // whole text does catch the secret, so a failure here is the plumbing's, never the catalogue's.
 import { describe, expect, it, vi } from "vitest";
 import { compact, openAICompatible, type ChatMessage, type CompactionEvent, type SummarizeRequest, type Summarizer } from "../src/index.js";
-import { prunedOutputLine } from "../src/prune/one-liner.js";
+import { prunedOutputLine } from "../src/prune/stand-ins.js";
 import { redact, redactor as core, streamKit } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { redactedStream } from "../src/redact/stream.js";

@@ -3,7 +3,8 @@
 // previous summary. Each case places a secret where a cut falls, at every offset around it.
 import { describe, expect, it } from "vitest";
 import { compact, type ChatMessage, type CompactionEvent, type SummarizeRequest } from "../src/index.js";
-import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
+import { describeCall } from "../src/facts/call.js";
+import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
 import { redactMessage, redactor as core } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { trajectory } from "./support/fixtures.js";

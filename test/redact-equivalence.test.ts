@@ -4,7 +4,8 @@
 // first-character gate against the catalogue, a window of a long text against the whole. Speed itself is measured by `npm run bench -- redact`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { describeCall, prunedOutputLine, shrinkArguments } from "../src/prune/one-liner.js";
+import { describeCall } from "../src/facts/call.js";
+import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
 import { apply, maskAt, redactEncoded, redactShapes, redactor as core } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";

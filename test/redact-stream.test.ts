@@ -139,6 +139,7 @@ describe("a summary over its budget", () => {
     const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
     const chatty = Object.assign(
       async function* (req: SummarizeRequest) {
+        yield "## Completed actions\n";
         for (let i = 0; i < 4000; i++) yield `- point ${i} of a summary that ignores its ${req.maxOutputTokens} tokens\n`;
       },
       { label: "chatty" },

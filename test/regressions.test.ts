@@ -1,15 +1,19 @@
 // The failures the seeds describe, each pinned by a test.
 import { describe, expect, it } from "vitest";
 import {
+  HANDOFF_END,
   HANDOFF_PREFIX,
   SYSTEM_NOTE,
   compact,
   createCompactor,
   estimateTokens,
+  type AnthropicMessage,
   type ChatMessage,
   type CompactorState,
   type Summarizer,
 } from "../src/index.js";
+import { anthropicMessages, plan } from "../src/index.js";
+import { violations } from "./support/invariants.js";
 import { openAIValidity } from "./support/validity.js";
 import { trajectory } from "./support/fixtures.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
@@ -104,5 +108,36 @@ describe("seed regressions", () => {
     expect(c.shouldCompact(current)).toBe(false);
     const forced = await c.compact(current, { force: true });
     expect(forced.report.reason).toMatch(/forced/);
+  });
+
+  it("an earlier handoff in the tail joins the middle: one checkpoint out, not two (Anthropic, merge seam)", async () => {
+    // From the invariant checker: an earlier handoff merged into [tool_result, handoff, image] fell in
+    // the tail, was pruned there, and the pass wrote a second handoff beside it.
+    const old = `${HANDOFF_PREFIX}\nolder turns\n\n## Goal\n- \n\n${HANDOFF_END}`;
+    const use = (id: string, input: Record<string, unknown>): AnthropicMessage => ({ role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input }] });
+    const result = (id: string, content: string) => ({ type: "tool_result" as const, tool_use_id: id, content });
+    const input: AnthropicMessage[] = [
+      { role: "user", content: "(conversation continued)" },
+      use("call_3uz", { arguments: '{"command": "ls -la", "trunc' }),
+      { role: "user", content: [result("call_3uz", "duplicate output\n".repeat(20))] },
+      use("call_3vb", { command: "make" }),
+      {
+        role: "user",
+        content: [
+          result("call_3vb", "build step ok\n".repeat(286) + "more output\n".repeat(334)),
+          { type: "text", text: old },
+          { type: "text", text: "" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo".repeat(40) } },
+        ],
+      },
+      use("call_3w5", { file_path: "/src/a.ts", content: "log line with some output\n".repeat(11) }),
+    ];
+    const o = { contextWindow: 800, dialect: anthropicMessages };
+    const snapshot = JSON.stringify(input);
+    const p = plan(input, o);
+    const r = await compact(input, o);
+    expect(violations({ input, snapshot, plan: p, result: r, dialect: "anthropic" })).toEqual([]);
+    expect(p.tail.start).toBeGreaterThan(p.previousHandoffIndex);
+    expect(r.messages.filter((m) => JSON.stringify(m).includes(HANDOFF_PREFIX.slice(1, -1)))).toHaveLength(1);
   });
 });

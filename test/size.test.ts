@@ -45,6 +45,16 @@ describe("bundle size", () => {
     }
   });
 
+  it("valibot is in the bundle, tree-shaken: `{ compact }` holds the schemas the default dialect, state and options use, not the other dialects' ones", async () => {
+    // Each valibot schema names its kind in the minified code (`type:"loose_object"`); a shaken one is absent.
+    const kind = (k: string) => `type:"${k}"`;
+    const b = await bundleSize("src/index.ts", ["compact"]);
+    const all = await bundleSize("src/index.ts");
+    for (const k of ["loose_object", "array", "lazy", "custom", "string", "optional"]) expect(b.code, k).toContain(kind(k));
+    for (const k of ["picklist", "variant", "union", "number", "strict_object"]) expect(b.code + b.lazyCode, k).not.toContain(kind(k));
+    expect(all.code + all.lazyCode, "the Anthropic dialect's role picklist, loaded with it").toContain(kind("picklist"));
+  });
+
   it("the markers are real: the whole entry holds every one but the converters'", async () => {
     const all = await bundleSize("src/index.ts");
     const everything = all.code + all.lazyCode;

@@ -213,7 +213,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const input = readInput(a.file);
   const { messages, system } = transcript(input.path, input.text);
-  const name = a.dialect ?? detectDialect(messages);
+  const name = a.dialect ?? detectDialect(messages, system);
   const dialect = dialects[name];
   const options: CompactOptions<unknown> = {
     contextWindow: a.window,

@@ -74,6 +74,9 @@ mkdirSync("test-results", { recursive: true });
 
 check("typecheck", "npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 check("typecheck-workers", "npx", ["tsc", "-p", "workers/tsconfig.json", "--noEmit"]);
+// The official SDKs' message types in and out (test/types), as bundler and Node ESM projects resolve them.
+check("types-bundler", "npx", ["tsc", "-p", "test/types/tsconfig.bundler.json"]);
+check("types-node16", "npx", ["tsc", "-p", "test/types/tsconfig.node16.json"]);
 vitest("node", "vitest.config.ts", QUIET_WRANGLER);
 deno();
 vitest("workerd", "vitest.workers.config.ts", QUIET_WRANGLER);

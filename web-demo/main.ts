@@ -15,7 +15,11 @@ import {
   type Plan,
 } from "../src/index.js";
 import { detectDialect, dialects } from "../src/convert.js";
+import { cacheLines, mountReview } from "./review.js";
+import { EXPLAIN, whyNotModel } from "./explain.js";
+import { PLAN_MARKS, RESULT_MARKS, legend } from "./legend.js";
 import { SAMPLES } from "./samples.js";
+import { clearPins, markPins, pinOption, pinResult, pinStat } from "./pins.js";
 
 interface Loaded {
   name: string;
@@ -43,11 +47,19 @@ export function parseTranscript(name: string, text: string): Loaded {
   // A request body: Chat and Anthropic carry "messages", the Responses API "input".
   const messages = Array.isArray(data) ? data : Array.isArray(obj?.messages) ? obj.messages : Array.isArray(obj?.input) ? obj.input : undefined;
   if (!messages) throw new Error(`${name}: expected an array of messages, or an object with a "messages" (or Responses "input") array`);
-  const dialect = detectDialect(messages);
+  const system = Array.isArray(data) ? undefined : obj.system;
+  // A separate system prompt is Anthropic's: text-only messages beside one are read as Anthropic.
+  const dialect = detectDialect(messages, system);
+  if (system != null && dialect !== "anthropic") {
+    throw new Error(`${name}: a separate "system" belongs to Anthropic Messages, but these messages are ${FORMAT[dialect]}: put the system prompt in a system message instead`);
+  }
   // Validate now, so the error names the message at fault instead of failing later.
-  plan(messages, { contextWindow: 1_000_000, dialect: dialects[dialect], system: obj?.system });
-  return { name, messages, dialect, system: Array.isArray(data) ? undefined : obj.system };
+  plan(messages, { contextWindow: 1_000_000, dialect: dialects[dialect], system });
+  return { name, messages, dialect, system };
 }
+
+const FORMAT: Record<DialectName, string> = { openai: "OpenAI Chat", anthropic: "Anthropic", "ai-sdk": "AI SDK", "openai-responses": "OpenAI Responses" };
+const NO_DETAIL = "Hover or focus a block to read its message.";
 
 function showError(message: string | undefined) {
   const el = $("error");
@@ -55,13 +67,28 @@ function showError(message: string | undefined) {
   el.textContent = message ?? "";
 }
 
-function load(loaded: Loaded) {
+/** Shows a transcript, and forgets everything about the one before (its message, its result). */
+function load(loaded: Loaded, sample?: number) {
   current = loaded;
+  clearPins();
   showError(undefined);
-  $("dialect").textContent = `${loaded.messages.length} messages · ${loaded.dialect === "ai-sdk" ? "AI SDK" : loaded.dialect === "anthropic" ? "Anthropic" : "OpenAI"} format`;
+  $("dialect").textContent = `${loaded.messages.length} messages · ${FORMAT[loaded.dialect]} format${loaded.system != null ? " · system prompt kept" : ""}`;
+  $("detail").textContent = NO_DETAIL;
+  nameInSamples(loaded.name, sample);
   $("result").hidden = true;
   $("stream").hidden = true;
   render();
+}
+
+/** The Sample dropdown names what is loaded: the sample, or the file or pasted JSON in a placeholder. */
+function nameInSamples(name: string, sample: number | undefined) {
+  const select = $("sample") as HTMLSelectElement;
+  select.querySelector("option[data-loaded]")?.remove();
+  if (sample !== undefined) return void (select.value = String(sample));
+  const own = new Option(`${name} (loaded)`, "", true, true);
+  own.dataset.loaded = "";
+  own.disabled = true;
+  select.prepend(own);
 }
 
 function tryLoad(name: string, text: string) {
@@ -93,6 +120,7 @@ function options(): CompactOptions<unknown> {
     focus: focus || undefined,
     dialect: current ? dialects[current.dialect] : undefined,
     system: current?.system,
+    ...pinOption(),
   };
 }
 
@@ -157,11 +185,14 @@ function drawStrip(container: HTMLElement, blocks: BlockInfo[], scale: number, m
   }
 }
 
+/** Figures as name, value and the one line that explains them. */
 function stats(container: HTMLElement, rows: [string, string, string?][]) {
   container.replaceChildren(
     ...rows.map(([k, v, id]) => {
       const div = document.createElement("div");
       div.innerHTML = `<dt>${k}</dt><dd${id ? ` data-testid="${id}"` : ""}>${v}</dd>`;
+      const why = id && EXPLAIN[id];
+      if (why) div.append(Object.assign(document.createElement("p"), { className: "explain", textContent: why }));
       return div;
     }),
   );
@@ -197,6 +228,7 @@ function render() {
     ["Tail", `${fmt(sum(per, p.tail))} · ${p.tail.end - p.tail.start} msgs`, "tail"],
     ["Prune alone", `−${fmt(p.tokens.total - preview.tokensAfter)} → ${fmt(preview.tokensAfter)}${preview.accepted ? " (enough)" : ""}`, "prune"],
     ["Prune target", fmt(p.pruneTarget), "prune-target"],
+    pinStat(p),
   ]);
   const blocks: BlockInfo[] = current.messages.map((m, i) => ({
     index: i,
@@ -212,6 +244,7 @@ function render() {
     { cls: "threshold", at: p.tokens.threshold, label: "threshold" },
     { cls: "window", at: p.effectiveWindow, label: "window" },
   ]);
+  markPins($("strip"), p, scheduleRender);
 }
 
 let pending = 0;
@@ -222,6 +255,12 @@ const scheduleRender = () => {
 
 // ---- compaction -----------------------------------------------------------------------------------
 
+/** The summarizer the page chose: the endpoint's, or none (the deterministic one). */
+function chosenSummarizer() {
+  if (($("summarizer") as HTMLSelectElement).value !== "openai") return undefined;
+  return openAICompatible({ baseURL: ($("baseURL") as HTMLInputElement).value, apiKey: ($("apiKey") as HTMLInputElement).value || undefined, model: ($("model") as HTMLInputElement).value });
+}
+
 async function runCompaction() {
   if (!current) return;
   const button = $("compact") as HTMLButtonElement;
@@ -230,10 +269,7 @@ async function runCompaction() {
   stream.hidden = false;
   stream.textContent = "";
   const o = options();
-  const useEndpoint = ($("summarizer") as HTMLSelectElement).value === "openai";
-  const summarizer = useEndpoint
-    ? openAICompatible({ baseURL: ($("baseURL") as HTMLInputElement).value, apiKey: ($("apiKey") as HTMLInputElement).value || undefined, model: ($("model") as HTMLInputElement).value })
-    : undefined;
+  const summarizer = chosenSummarizer();
   try {
     const r = await compact(current.messages, {
       ...o,
@@ -254,8 +290,12 @@ async function runCompaction() {
       ["Saved", `${Math.round((1 - rep.tokensAfter / rep.tokensBefore) * 100)} %`, "saved"],
       ["Messages", `${rep.messagesBefore} → ${rep.messagesAfter}`, "messages"],
       ["First changed index", String(rep.firstChangedIndex), "first-changed"],
+      pinResult(rep),
     ]);
-    $("warnings").replaceChildren(...rep.warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
+    const note = $("summary-note");
+    note.textContent = whyNotModel(rep) ?? "";
+    note.hidden = !note.textContent;
+    $("warnings").replaceChildren(...[...cacheLines(rep.cache), ...rep.warnings].map((w) => Object.assign(document.createElement("li"), { textContent: w })));
     const head = new Set(current.messages.slice(0, rep.partitions.head.end));
     const blocks: BlockInfo[] = r.messages.map((m, i) => ({
       index: i,
@@ -297,8 +337,10 @@ function init() {
   for (const [i, s] of SAMPLES.entries()) select.append(new Option(`${s.title} (${s.messages.length} msgs)`, String(i)));
   select.addEventListener("change", () => {
     const s = SAMPLES[Number(select.value)];
-    load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) });
+    load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) }, Number(select.value));
   });
+  $("plan-legend").replaceWith(legend(PLAN_MARKS, "legend"));
+  $("result-legend").replaceWith(legend(RESULT_MARKS, "result-legend"));
   $("file").addEventListener("change", async (e) => {
     const f = (e.target as HTMLInputElement).files?.[0];
     if (f) tryLoad(f.name, await f.text());
@@ -319,8 +361,14 @@ function init() {
   $("force").addEventListener("change", scheduleRender);
   $("summarizer").addEventListener("change", () => ($("endpoint").hidden = ($("summarizer") as HTMLSelectElement).value !== "openai"));
   $("compact").addEventListener("click", runCompaction);
+  // Accepting a proposal applies it: the compacted transcript becomes the one the page shows.
+  mountReview(
+    $("review-mode"),
+    () => current && { messages: current.messages, dialect: current.dialect, options: { ...options(), force: ($("force") as HTMLInputElement).checked, summarizer: chosenSummarizer() } },
+    (r) => current && load({ ...current, name: `${current.name} (compacted)`, messages: r.messages, system: r.system ?? current.system }),
+  );
   const s = SAMPLES[0];
-  load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) });
+  load({ name: s.title, messages: s.messages, dialect: detectDialect(s.messages) }, 0);
 }
 
 init();

@@ -5,8 +5,10 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
 import { ownSecrets, windowFor, type Env } from "./env.js";
+import { upstreamMissing } from "./errors.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { requestBytesBudget, toolOutputBudget, trimmedFor } from "./trim.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, watchUsage, type ProxyResult } from "./proxy.js";
 import { UpstreamTimeout, cutAware, idleFetch, upstreamFailure, upstreamMessage, upstreamTimeoutMs } from "./upstream.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
@@ -136,16 +138,18 @@ export function messagesRoute(app: OpenAPIHono<App>): void {
     async (c) => {
       const body = c.req.valid("json");
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
-      if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
+      if (!upstream) return anthropicError(502, upstreamMissing("ANTHROPIC_UPSTREAM_BASE_URL")) as never;
       const sessionId = c.req.valid("header")["x-session-id"];
       const session = await sessionKey(c.req.raw.headers, sessionId, body.system, body.messages);
       const window = await windowOf(c, body.model, session);
+      const trim = toolOutputBudget(c.env, c.req.raw.headers);
+      const maxRequestBytes = requestBytesBudget(c.env, c.req.raw.headers);
       let sent: Sent;
       try {
         sent = await sendCompacted({
           window,
           compactFor: (contextWindow, force) =>
-            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system }, session),
+            runCompact(c.env, body.messages, { contextWindow, force, maxOutputTokens: outputReserve(body.max_tokens, contextWindow), tools: body.tools, dialect: "anthropic", system: body.system, maxRequestBytes }, session, trim),
           send: (result) => {
             const request = anthropicRequest(body, result);
             return idleFetch(upstreamUrl(upstream, "/v1/messages", c.req.url), { method: "POST", headers: anthropicHeaders(c), body: JSON.stringify(request) }, upstreamTimeoutMs(c.env), c.req.raw.signal);
@@ -190,9 +194,12 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
     async (c) => {
       const body = c.req.valid("json");
       const upstream = c.env.ANTHROPIC_UPSTREAM_BASE_URL;
-      if (!upstream) return anthropicError(502, "ANTHROPIC_UPSTREAM_BASE_URL is not configured") as never;
+      if (!upstream) return anthropicError(502, upstreamMissing("ANTHROPIC_UPSTREAM_BASE_URL")) as never;
       const contextWindow = await windowOf(c, body.model, c.req.valid("header")["x-session-id"]);
-      const result = await compact(body.messages, { ...coreOptions({ contextWindow, tools: body.tools, dialect: "anthropic", system: body.system }), secrets: ownSecrets(c.env) });
+      const options = { contextWindow, tools: body.tools, dialect: "anthropic" as const, system: body.system, maxRequestBytes: requestBytesBudget(c.env, c.req.raw.headers) };
+      // Trimmed as /v1/messages would trim them (stateless: nothing archived).
+      const trim = trimmedFor(body.messages, options, toolOutputBudget(c.env, c.req.raw.headers));
+      const result: ProxyResult = { ...(await compact(trim.messages, { ...coreOptions(options), secrets: ownSecrets(c.env) })), ...(trim.trimmed && { trimmed: trim.trimmed }) };
       let res: Response;
       try {
         const request = anthropicRequest(body, result);

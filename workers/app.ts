@@ -2,16 +2,18 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
-import { normalizeRef, plan } from "../src/index.js";
+import { normalizeRef, plan, type CompactResult } from "../src/index.js";
+import type { ProposalAnswer } from "./session.js";
 import { RECALL_MAX } from "../src/archive/recall.js";
 import { anthropicErrorShape, countTokensRoute, messagesRoute, modelsRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
-import { errorData, fail, failWith } from "./errors.js";
+import { ErrorAnswer, errorData, fail, failWith, upstreamMissing, type ErrorData } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
+import { requestBytesBudget, toolOutputBudget } from "./trim.js";
 import { compactPass, isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage } from "./proxy.js";
 import { responsesRoutes } from "./responses.js";
-import { ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, SessionId, SessionResponse } from "./schemas.js";
+import { AcceptRequest, ArchiveResponse, ChatRequest, CompactRequest, CompactResponse, ErrorBody, PlanRequest, PlanResponse, ProposalRequest, ProposalResponse, SessionId, SessionResponse } from "./schemas.js";
 import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
 import { outputReserve, sendCompacted, type Sent } from "./overflow.js";
 import { forwardedHeaders, upstreamUrl } from "./wire.js";
@@ -128,7 +130,8 @@ app.openapi(
     request: {
       params: z.object({
         id: SessionId.openapi({ param: { name: "id", in: "path" } }),
-        ref: z.string().regex(/^#?\d+(?:\.\d+)?$/).openapi({ param: { name: "ref", in: "path" } }),
+        // #212, #1.45, or a trimmed tool output's #out-<hash> (workers/trim.ts)
+        ref: z.string().regex(/^#?(?:\d+(?:\.\d+)?|out-[\da-z]+)$/).openapi({ param: { name: "ref", in: "path" } }),
       }),
       query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(RECALL_MAX).optional() }),
     },
@@ -143,6 +146,57 @@ app.openapi(
     const text = await sessionOf(c.env, id).archived(ref, c.req.valid("query"));
     if (text === undefined) return fail(c, 404, "not_found", `session ${id} has no archived ${normalizeRef(ref)} (never archived, or evicted)`) as never;
     return c.json({ id, ref: normalizeRef(ref), text }, 200);
+  },
+);
+
+// ---- POST /v1/sessions/:id/proposals, …/proposals/:pid/accept: review before commit --------------
+
+/** A Durable Object's answer, or its error as the one error format. */
+function answered<T>(outcome: { result: T } | { error: ErrorData }): T {
+  if ("error" in outcome) throw new ErrorAnswer(outcome.error);
+  return outcome.result;
+}
+
+app.openapi(
+  createRoute({
+    method: "post",
+    path: "/v1/sessions/{id}/proposals",
+    summary: "What a compaction pass would do with the session's state (plan, handoff, messages, archive, report), applied only when accepted",
+    request: {
+      params: z.object({ id: SessionId.openapi({ param: { name: "id", in: "path" } }) }),
+      body: { content: { "application/json": { schema: ProposalRequest } }, required: true },
+    },
+    responses: { 200: json(ProposalResponse, "The proposal; its mode in x-compaction-mode"), ...errors },
+  }),
+  async (c) => {
+    const { id } = c.req.valid("param");
+    const { messages, options } = c.req.valid("json");
+    const proposal = answered((await sessionOf(c.env, id).propose(messages, options)) as { result: ProposalAnswer } | { error: ErrorData });
+    return c.json(proposal as unknown as z.infer<typeof ProposalResponse>, 200, { "x-compaction-mode": proposal.report.mode });
+  },
+);
+
+app.openapi(
+  createRoute({
+    method: "post",
+    path: "/v1/sessions/{id}/proposals/{pid}/accept",
+    summary: "Applies a proposal to the session, its handoff as proposed or edited (redacted and checked like a model's summary)",
+    request: {
+      params: z.object({ id: SessionId.openapi({ param: { name: "id", in: "path" } }), pid: z.string().min(1).max(100).openapi({ param: { name: "pid", in: "path" } }) }),
+      body: { content: { "application/json": { schema: AcceptRequest } }, required: false },
+    },
+    responses: {
+      200: json(CompactResponse, "The pass applied, as POST /v1/compact answers it; its mode in x-compaction-mode"),
+      ...errors,
+      404: json(ErrorBody, "The session holds no such proposal"),
+      409: json(ErrorBody, "The proposal expired: the session moved on since it was made (type proposal_expired)"),
+    },
+  }),
+  async (c) => {
+    const { id, pid } = c.req.valid("param");
+    const { handoff } = (c.req.header("content-type") ?? "").includes("json") ? c.req.valid("json") : { handoff: undefined };
+    const result = answered((await sessionOf(c.env, id).accept(pid, handoff)) as { result: CompactResult<unknown> } | { error: ErrorData });
+    return c.json(result as unknown as z.infer<typeof CompactResponse>, 200, { "x-compaction-mode": result.report.mode });
   },
 );
 
@@ -174,18 +228,20 @@ app.openapi(
   async (c) => {
     const body = c.req.valid("json");
     const upstream = c.env.UPSTREAM_BASE_URL;
-    if (!upstream) return fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
+    if (!upstream) return fail(c, 502, "no_upstream", upstreamMissing("UPSTREAM_BASE_URL"));
     const sessionId = c.req.valid("header")["x-session-id"];
     const session = await sessionKey(c.req.raw.headers, sessionId, undefined, body.messages);
     const window = windowFor(c.env, body.model, c.req.header("x-context-window"));
     const learned = session ? await sessionOf(c.env, session).learnedWindow(body.model) : undefined;
-    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools });
+    const maxRequestBytes = requestBytesBudget(c.env, c.req.raw.headers);
+    const options = (contextWindow: number, force: boolean): HttpOptions => ({ contextWindow, force, maxOutputTokens: outputReserve(body.max_completion_tokens ?? body.max_tokens, contextWindow), tools: body.tools, maxRequestBytes });
+    const trim = toolOutputBudget(c.env, c.req.raw.headers);
 
     let sent: Sent;
     try {
       sent = await sendCompacted({
         window: Math.min(window, learned ?? window),
-        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session),
+        compactFor: (contextWindow, force) => runCompact(c.env, body.messages, options(contextWindow, force), session, trim),
         send: (result) =>
           idleFetch(
             upstreamUrl(upstream, "/chat/completions", c.req.url),

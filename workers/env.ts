@@ -27,11 +27,15 @@ export interface Env {
   UPSTREAM_TIMEOUT_MS?: string;
   /** Characters of archived JSON each session keeps (default 20,000,000); over it the oldest entries are evicted, and reported. */
   SESSION_ARCHIVE_CHARS?: string;
+  /** Tool outputs over this many tokens are trimmed when they first appear (the x-compaction-max-tool-output-tokens header overrides; "off"); unset: off. */
+  MAX_TOOL_OUTPUT_TOKENS?: string;
+  /** A request over this many bytes is compacted whatever its tokens, its oldest images stubbed (maxRequestBytes; the x-compaction-max-request-bytes header overrides; "off"); unset: off. */
+  MAX_REQUEST_BYTES?: string;
 }
 
 /** The summarizer chain the configuration asks for; the deterministic one always ends it. */
 export function summarizerFor(env: Env): Summarizer | undefined {
-  const model = env.SUMMARIZER_MODEL ?? "gpt-4o-mini";
+  const model = env.SUMMARIZER_MODEL ?? "gpt-5.4-mini";
   switch (env.SUMMARIZER) {
     case "upstream":
       return env.UPSTREAM_BASE_URL ? openAICompatible({ baseURL: env.UPSTREAM_BASE_URL, apiKey: env.UPSTREAM_API_KEY, model, timeoutMs: 30_000 }) : undefined;

@@ -59,3 +59,12 @@ export function errorData(err: unknown): ErrorData {
   return { status: 500, type: "internal_error", message: "internal error" };
 }
 
+
+/** Why a proxy has no upstream, and where to set it: `.dev.vars` for `npm start`, `[vars]` when deployed. */
+export function upstreamMissing(variable: "UPSTREAM_BASE_URL" | "ANTHROPIC_UPSTREAM_BASE_URL"): string {
+  const [what, example] =
+    variable === "UPSTREAM_BASE_URL"
+      ? ["only /v1/plan and /v1/compact are available", "https://api.openai.com/v1 or another OpenAI-compatible base URL, its version path included"]
+      : ["POST /v1/messages has nowhere to forward", "https://api.anthropic.com"];
+  return `${variable} is not configured: ${what}. Set it (${example}) in .dev.vars for \`npm start\` (see .dev.vars.example), or under [vars] in wrangler.toml when deployed.`;
+}

@@ -59,7 +59,7 @@ export const auth: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   return next();
 };
 
-export const COMPACTION_HEADERS = ["x-compaction-mode", "x-compaction-tokens-before", "x-compaction-tokens-after", "x-compaction-messages-before", "x-compaction-messages-after", "x-compaction-summary", "x-compaction-first-changed-index", "x-compaction-retried", "x-compaction-session", "x-compaction-shrunk"];
+export const COMPACTION_HEADERS = ["x-compaction-mode", "x-compaction-tokens-before", "x-compaction-tokens-after", "x-compaction-messages-before", "x-compaction-messages-after", "x-compaction-summary", "x-compaction-first-changed-index", "x-compaction-retried", "x-compaction-session", "x-compaction-shrunk", "x-compaction-trimmed"];
 
 /** CORS for the listed origins only; `exposeHeaders` are the ones a listed page may read. */
 export function corsAllowList(allowHeaders: string[], exposeHeaders: string[]): MiddlewareHandler<{ Bindings: Env }> {

@@ -10,6 +10,7 @@ import { UpstreamTimeout, upstreamFailure, upstreamMessage } from "./upstream.js
 import { coreOptions, type HttpOptions } from "./options.js";
 import type { SessionObject, SessionResult } from "./session.js";
 import { canonical } from "./span.js";
+import { trimmedFor } from "./trim.js";
 
 export function sessionOf(env: Env, id: string): DurableObjectStub<SessionObject> {
   return env.SESSIONS.get(env.SESSIONS.idFromName(id)) as DurableObjectStub<SessionObject>;
@@ -60,9 +61,14 @@ export async function sessionKey(headers: Headers, sessionId: string | undefined
  * substitutes its stored span and runs a pass only when the threshold is crossed. Without a session,
  * one stateless pass.
  */
-export async function runCompact(env: Env, messages: unknown[], options: HttpOptions, session: string | undefined): Promise<ProxyResult> {
-  if (!session) return compactPass(env, messages, options, undefined);
-  const outcome = (await sessionOf(env, session).rewrite(messages, options)) as { result: SessionResult } | { error: ErrorData };
+export async function runCompact(env: Env, messages: unknown[], options: HttpOptions, session: string | undefined, maxToolOutputTokens?: number): Promise<ProxyResult> {
+  if (!session) {
+    // Without a session the trimmed outputs' archive has nowhere to live: their stand-ins say so by citing it.
+    const t = trimmedFor(messages, options, maxToolOutputTokens);
+    const result = await compactPass(env, t.messages, options, undefined);
+    return t.trimmed ? { ...result, trimmed: t.trimmed } : result;
+  }
+  const outcome = (await sessionOf(env, session).rewrite(messages, options, maxToolOutputTokens)) as { result: SessionResult } | { error: ErrorData };
   if ("error" in outcome) throw new ErrorAnswer(outcome.error);
   return { ...outcome.result, session };
 }
@@ -71,7 +77,7 @@ export async function runCompact(env: Env, messages: unknown[], options: HttpOpt
 const RETRIED = ["x-compaction-retried", "overflow"] as const;
 
 /** The upstream's headers worth passing on (`keep`), the compaction report as x-compaction-*, and the overflow retry. */
-export function proxyHeaders(upstream: Response, keep: string[], { report: r, session }: ProxyResult, retried = false): Headers {
+export function proxyHeaders(upstream: Response, keep: string[], { report: r, session, trimmed }: ProxyResult, retried = false): Headers {
   const headers = new Headers();
   for (const k of keep) {
     const v = upstream.headers.get(k);
@@ -88,6 +94,8 @@ export function proxyHeaders(upstream: Response, keep: string[], { report: r, se
   // Unread outputs cut to fit the window (the whole in the archive): the model sees less than the tool wrote.
   const shrunk = r.pruned.filter((x) => x.kind === "shrunk").length;
   if (shrunk) headers.set("x-compaction-shrunk", String(shrunk));
+  // Tool outputs over the request's budget, trimmed as they appeared (the same bytes on every request).
+  if (trimmed) headers.set("x-compaction-trimmed", String(trimmed));
   if (retried) headers.set(...RETRIED);
   return headers;
 }

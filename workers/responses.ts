@@ -6,8 +6,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { windowFor, type Env } from "./env.js";
-import { ErrorAnswer, errorData, fail } from "./errors.js";
+import { ErrorAnswer, errorData, fail, upstreamMissing } from "./errors.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
+import { requestBytesBudget, toolOutputBudget } from "./trim.js";
 import { isStream, proxyHeaders, runCompact, sessionKey, sessionOf, sseData, unreachable, upstreamError, watchUsage, type ProxyResult } from "./proxy.js";
 import { ErrorBody, ResponsesRequest, SessionId } from "./schemas.js";
 import { cutAware, idleFetch, upstreamTimeoutMs } from "./upstream.js";
@@ -58,7 +59,7 @@ async function forward(c: Context<App>, url: string, init: RequestInit): Promise
 
 const upstreamOf = (env: Env) => env.UPSTREAM_BASE_URL?.replace(/\/+$/, "");
 const authHeaders = (env: Env): Record<string, string> => (env.UPSTREAM_API_KEY ? { authorization: `Bearer ${env.UPSTREAM_API_KEY}` } : {});
-const noUpstream = (c: Context<App>) => fail(c, 502, "no_upstream", "UPSTREAM_BASE_URL is not configured: only /v1/plan and /v1/compact are available");
+const noUpstream = (c: Context<App>) => fail(c, 502, "no_upstream", upstreamMissing("UPSTREAM_BASE_URL"));
 
 /** An answer forwarded as it came: status, body and the headers worth keeping (a passthrough route). */
 function relayed(res: Response, extra?: Headers): Response {
@@ -130,15 +131,18 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       const model = body.model ?? "";
       const window = windowFor(c.env, model, c.req.header("x-context-window"));
       const learned = session ? await sessionOf(c.env, session).learnedWindow(model) : undefined;
+      const maxRequestBytes = requestBytesBudget(c.env, c.req.raw.headers);
       const options = (contextWindow: number, force: boolean) => ({
         contextWindow,
         force,
         maxOutputTokens: outputReserve(body.max_output_tokens ?? undefined, contextWindow),
         tools: body.tools,
         dialect: "openai-responses" as const,
+        maxRequestBytes,
       });
+      const trim = toolOutputBudget(c.env, c.req.raw.headers);
       const payload = async (result: ProxyResult) =>
-        result.report.mode === "noop" || result.report.mode === "aborted"
+        (result.report.mode === "noop" || result.report.mode === "aborted" || result.report.mode === "stalled") && !result.trimmed
           ? await asSent()
           : JSON.stringify({ ...body, input: result.messages.slice(shift), ...(shift ? { instructions: (result.messages[0] as { content: string }).content } : {}) });
 
@@ -146,7 +150,7 @@ export function responsesRoutes(app: OpenAPIHono<App>): void {
       try {
         sent = await sendCompacted({
           window: Math.min(window, learned ?? window),
-          compactFor: (contextWindow, force) => runCompact(c.env, items, options(contextWindow, force), session).catch((err: unknown) => Promise.reject(asInputError(err, shift))),
+          compactFor: (contextWindow, force) => runCompact(c.env, items, options(contextWindow, force), session, trim).catch((err: unknown) => Promise.reject(asInputError(err, shift))),
           send: async (result) => idleFetch(upstreamUrl(upstream, "/responses", c.req.url), init(await payload(result)), upstreamTimeoutMs(c.env), c.req.raw.signal),
           learn: session ? (tokens, note) => sessionOf(c.env, session).learnedWindow(model, tokens, note) : undefined,
         });

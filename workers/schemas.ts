@@ -64,6 +64,7 @@ export const Options = z
     force: z.boolean().optional(),
     dialect: Dialect.optional(),
     system: z.union([z.string(), boundedList("Text blocks")]).optional(),
+    maxRequestBytes: z.number().int().positive().optional().openapi({ description: "Over this many bytes of JSON a pass runs whatever the tokens, stubbing the oldest images first" }),
   })
   .strict()
   .openapi("Options");
@@ -89,15 +90,40 @@ export const PlanResponse = z
   .passthrough()
   .openapi("Plan");
 
+const Report = z
+  .object({ mode: z.enum(["noop", "prune", "summary", "fallback", "aborted", "stalled"]), tokensBefore: z.number(), tokensAfter: z.number() })
+  .passthrough()
+  .openapi("CompactReport");
+
 export const CompactResponse = z
   .object({
     messages: z.array(z.unknown()),
     state: z.record(z.string(), z.unknown()),
-    report: z.object({ mode: z.enum(["noop", "prune", "summary", "fallback", "aborted"]), tokensBefore: z.number(), tokensAfter: z.number() }).passthrough(),
+    report: Report,
     system: z.unknown().optional(),
     archive: z.record(z.string(), z.unknown()).optional(),
   })
   .openapi("CompactResult");
+
+export const ProposalRequest = z.object({ messages: Messages, options: Options }).openapi("ProposalRequest");
+
+export const ProposalResponse = z
+  .object({
+    id: z.string().openapi({ description: "Accept it at POST /v1/sessions/{id}/proposals/{pid}/accept until the session moves on" }),
+    plan: PlanResponse,
+    handoff: z.string().optional().openapi({ description: "The summary the handoff carries, without its framing: what an edit replaces" }),
+    replaces: z.array(z.number()).openapi({ description: "The input messages the handoff replaces" }),
+    messages: z.array(z.unknown()),
+    report: Report,
+    system: z.unknown().optional(),
+    archive: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("Proposal");
+
+export const AcceptRequest = z
+  .object({ handoff: z.string().max(200_000).optional().openapi({ description: "An edited summary: redacted, and checked like a model's (what it lost of the unresolved errors or the latest request is appended)" }) })
+  .strict()
+  .openapi("AcceptRequest");
 
 export const ArchiveResponse = z.object({ id: z.string(), ref: z.string(), text: z.string() }).openapi("ArchivedContent");
 

@@ -1,15 +1,18 @@
 // One Durable Object per session: the compactor state and recent reports in SQLite, and a queue so
 // that two compactions of one session never run at once (the second waits for the first's state).
 import { DurableObject } from "cloudflare:workers";
-import { compact, normalizeRef, plan, recall, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type RecallOptions } from "../src/index.js";
+import { accept, compact, normalizeRef, plan, propose, recall, redact, SYSTEM_NOTE, type Archive, type CompactOptions, type CompactorState, type CompactResult, type Proposal, type RecallOptions } from "../src/index.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
 import { ownSecrets, summarizerFor, type Env } from "./env.js";
-import { errorData, type ErrorData } from "./errors.js";
+import { ErrorAnswer, errorData, type ErrorData } from "./errors.js";
 import { spanOf, substitute, whole, type Span } from "./span.js";
+import { trimmedFor } from "./trim.js";
 
 const KEEP_REPORTS = 20;
+/** Proposals a session holds for review at once; older ones go first. */
+const KEEP_PROPOSALS = 8;
 /** Characters of archived JSON a session keeps by default (SESSION_ARCHIVE_CHARS); over it, the oldest entries go first. */
 export const ARCHIVE_CAP = 20_000_000;
 /** An entry over this many UTF-8 bytes is not stored (SQLite rows stop at 2 MB): the stand-in it replaced says what it was. */
@@ -24,7 +27,11 @@ export interface Eviction {
 }
 
 /** The proxies' result: `reused` when the request was rewritten by substitution alone, with no pass. */
-export type SessionResult = Omit<CompactResult<unknown>, "report"> & { report: Omit<CompactResult<unknown>["report"], "mode"> & { mode: CompactResult<unknown>["report"]["mode"] | "reused" } };
+export type SessionResult = Omit<CompactResult<unknown>, "report"> & {
+  report: Omit<CompactResult<unknown>["report"], "mode"> & { mode: CompactResult<unknown>["report"]["mode"] | "reused" };
+  /** Tool outputs of the request trimmed over its maxToolOutputTokens (workers/trim.ts). */
+  trimmed?: number;
+};
 
 /** What a different conversation must not inherit from the last one: its summary, strikes, back-off. */
 function ownConversation(state: CompactorState): CompactorState {
@@ -32,8 +39,16 @@ function ownConversation(state: CompactorState): CompactorState {
   return { ...rest, strikes: 0, fallbackStreak: 0 };
 }
 
+/** A proposal as the worker answers it: the core's, with its id in this session. */
+export type ProposalAnswer = Omit<Proposal<unknown>, "state"> & { id: string };
+
 export class SessionObject extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Proposals awaiting review, with the session's state they were made from. In memory: a proposal
+   * holds what accepting an edit needs, which is not data; one lost with the object is gone (404).
+   */
+  private proposals = new Map<string, { proposal: Proposal<unknown>; from: string }>();
   /** Characters of archived JSON kept (tests lower it). */
   archiveCap: number;
 
@@ -64,6 +79,16 @@ export class SessionObject extends DurableObject<Env> {
     return { skipped, evicted };
   }
 
+  /**
+   * Archives the whole of trimmed outputs not archived yet (an output is trimmed again, the same, on
+   * every request), redacted as everything the archive route serves.
+   */
+  private keepTrimmed(archive: Archive): void {
+    const known = (ref: string) => this.ctx.storage.sql.exec("SELECT 1 FROM archive WHERE ref = ?", ref).toArray().length > 0;
+    const fresh = Object.entries(archive).filter(([ref]) => !known(ref));
+    this.keepArchive(Object.fromEntries(fresh.map(([ref, e]) => [ref, { ...e, results: e.results?.map(redact) }])));
+  }
+
   /** Stores a pass's archive and says in its report what was not kept or was evicted (and, for evictions, in the session). */
   private archiveOf(result: CompactResult<unknown>): void {
     const { skipped, evicted } = this.keepArchive(result.archive);
@@ -76,7 +101,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private keepReport(result: CompactResult<unknown>): void {
-    if (result.report.mode === "noop") return;
+    if (result.report.mode === "noop" || result.report.mode === "stalled") return; // a stall is reported by the pass that stalls
     this.ctx.storage.sql.exec("INSERT INTO reports (at, report) VALUES (?, ?)", Date.now(), JSON.stringify(result.report));
     this.ctx.storage.sql.exec("DELETE FROM reports WHERE id NOT IN (SELECT id FROM reports ORDER BY id DESC LIMIT ?)", KEEP_REPORTS);
   }
@@ -120,17 +145,67 @@ export class SessionObject extends DurableObject<Env> {
   private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent, secrets: ownSecrets(this.env) });
-      // One transaction: the state, the archive and the report land together or not at all.
-      this.ctx.storage.transactionSync(() => {
-        this.write("state", result.state);
-        // The estimate before calibration, to compare with what the provider will count.
-        this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
-        this.archiveOf(result);
-        this.keepReport(result);
-      });
+      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env), onEvent });
+      this.commit(result, state);
       return result;
     });
+  }
+
+  /** One transaction: the state, the archive and the report land together or not at all. */
+  private commit(result: CompactResult<unknown>, before: CompactorState | undefined): void {
+    this.ctx.storage.transactionSync(() => {
+      this.write("state", result.state);
+      // The estimate before calibration, to compare with what the provider will count.
+      this.write("lastEstimate", result.report.tokensAfter / (before?.calibration?.ratio ?? 1));
+      this.archiveOf(result);
+      this.keepReport(result);
+    });
+  }
+
+  /** What a pass would do with this session's state, applied by `accept` (POST …/proposals/:pid/accept) until the session moves on. */
+  async propose(messages: unknown[], options: HttpOptions): Promise<{ result: ProposalAnswer } | { error: ErrorData }> {
+    try {
+      return {
+        result: await this.serial(async () => {
+          const state = this.read<CompactorState>("state");
+          const proposal = await propose(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
+          const id = crypto.randomUUID();
+          this.proposals.set(id, { proposal, from: JSON.stringify(state ?? null) });
+          for (const old of [...this.proposals.keys()].slice(0, -KEEP_PROPOSALS)) this.proposals.delete(old);
+          const { state: _, ...answer } = proposal;
+          return { id, ...answer };
+        }),
+      };
+    } catch (err) {
+      return { error: errorData(err) };
+    }
+  }
+
+  /**
+   * Applies a proposal, its handoff as proposed or edited: a 404 when the session holds no such
+   * proposal, a 409 when the session's state changed since it was made (a pass, another proposal
+   * accepted, usage observed: the transcript moved on).
+   */
+  async accept(id: string, handoff?: string): Promise<{ result: CompactResult<unknown> } | { error: ErrorData }> {
+    try {
+      return {
+        result: await this.serial(async () => {
+          const held = this.proposals.get(id);
+          if (!held) throw new ErrorAnswer({ status: 404, type: "not_found", message: `this session holds no proposal ${id} (never made, already accepted, or dropped with the session's memory): propose again` });
+          const state = this.read<CompactorState>("state");
+          if (JSON.stringify(state ?? null) !== held.from) {
+            this.proposals.delete(id);
+            throw new ErrorAnswer({ status: 409, type: "proposal_expired", message: `proposal ${id} expired: the session moved on since it was made (a pass ran, another proposal was accepted, or usage was observed): propose again` });
+          }
+          const result = accept(held.proposal, { handoff });
+          this.proposals.clear(); // the others were made from the state this one replaces
+          this.commit(result, state);
+          return result;
+        }),
+      };
+    } catch (err) {
+      return { error: errorData(err) };
+    }
   }
 
   /**
@@ -139,9 +214,15 @@ export class SessionObject extends DurableObject<Env> {
    * over the threshold (or the request is another conversation's); an effective pass becomes the new
    * span. Messages are cited by their number in the client's history, the same in every pass.
    */
-  async rewrite(messages: unknown[], options: HttpOptions): Promise<{ result: SessionResult } | { error: ErrorData }> {
+  async rewrite(messages: unknown[], options: HttpOptions, maxToolOutputTokens?: number): Promise<{ result: SessionResult } | { error: ErrorData }> {
     try {
-      return { result: await this.serial(() => this.rewriteInTurn(messages, options)) };
+      const t = trimmedFor(messages, options, maxToolOutputTokens);
+      const result = await this.serial(() => this.rewriteInTurn(t.messages, options));
+      if (t.trimmed) {
+        result.trimmed = t.trimmed;
+        this.keepTrimmed(t.archive);
+      }
+      return { result };
     } catch (err) {
       return { error: errorData(err) };
     }
@@ -159,7 +240,7 @@ export class SessionObject extends DurableObject<Env> {
     const noted = Boolean(substituted && span!.noted);
     const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
     const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
-    const effective = result.report.mode !== "noop" && result.report.mode !== "aborted";
+    const effective = result.report.mode !== "noop" && result.report.mode !== "aborted" && result.report.mode !== "stalled";
     this.ctx.storage.transactionSync(() => {
       if (effective || !span || substituted) this.write("state", result.state);
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
@@ -178,7 +259,7 @@ export class SessionObject extends DurableObject<Env> {
     const out = result as SessionResult;
     if (substituted) {
       // The report speaks of the client's request, as without a session.
-      if (!effective) out.report.mode = "reused";
+      if (!effective && result.report.mode !== "stalled") out.report.mode = "reused"; // a stall stays visible
       out.report.messagesBefore = messages.length;
       out.report.tokensBefore = plan(messages, { ...core, state: result.state }).tokens.total; // as a pass would count it
       out.report.firstChangedIndex = firstChangedIndex(messages, result.messages);

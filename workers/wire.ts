@@ -7,7 +7,7 @@
  * credentials for this worker (the upstream gets the worker's own key), the worker's own headers, and
  * what the edge adds about the client (its address is none of the upstream's business).
  */
-const DROPPED = /^(?:connection|keep-alive|transfer-encoding|te|trailer|upgrade|proxy-[\w-]*|host|content-length|content-type|accept-encoding|authorization|x-api-key|cookie|x-session-id|x-context-window|cf-[\w-]*|x-forwarded-[\w-]*|forwarded|x-real-ip|true-client-ip)$/i;
+const DROPPED = /^(?:connection|keep-alive|transfer-encoding|te|trailer|upgrade|proxy-[\w-]*|host|content-length|content-type|accept-encoding|authorization|x-api-key|cookie|x-session-id|x-context-window|x-compaction-[\w-]*|cf-[\w-]*|x-forwarded-[\w-]*|forwarded|x-real-ip|true-client-ip)$/i;
 
 /** The client's headers worth passing on, then `own` (content type, the upstream's key) over them. */
 export function forwardedHeaders(client: Headers, own: Record<string, string | undefined>): Headers {

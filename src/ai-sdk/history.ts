@@ -6,7 +6,10 @@ import { createCompactor, type Compactor } from "../compactor.js";
 import { hash53 } from "../fingerprint.js";
 import type { ModelMessage } from "../dialects/ai-sdk.js";
 import type { Dialect } from "../dialects/view.js";
-import type { Archive, CompactionEvent, CompactOptions, CompactorState, CompactReport } from "../types.js";
+import type { Archive } from "../archive/types.js";
+import type { CompactReport } from "../report/types.js";
+import type { CompactorState } from "../state.js";
+import type { CompactionEvent, CompactOptions } from "../types.js";
 
 /** What a store keeps per conversation: plain JSON. */
 export interface SavedCompaction {
@@ -37,10 +40,19 @@ export type AiSdkCompactionOptions = Omit<CompactOptions<ModelMessage>, "dialect
   sessionId?: string;
   /** The compactor's events, and `{ type: "applied" }` each time a compaction pass becomes the new base. */
   onEvent?: (event: AiSdkCompactionEvent) => void;
+  /**
+   * Tool outputs over this many tokens are trimmed (`trimToolOutput`) when they first appear, the whole
+   * archived (in the store's archive too); an `{ type: "trimmed" }` event says so. Off by default.
+   */
+  maxToolOutputTokens?: number;
 };
 
 /** `applied`: a pass became the new base; `archive` is what that pass removed (merge them with `Object.assign`). */
-export type AiSdkCompactionEvent = CompactionEvent | { type: "applied"; report: CompactReport; replaced: number; archive?: Archive };
+export type AiSdkCompactionEvent =
+  | CompactionEvent
+  | { type: "applied"; report: CompactReport; replaced: number; archive?: Archive }
+  /** New tool outputs trimmed over `maxToolOutputTokens`: how many, and their whole outputs by the references their stand-ins cite. */
+  | { type: "trimmed"; outputs: number; archive: Archive };
 
 /** A 53-bit hash of the messages' JSON: enough to tell one transcript prefix from another. */
 export function fingerprint(messages: unknown[]): string {
@@ -88,7 +100,10 @@ export interface History {
 }
 
 export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<ModelMessage>): History {
-  const { store, sessionId = "default", onEvent, ...rest } = options;
+  const { store, sessionId = "default", onEvent, maxToolOutputTokens, ...rest } = options;
+  if (maxToolOutputTokens !== undefined && !(maxToolOutputTokens > 0)) throw new RangeError("context-compactor: maxToolOutputTokens must be a number of tokens > 0");
+  // Each message as sent, once its outputs were trimmed: the same object step after step.
+  const sent = new WeakMap<ModelMessage, ModelMessage>();
   let saved: SavedCompaction | undefined;
   let compactor: Compactor<ModelMessage>;
   // The original prefix objects last seen: within a run the SDK passes the same objects every step.
@@ -115,15 +130,33 @@ export function createHistory(options: AiSdkCompactionOptions, dialect: Dialect<
     await store?.set(sessionId, next);
   }
 
+  /** The messages with new tool outputs over maxToolOutputTokens trimmed, their whole archived (trim.ts loads on first use). */
+  async function trimmed(messages: ModelMessage[], s: SavedCompaction): Promise<ModelMessage[]> {
+    const fresh = messages.filter((m) => !sent.has(m));
+    if (!maxToolOutputTokens || !fresh.length) return maxToolOutputTokens ? messages.map((m) => sent.get(m)!) : messages;
+    const { trimResults } = await import("../prune/trim.js");
+    const t = trimResults(fresh, dialect, { maxTokens: maxToolOutputTokens, countTokens: rest.countTokens });
+    fresh.forEach((m, i) => sent.set(m, t.messages[i]));
+    // Reported once: a provider-level prompt is rebuilt (new objects) at every step.
+    const archive = Object.fromEntries(Object.entries(t.archive).filter(([ref]) => !s.archive || !Object.hasOwn(s.archive, ref)));
+    const outputs = Object.keys(archive).length;
+    if (outputs) {
+      await save({ ...s, archive: mergeArchives(s.archive, archive, rest.archiveLimit ?? ARCHIVE_LIMIT).archive });
+      onEvent?.({ type: "trimmed", outputs, archive });
+    }
+    return messages.map((m) => sent.get(m)!);
+  }
+
   return {
-    async prepare(messages, signal) {
+    async prepare(input, signal) {
+      const messages = await trimmed(input, await load());
       const s = await load();
       const substituted = s.replaced > 0 && startsWithReplaced(messages, s);
       if (substituted) originals = messages.slice(0, s.replaced);
       const current = substituted ? [...s.base, ...messages.slice(s.replaced)] : messages;
       if (!compactor.shouldCompact(current)) return current;
       const result = await compactor.compact(current, { signal });
-      if (result.report.mode === "noop" || result.report.mode === "aborted") {
+      if (result.report.mode === "noop" || result.report.mode === "aborted" || result.report.mode === "stalled") {
         await save({ ...s, state: compactor.state }); // a back-off or strike still counts next time
         return current;
       }

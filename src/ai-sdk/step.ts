@@ -1,6 +1,6 @@
 // compactionStep: a `prepareStep` for generateText, streamText and ToolLoopAgent.
 import type { ModelMessage as AiModelMessage } from "ai";
-import { aiSdkMessages, type ModelMessage } from "../dialects/ai-sdk.js";
+import { modelMessages, type ModelMessage } from "../dialects/ai-sdk.js";
 import { createHistory, type AiSdkCompactionOptions } from "./history.js";
 
 /** What `prepareStep` is given, as far as compaction reads it (a structural subset of the SDK's options). */
@@ -16,7 +16,7 @@ export interface PrepareStepInput {
  * and each step's usage calibrates the estimate. Use one per conversation.
  */
 export function compactionStep(options: AiSdkCompactionOptions): (step: PrepareStepInput) => Promise<{ messages: AiModelMessage[] }> {
-  const history = createHistory(options, aiSdkMessages);
+  const history = createHistory(options, modelMessages);
   return async ({ steps, stepNumber, messages }) => {
     // The previous step's input tokens count what this function returned for it.
     if (stepNumber > 0) await history.observeUsage(steps[stepNumber - 1]?.usage);

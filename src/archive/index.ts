@@ -1,8 +1,8 @@
 // archive: what a pass removed or pruned, whole and redacted, under the reference the handoff cites.
 // Redaction is handed in: this loads with the result's writer (src/result.ts), which must not import it.
 import type { MessageView } from "../dialects/view.js";
-import type { Archive, ArchivedMessage } from "../types.js";
-import { refOf, type Refs } from "./ref.js";
+import type { Archive, ArchivedMessage } from "./types.js";
+import { refOf, type Refs } from "../refs.js";
 
 /** Characters of JSON an archive holds by default; the oldest entries go first over it. */
 export const ARCHIVE_LIMIT = 5_000_000;

@@ -1,6 +1,6 @@
 // How many passes came before this one, by what they left in the transcript: a caller that keeps the
 // messages but not the state still gets references no earlier pass used. Loaded with the code that writes.
-import { findHandoff } from "../assemble/handoff.js";
+import { findHandoff } from "../facts/handoff.js";
 import type { MessageView } from "../dialects/view.js";
 
 /** A reference our handoffs and one-liners cite: `#2.14` (the third pass) or `#14` (the first). */

@@ -1,5 +1,6 @@
 // recall: an archived message back as text, in pieces; and the tool an agent calls to do it.
-import type { Archive, DialectName } from "../types.js";
+import type { DialectName } from "../dialects/types.js";
+import type { Archive } from "./types.js";
 
 /** Characters one recall returns by default: a piece that fits beside a conversation. */
 export const RECALL_PIECE = 20_000;

@@ -1,7 +1,8 @@
 // assemble: head + handoff + tail, the system note once, every tool call paired with its result.
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
-import type { Plan, Sanitized } from "../types.js";
-import { SYSTEM_NOTE } from "./handoff.js";
+import type { Plan } from "../plan/types.js";
+import type { Sanitized } from "./types.js";
+import { SYSTEM_NOTE } from "../facts/handoff.js";
 import { shown } from "../plan/index.js";
 
 interface Slot<M> {
@@ -110,7 +111,8 @@ function templateClash<M>(slots: Slot<M>[], views: MessageView[]): boolean {
 export function assemble<M>(x: AssembleInput<M>): { messages: M[]; views: MessageView[]; sanitized: Sanitized; templateClash: boolean } {
   const { plan, dialect } = x;
   const slots: Slot<M>[] = [];
-  for (let i = 0; i < plan.head.end; i++) slots.push({ message: x.input[i], view: x.views[i], from: i });
+  // The head as the input had it: prune leaves it alone, apart from images stubbed over maxRequestBytes.
+  for (let i = 0; i < plan.head.end; i++) slots.push({ message: x.pruned[i], view: x.prunedViews[i], from: i });
 
   if (x.handoff === undefined) {
     for (let i = plan.middle.start; i < plan.middle.end; i++) slots.push({ message: x.pruned[i], view: x.prunedViews[i], from: i });

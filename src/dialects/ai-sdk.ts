@@ -1,6 +1,8 @@
 // Vercel AI SDK ModelMessage: system/user/assistant/tool roles, typed parts, provider options kept.
-import { contentIssues, isString, partIssues, quoted, validateEach, type PartRule } from "./validate.js";
-import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
+import * as v from "valibot";
+import { fields, isString } from "../schema.js";
+import { content, message, messages, part, quoted, standard, validateWith, type MessageSchema } from "./validate.js";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolCallView, type ToolResultView } from "./view.js";
 
 export type ModelPart = { type: string; [k: string]: unknown };
 export interface ModelMessage {
@@ -9,25 +11,50 @@ export interface ModelMessage {
   [k: string]: unknown;
 }
 
-const PARTS: PartRule[] = [
-  ["text", (p) => isString(p.text), 'a "text" part needs a string "text"'],
-  ["tool-call", (p) => isString(p.toolCallId) && isString(p.toolName), 'a "tool-call" part needs a string "toolCallId" and "toolName"'],
-  ["tool-result", (p) => isString(p.toolCallId) && typeof p.output === "object" && p.output !== null, 'a "tool-result" part needs a string "toolCallId" and an "output" object'],
-];
+type AiPart =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string }
+  | { type: "tool-result"; toolCallId: string; output: object }
+  | { type: "image" | "file" | "reasoning" | "tool-approval-request" | "tool-approval-response" };
+/**
+ * An AI SDK message as the `ai` package types it (`ModelMessage`), structurally: what `compact` takes
+ * and gives back with `aiSdkMessages`. Parts are named by their types, so other formats' messages are
+ * a type error.
+ */
+export type AiSdkModelMessage =
+  | { role: "system"; content: string }
+  | { role: "user" | "assistant"; content: string | readonly AiPart[] }
+  | { role: "tool"; content: readonly AiPart[] };
 
-function check(m: Record<string, unknown>): string[] {
-  switch (m.role) {
-    case "system":
-      return isString(m.content) ? [] : ["content: a system message needs string content"];
-    case "user":
-    case "assistant":
-      return contentIssues(m.content, PARTS, "a part", "content must be a string or an array of parts");
-    case "tool":
-      return Array.isArray(m.content) ? partIssues(m.content, "content", PARTS, "a part") : ["content: a tool message needs an array of parts"];
-    default:
-      return [m.role === undefined ? "role: a message needs a role" : `role: unknown role ${quoted(m.role)} (expected system, user, assistant, tool)`];
-  }
-}
+/** What compaction writes with this dialect besides the messages it edits: the handoff, stub results. */
+export type AiSdkWritten =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string }
+  | { role: "tool"; content: { type: "tool-result"; toolCallId: string; toolName: string; output: { type: "error-text"; value: string } }[] };
+
+const PART = part(
+  [
+    ["text", (p) => isString(p.text), 'a "text" part needs a string "text"'],
+    ["tool-call", (p) => isString(p.toolCallId) && isString(p.toolName), 'a "tool-call" part needs a string "toolCallId" and "toolName"'],
+    ["tool-result", (p) => isString(p.toolCallId) && typeof p.output === "object" && p.output !== null, 'a "tool-result" part needs a string "toolCallId" and an "output" object'],
+  ],
+  "a part",
+);
+const CONTENT = content(PART, "content must be a string or an array of parts");
+
+const BY_ROLE: Record<string, MessageSchema> = {
+  system: fields({ content: v.string("a system message needs string content") }),
+  user: fields({ content: CONTENT }),
+  assistant: fields({ content: CONTENT }),
+  tool: fields({ content: v.array(PART, "a tool message needs an array of parts") }),
+};
+const NEEDS_ROLE = fields({
+  role: v.picklist(Object.keys(BY_ROLE), (issue) => (issue.input === undefined ? "a message needs a role" : `unknown role ${quoted(issue.input)} (expected system, user, assistant, tool)`)),
+});
+const MESSAGE = message(({ role }) => (typeof role === "string" && Object.hasOwn(BY_ROLE, role) ? BY_ROLE[role] : NEEDS_ROLE));
+
+/** The rules of an AI SDK transcript. */
+const RULES = messages(MESSAGE);
 
 const parts = (c: ModelMessage["content"]): ModelPart[] => (typeof c === "string" ? [{ type: "text", text: c }] : c);
 const MEDIA = new Set(["image", "file"]);
@@ -85,10 +112,11 @@ function indexed(m: ModelMessage, type: string, values: Map<number, string>, set
 
 const stubResult = (c: ToolCallView, text: string): ModelPart => ({ type: "tool-result", toolCallId: c.id, toolName: c.name, output: { type: "error-text", value: text } });
 
-/** AI SDK `ModelMessage`s (what `generateText`, `streamText` and agents take as `messages`). */
-export const aiSdkMessages: Dialect<ModelMessage> = {
+/** The dialect as the package's own code reads it (`ModelMessage` as this package types it). */
+export const modelMessages: Dialect<ModelMessage> = {
   name: "ai-sdk",
-  validate: (messages) => validateEach(messages, check) as ModelMessage[],
+  schema: standard<ModelMessage>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   withResults: (m, outputs) => indexed(m, "tool-result", outputs, (p, value) => ({ ...p, output: { type: "text", value } })),
   withArguments: (m, args) => indexed(m, "tool-call", args, (p, value) => ({ ...p, input: JSON.parse(value) })),
@@ -119,3 +147,9 @@ export const aiSdkMessages: Dialect<ModelMessage> = {
   },
   appendNote: (m, note) => ({ ...m, content: typeof m.content === "string" && m.content ? `${m.content}\n\n${note}` : note }),
 };
+
+/**
+ * AI SDK `ModelMessage`s (what `generateText`, `streamText` and agents take as `messages`). It reads
+ * the `ai` package's `ModelMessage` (or this package's) and writes only what that type allows.
+ */
+export const aiSdkMessages = modelMessages as BuiltInDialect<AiSdkModelMessage | ModelMessage, AiSdkWritten>;

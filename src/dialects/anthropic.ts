@@ -1,8 +1,10 @@
 // Anthropic Messages: system beside the messages, content blocks, tool results inside user messages,
 // strict user/assistant alternation. Claude Code also puts `role: "system"` messages inside `messages`
 // (environment, deferred tools): valid, viewed as system, and outside the alternation.
-import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolResultView } from "./view.js";
-import { contentIssues, isString, validateEach, type PartRule } from "./validate.js";
+import * as v from "valibot";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type Dialect, type MessageView, type ToolResultView } from "./view.js";
+import { fields, isString } from "../schema.js";
+import { content, message, messages, part, standard, validateWith } from "./validate.js";
 
 export type AnthropicBlock = { type: string; [k: string]: unknown };
 export interface AnthropicMessage {
@@ -11,16 +13,38 @@ export interface AnthropicMessage {
   [k: string]: unknown;
 }
 
-const BLOCKS: PartRule[] = [
-  ["text", (b) => isString(b.text), 'a "text" block needs a string "text"'],
-  ["tool_use", (b) => isString(b.id) && isString(b.name), 'a "tool_use" block needs a string "id" and "name"'],
-  ["tool_result", (b) => isString(b.tool_use_id), 'a "tool_result" block needs a string "tool_use_id"'],
-];
-
-function check(m: Record<string, unknown>): string[] {
-  if (m.role !== "user" && m.role !== "assistant" && m.role !== "system") return ['role: role must be "user", "assistant" or "system"'];
-  return contentIssues(m.content, BLOCKS, "a content block", "content must be a string or an array of content blocks");
+/**
+ * An Anthropic message as `@anthropic-ai/sdk` types it (`MessageParam`), structurally, and Claude
+ * Code's `role: "system"` messages: what `compact` takes and gives back with `anthropicMessages`.
+ */
+export interface AnthropicMessageParam {
+  role: "user" | "assistant" | "system";
+  content: string | readonly { type: string }[];
 }
+
+/** What compaction writes with this dialect besides the messages it edits: the handoff, stub results. */
+export type AnthropicWritten =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string }
+  | { role: "user"; content: { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean }[] };
+
+const BLOCK = part(
+  [
+    ["text", (b) => isString(b.text), 'a "text" block needs a string "text"'],
+    ["tool_use", (b) => isString(b.id) && isString(b.name), 'a "tool_use" block needs a string "id" and "name"'],
+    ["tool_result", (b) => isString(b.tool_use_id), 'a "tool_result" block needs a string "tool_use_id"'],
+  ],
+  "a content block",
+);
+
+const FIELDS = fields({
+  role: v.picklist(["user", "assistant", "system"], 'role must be "user", "assistant" or "system"'),
+  content: content(BLOCK, "content must be a string or an array of content blocks"),
+});
+const MESSAGE = message(() => FIELDS);
+
+/** The rules of an Anthropic Messages transcript. */
+const RULES = messages(MESSAGE);
 
 const IMAGE = new Set(["image"]);
 /** How a compaction block reads: one of the openings findHandoff knows as another agent's handoff. */
@@ -91,10 +115,10 @@ function withArguments(m: AnthropicMessage, args: Map<number, string>): Anthropi
 
 const THINKING = new Set(["thinking", "redacted_thinking"]);
 
-/** Anthropic Messages: the system prompt goes in `options.system`, and the result carries it back with the note. */
-export const anthropicMessages: Dialect<AnthropicMessage> = {
+const dialect: Dialect<AnthropicMessage> = {
   name: "anthropic",
-  validate: (messages) => validateEach(messages, check) as AnthropicMessage[],
+  schema: standard<AnthropicMessage>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   // A message of tool results is a user message on the wire: it takes part in the alternation.
   keepsEmptied: true,
@@ -137,6 +161,12 @@ export const anthropicMessages: Dialect<AnthropicMessage> = {
   appendNote: (m) => m, // the system prompt lives in options.system
   appendSystemNote: (system, note) => appendSystemNote(system, note),
 };
+
+/**
+ * Anthropic Messages: the system prompt goes in `options.system`, and the result carries it back with
+ * the note. It reads the SDK's `MessageParam` (or `AnthropicMessage`) and writes only what that type allows.
+ */
+export const anthropicMessages = dialect as BuiltInDialect<AnthropicMessageParam | AnthropicMessage, AnthropicWritten>;
 
 /** The separate system prompt with the note appended, in the form it came in. */
 export function appendSystemNote(system: unknown, note: string): string | AnthropicBlock[] {

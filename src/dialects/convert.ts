@@ -1,6 +1,7 @@
 // Conversions between the three dialects, through OpenAI Chat Completions. Lossless where the formats
 // allow; whatever cannot be carried is listed in `lost`, never dropped silently.
-import type { ChatMessage, ContentPart, DialectName, ToolCall } from "../types.js";
+import type { ChatMessage, ContentPart, DialectName, ToolCall } from "./types.js";
+import type { OpenAIChatInput } from "./openai.js";
 import type { AnthropicBlock, AnthropicMessage } from "./anthropic.js";
 import { aiSdkMessages, type ModelMessage, type ModelPart } from "./ai-sdk.js";
 import { anthropicMessages } from "./anthropic.js";
@@ -17,8 +18,16 @@ export const dialects: Record<DialectName, Dialect<any>> = {
   "openai-responses": openAIResponses,
 };
 
-export interface Converted {
-  messages: unknown[];
+/** The messages a converter writes in each format, typed as this package types them (each is read by that format's dialect). */
+export interface MessagesOf {
+  openai: ChatMessage;
+  anthropic: AnthropicMessage;
+  "ai-sdk": ModelMessage;
+  "openai-responses": ResponsesItem;
+}
+
+export interface Converted<M = unknown> {
+  messages: M[];
   /** The system prompt, when the target keeps it beside the messages (Anthropic). */
   system?: string;
   /** What the target format cannot carry, one line per item, naming the message index. */
@@ -230,7 +239,7 @@ function known(name: DialectName): DialectName {
 }
 
 /** Any dialect → OpenAI Chat Completions. */
-export function toOpenAI(messages: unknown[], from: DialectName, system?: unknown): { messages: ChatMessage[]; lost: string[] } {
+export function toOpenAI(messages: readonly unknown[], from: DialectName, system?: unknown): { messages: ChatMessage[]; lost: string[] } {
   const lost: string[] = [];
   known(from);
   if (from === "openai") return { messages: messages as ChatMessage[], lost };
@@ -239,8 +248,13 @@ export function toOpenAI(messages: unknown[], from: DialectName, system?: unknow
   return { messages: aiSdkToOpenAI(messages as ModelMessage[], lost), lost };
 }
 
-/** OpenAI Chat Completions → any dialect. */
-export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted {
+/** OpenAI Chat Completions (as the `openai` SDK types them, or `ChatMessage`) → any dialect. */
+export function fromOpenAI<To extends DialectName>(input: readonly OpenAIChatInput[], to: To): Converted<MessagesOf[To]> {
+  return fromChat(input as ChatMessage[], to) as Converted<MessagesOf[To]>;
+}
+
+/** The conversion itself, on the package's own message type. */
+function fromChat(messages: ChatMessage[], to: DialectName): Converted {
   const lost: string[] = [];
   known(to);
   if (to === "openai") return { messages, lost };
@@ -250,20 +264,23 @@ export function fromOpenAI(messages: ChatMessage[], to: DialectName): Converted 
 }
 
 /** Between any two dialects (through OpenAI). */
-export function convert(messages: unknown[], options: { from: DialectName; to: DialectName; system?: unknown }): Converted {
+export function convert<To extends DialectName>(messages: readonly unknown[], options: { from: DialectName; to: To; system?: unknown }): Converted<MessagesOf[To]> {
   known(options.to); // before any work
   const a = toOpenAI(messages, options.from, options.system);
   const b = fromOpenAI(a.messages, options.to);
   return { ...b, lost: [...a.lost, ...b.lost] };
 }
 
-/** The dialect messages are written in, by shape; OpenAI's when nothing tells. */
-export function detectDialect(messages: unknown[]): DialectName {
-  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? "openai");
+/**
+ * The dialect messages are written in, by shape; when nothing tells, Anthropic's if the request
+ * carries a separate `system` prompt (only Anthropic Messages keeps it beside the messages), else OpenAI's.
+ */
+export function detectDialect(messages: readonly unknown[], system?: unknown): DialectName {
+  return responsesLike(messages) ? "openai-responses" : (sniffDialect(messages) ?? (system == null ? "openai" : "anthropic"));
 }
 
 /** An item type, or a content part type, that only the Responses API has (AI SDK parts are "reasoning" too). */
-function responsesLike(messages: unknown[]): boolean {
+function responsesLike(messages: readonly unknown[]): boolean {
   const item = /^(?:function_call|function_call_output|custom_tool_call|reasoning|compaction|item_reference|message)$/;
   const part = /^(?:input_text|output_text|input_image|input_file)$/;
   return (messages as Item[]).some((m) => item.test(String(m?.type)) || (Array.isArray(m?.content) && (m.content as Item[]).some((p) => part.test(String(p?.type)))));

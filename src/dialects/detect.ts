@@ -1,8 +1,8 @@
 // Which built-in format a transcript is written in, by the first part or field only one format has.
-import type { DialectName } from "../types.js";
+import type { DialectName } from "./types.js";
 
 /** The first evidence of a format in the messages; undefined when nothing tells (plain text reads the same in all three). */
-export function sniffDialect(messages: unknown[]): DialectName | undefined {
+export function sniffDialect(messages: readonly unknown[]): DialectName | undefined {
   for (const m of messages as { role?: string; content?: unknown; tool_calls?: unknown }[]) {
     if (m?.tool_calls || m?.role === "developer") return "openai";
     if (Array.isArray(m?.content)) {

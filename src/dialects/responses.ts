@@ -3,16 +3,16 @@
 // model turn spans several items (reasoning, text, calls), which compaction keeps together. Only
 // messages, function and custom tool calls and their outputs are ever edited; every other item is
 // opaque: kept whole, or removed whole (and archived).
-import { contentIssues, isString, quoted, validateEach, type PartRule } from "./validate.js";
-import { addText, emptyView, jsonOf, type Dialect, type MessageView, type ToolCallView } from "./view.js";
+import * as v from "valibot";
+import { fields, isString } from "../schema.js";
+import { content, message, messages, part, quoted, standard, validateWith, type MessageSchema, type PartRule } from "./validate.js";
+import { addText, emptyView, jsonOf, type BuiltInDialect, type MessageView, type ToolCallView } from "./view.js";
 
-/**
- * One Responses API input item. Structural and loose, so that the `openai` SDK's `ResponseInputItem`
- * (and `ResponseOutputItem`) are accepted as they are; every field is preserved.
- */
-export interface ResponsesItem {
-  type?: string | null;
-  role?: string; // "user", "assistant", "system" or "developer" on a message; output items may carry others
+type ResponsesPart = { type: "input_text" | "output_text"; text: string } | { type: "refusal"; refusal: string } | { type: "input_image" | "input_file" | "input_audio" };
+/** The fields compaction reads of an item other than a message: its type says what it is. */
+interface TypedItem {
+  type: string;
+  role?: string; // output items may carry one (additional_tools)
   id?: unknown;
   content?: unknown;
   call_id?: unknown;
@@ -23,6 +23,17 @@ export interface ResponsesItem {
   summary?: unknown;
   encrypted_content?: unknown;
 }
+
+/**
+ * One Responses API input item, structurally, so that the `openai` SDK's `ResponseInputItem` (and
+ * `ResponseOutputItem`) are accepted as they are and come back out as the SDK types them: a message
+ * (its type may be left out), an item of another type, or an item reference. Every field is preserved.
+ * A Chat Completions message (no type, role "tool", or parts of other formats) is a type error.
+ */
+export type ResponsesItem =
+  | { type?: "message" | null; role: "user" | "assistant" | "system" | "developer"; content: string | readonly ResponsesPart[]; id?: unknown }
+  | TypedItem
+  | { id: string; type?: "item_reference" | null };
 
 type Item = Record<string, unknown>;
 type Part = { type: string; [k: string]: unknown };
@@ -50,26 +61,41 @@ const OUTPUTS = new Set([...Object.values(CALLS), "local_shell_call_output"]);
 const EDITABLE: Record<string, string> = { function_call: "arguments", custom_tool_call: "input" };
 const EDITABLE_OUTPUTS = new Set(["function_call_output", "custom_tool_call_output"]);
 
-const needs = (m: Item, fields: string[]) => fields.filter((f) => !isString(m[f])).map((f) => `${f}: a ${m.type} item needs a string "${f}"`);
+/** What compaction writes with this dialect besides the items it edits: the handoff, stub outputs (each as the SDK types it). */
+export type ResponsesWritten =
+  | { type: "message"; role: "user" | "assistant"; content: string }
+  | { type: "function_call_output" | "custom_tool_call_output"; call_id: string; output: string }
+  | { type: "shell_call_output"; call_id: string; output: { stdout: string; stderr: string; outcome: { type: "exit"; exit_code: number } }[] }
+  | { type: "apply_patch_call_output"; call_id: string; status: "failed"; output: string }
+  | { type: "computer_call_output"; call_id: string; output: { type: "computer_screenshot" } }
+  | { type: "mcp_approval_response"; approval_request_id: string; approve: false; reason: string };
 
-function outputIssues(output: unknown): string[] {
-  if (isString(output)) return [];
-  return contentIssues(output, PARTS, "an output part", "output must be a string or an array of parts").map((x) => x.replace(/^content/, "output"));
-}
+const CONTENT = content(part(PARTS, "a content part"), "content must be a string or an array of parts");
+const OUTPUT = content(part(PARTS, "an output part"), "output must be a string or an array of parts");
+const ROLE = v.picklist(ROLES, (issue) => (issue.input === undefined ? "a message item needs a role" : `unknown role ${quoted(issue.input)} (expected ${ROLES.join(", ")})`));
 
-function check(m: Item): string[] {
+/** A call or output compaction edits: the string fields it reads. */
+const edited = (type: string, strings: string[], rest: Record<string, v.GenericSchema> = {}) =>
+  fields({ ...rest, ...Object.fromEntries(strings.map((f) => [f, v.string(`a ${type} item needs a string "${f}"`)])) });
+const EDITED: Record<string, MessageSchema> = {
+  function_call: edited("function_call", ["call_id", "name", "arguments"]),
+  custom_tool_call: edited("custom_tool_call", ["call_id", "name", "input"]),
+  function_call_output: edited("function_call_output", ["call_id"], { output: OUTPUT }),
+  custom_tool_call_output: edited("custom_tool_call_output", ["call_id"], { output: OUTPUT }),
+};
+const MESSAGE_ITEM = fields({ role: ROLE, content: CONTENT });
+const TYPE = fields({ type: v.string("an item's type must be a string") });
+const OPAQUE = v.unknown(); // reasoning and every type compaction never edits: passed through whole, never read beyond its size and summary
+
+/** Items by type: messages (their type may be left out), item references ({ id } alone), the calls and outputs compaction edits. */
+const ITEM = message((m) => {
   const { type } = m;
-  if (type === undefined || type === null || type === "message") {
-    if (m.role === undefined) return isString(m.id) && type == null ? [] : ["role: a message item needs a role"]; // { id } alone: an item reference
-    if (!ROLES.includes(m.role as string)) return [`role: unknown role ${quoted(m.role)} (expected ${ROLES.join(", ")})`];
-    return contentIssues(m.content, PARTS, "a content part", "content must be a string or an array of parts");
-  }
-  if (!isString(type)) return ["type: an item's type must be a string"];
-  if (type === "function_call") return needs(m, ["call_id", "name", "arguments"]);
-  if (type === "custom_tool_call") return needs(m, ["call_id", "name", "input"]);
-  if (EDITABLE_OUTPUTS.has(type)) return [...needs(m, ["call_id"]), ...outputIssues(m.output)];
-  return []; // opaque (reasoning too): passed through whole, never read beyond its size and summary
-}
+  if (type === undefined || type === null || type === "message") return m.role === undefined && isString(m.id) && type == null ? OPAQUE : MESSAGE_ITEM;
+  return !isString(type) ? TYPE : Object.hasOwn(EDITED, type) ? EDITED[type] : OPAQUE;
+});
+
+/** The rules of a Responses API input. */
+const RULES = messages(ITEM);
 
 const IMAGE = new Set(["input_image", "image_url", "image"]);
 const ATTACHMENT = new Set(["input_file", "input_audio", "file"]);
@@ -174,6 +200,9 @@ function stubOutput(c: ToolCallView, text: string): ResponsesItem {
   const type = (c as { answer?: string }).answer ?? "function_call_output";
   if (type === "mcp_approval_response") return { type, approval_request_id: c.id, approve: false, reason: text } as ResponsesItem;
   if (type === "apply_patch_call_output") return { type, call_id: c.id, status: "failed", output: text } as ResponsesItem;
+  // Each in the shape the SDK types it: a shell's output is a list of runs, a computer's a screenshot (none to give).
+  if (type === "shell_call_output") return { type, call_id: c.id, output: [{ stdout: "", stderr: text, outcome: { type: "exit", exit_code: 1 } }] } as ResponsesItem;
+  if (type === "computer_call_output") return { type, call_id: c.id, output: { type: "computer_screenshot" } } as ResponsesItem;
   return { type, call_id: c.id, output: text } as ResponsesItem;
 }
 
@@ -181,9 +210,10 @@ function stubOutput(c: ToolCallView, text: string): ResponsesItem {
  * OpenAI Responses API input items (`input` of `client.responses.create`). The system prompt may come
  * as `instructions` beside the items: put it first as a system message to have it counted and noted.
  */
-export const openAIResponses: Dialect<ResponsesItem> = {
+export const openAIResponses: BuiltInDialect<ResponsesItem, ResponsesWritten> = {
   name: "openai-responses",
-  validate: (messages) => validateEach(messages, check) as ResponsesItem[],
+  schema: standard<ResponsesItem>(RULES),
+  validate: (input) => validateWith(RULES, input),
   view,
   itemized: true,
   // No alternation rule: no item takes part in one, so the handoff is always a user message of its

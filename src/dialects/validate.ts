@@ -1,16 +1,12 @@
-// Message-by-message validation at the boundary, with errors that name the index and the problem.
-// Hand-written: a few checks per dialect cost far less of the core's bundle than a schema library
-// (valibot took ~2.2 KB gzip of the 15 KB budget of `import { compact }`; see docs/NOTES.md).
+// Validation at the boundary, with valibot: each dialect's messages as one schema, errors that name the
+// index, the path and the problem. The same schema is the dialect's `schema` (a Standard Schema), so
+// users check their own data by the rules compaction reads it with.
+import * as v from "valibot";
 import { CompactionInputError } from "../errors.js";
+import { isObject, isString, type StandardSchemaV1 } from "../schema.js";
 
-/** The problems of one message, each "path: problem". */
-export type MessageCheck = (m: Record<string, unknown>) => string[];
-
-/** For parts (or blocks) of one type: what must hold, and the problem when it does not. */
-export type PartRule = [type: string, ok: (p: Record<string, unknown>) => boolean, problem: string];
-
-export const isString = (x: unknown): x is string => typeof x === "string";
-export const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+/** A schema of one message (valibot). */
+export type MessageSchema = v.GenericSchema;
 
 /**
  * A value as an error quotes it: a short string in JSON quotes ("bot"); anything longer, or with a run
@@ -19,29 +15,65 @@ export const isObject = (x: unknown): x is Record<string, unknown> => x !== null
 export const quoted = (x: unknown) =>
   !isString(x) ? typeof x : x.length <= 24 && !/[\w-]{12}/.test(x) ? JSON.stringify(x) : `(a string of ${x.length} characters)`;
 
-export function validateEach(messages: unknown, check: MessageCheck): unknown[] {
-  if (!Array.isArray(messages)) throw new CompactionInputError(-1, ["must be an array of messages"]);
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (!isObject(m)) throw new CompactionInputError(i, ["a message must be an object"]);
-    const issues = check(m);
-    if (issues.length) throw new CompactionInputError(i, issues);
-  }
-  return messages;
+/** For parts (or blocks) of one type: what must hold, and the problem when it does not. */
+export type PartRule = [type: string, ok: (p: Record<string, unknown>) => boolean, problem: string];
+
+/**
+ * A typed part: an object with a string "type", and the rule of its type. One check, never an object
+ * schema: a part's problem stays at the part's path, and parts of types not named pass whole.
+ */
+export function part(rules: PartRule[], what: string) {
+  const problem = (p: unknown) => {
+    if (!isObject(p) || !isString(p.type)) return `${what} must be an object with a string "type"`;
+    for (const [type, ok, why] of rules) if (p.type === type && !ok(p)) return why;
+  };
+  return v.custom((p) => problem(p) === undefined, (issue) => problem(issue.input)!);
 }
 
-/** The problems of an array of typed parts at `path` (`what`: "a content part", "a block"…). */
-export function partIssues(parts: unknown[], path: string, rules: PartRule[], what: string): string[] {
-  const out: string[] = [];
-  parts.forEach((p, k) => {
-    if (!isObject(p) || !isString(p.type)) out.push(`${path}.${k}: ${what} must be an object with a string "type"`);
-    else for (const [type, ok, problem] of rules) if (p.type === type && !ok(p)) out.push(`${path}.${k}: ${problem}`);
+const ANY = v.unknown();
+
+/**
+ * Content: a string, or an array of parts (null and missing too where `nullable`); `wrong` otherwise.
+ * Picked by its kind rather than a union, which would build an issue for the branch that fails.
+ */
+export function content(parts: MessageSchema, wrong: string, nullable = false) {
+  const list = v.array(parts);
+  const fails = v.custom(() => false, wrong);
+  // `message`: what `fields` says when content is missing.
+  const pick = Object.assign(
+    v.lazy((c) => (typeof c === "string" || (nullable && c == null) ? ANY : Array.isArray(c) ? list : fails)),
+    { message: wrong },
+  );
+  return nullable ? v.optional(pick) : pick;
+}
+
+/** The problems of one valibot result, each "path: problem" (the path below the message). */
+function problems(issues: v.BaseIssue<unknown>[]): string[] {
+  return issues.map((issue) => {
+    const path = (issue.path ?? []).slice(1).map((p) => p.key).join(".");
+    return path ? `${path}: ${issue.message}` : issue.message;
   });
-  return out;
 }
 
-/** The problems of `content`: a string (or null, where `nullable`), or an array of parts. */
-export function contentIssues(content: unknown, rules: PartRule[], what: string, wrong: string, nullable = false): string[] {
-  if (isString(content) || (nullable && (content === null || content === undefined))) return [];
-  return Array.isArray(content) ? partIssues(content, "content", rules, what) : [`content: ${wrong}`];
+const NOT_OBJECT = v.custom(isObject, "a message must be an object");
+
+/**
+ * A message's rules, picked by its role or type: looked up rather than each variant tried in turn, as
+ * every pass (`plan` too) validates the whole transcript. Not an object (an array is none): a problem.
+ */
+export const message = (pick: (m: Record<string, unknown>) => MessageSchema) => v.lazy((m) => (isObject(m) ? pick(m) : NOT_OBJECT));
+
+/** The schema of a transcript: an array of messages. */
+export const messages = (message: MessageSchema) => v.array(message, "must be an array of messages");
+
+/** A transcript's schema as its Standard Schema (valibot's own `~standard`), typed as the messages `M` it accepts. */
+export const standard = <M>(rules: MessageSchema) => rules as unknown as StandardSchemaV1<unknown, M[]>;
+
+/** Checks a transcript against its schema; throws a CompactionInputError naming the first bad message. */
+export function validateWith<M>(schema: v.GenericSchema, input: unknown): M[] {
+  const r = v.safeParse(schema, input);
+  if (r.success) return input as M[]; // the caller's own array and messages: compaction keeps identity
+  const at = r.issues[0].path?.[0]?.key;
+  if (typeof at !== "number") throw new CompactionInputError(-1, problems(r.issues));
+  throw new CompactionInputError(at, problems(r.issues.filter((i) => i.path?.[0]?.key === at)));
 }

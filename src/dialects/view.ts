@@ -1,4 +1,5 @@
 // The neutral view of a message that every pipeline stage reads, whatever the dialect.
+import type { StandardSchemaV1 } from "../schema.js";
 
 export type NeutralRole = "system" | "user" | "assistant" | "tool";
 
@@ -64,15 +65,21 @@ export interface Answer<M> {
 
 /**
  * A message format: how compaction reads its messages and writes the few it changes. Public, so that
- * users can bring their own; the built-in ones are `openAIChat`, `anthropicMessages` and
- * `aiSdkMessages`. Only what compaction writes is encoded here: every other message passes through by
- * identity, never re-encoded.
+ * users can bring their own; the built-in ones are `openAIChat`, `anthropicMessages`,
+ * `aiSdkMessages` and `openAIResponses`. Only what compaction writes is encoded here: every other
+ * message passes through by identity, never re-encoded. `M` is the message type the dialect reads;
+ * `W` the messages it writes of its own (handoff, stub results), which `compact` adds to the caller's
+ * message type when that does not hold them already.
  */
-export interface Dialect<M> {
+export interface Dialect<M, W = M> {
   /** Shown in reports and warnings. */
   readonly name: string;
   /** Checks the input and returns it typed; throws a CompactionInputError naming the index and problem. */
   validate(messages: unknown): M[];
+  /** The rules `validate` applies, as a Standard Schema of an array of messages (the built-in dialects' are valibot schemas). */
+  readonly schema?: StandardSchemaV1<unknown, M[]>;
+  /** Types only, never set: the messages this dialect writes (`W`). */
+  readonly "~written"?: W;
   /** The neutral view every pipeline stage reads. */
   view(message: M): MessageView;
   /** The role on the wire, where user and assistant must alternate: a tool-result carrier may count as a user. Default: the role itself. */
@@ -109,3 +116,6 @@ export interface Dialect<M> {
   /** For formats that keep the system prompt beside the messages (`options.system`): that prompt with the note appended. */
   appendSystemNote?(system: unknown, note: string): unknown;
 }
+
+/** A built-in dialect: `schema` is always there, a Standard Schema of the messages it reads, to check your own data by its rules. */
+export type BuiltInDialect<M, W = M> = Dialect<M, W> & { readonly schema: StandardSchemaV1<unknown, M[]> };

@@ -2,9 +2,13 @@
 // pre-tokenizer cuts (words, digit triples, punctuation runs, whitespace runs) and dense scripts
 // per character. The weights are fitted against exact o200k counts: bench/fit-estimate.ts.
 //
-// The pass is a table-driven automaton: each character moves the state through one table lookup
-// and adds the cost of the state it lands in. No branch depends on the text but "is it ASCII",
-// which is what makes it ~420 MB/s here (a scan with a branch per rule ran at ~200).
+// The pass is a table-driven automaton: each character is looked up as its class, and each pair of
+// classes moves the state through one table lookup and adds the cost of the two states it passes.
+// No branch depends on the text, which is what makes it ~750 MB/s here (a scan with a branch per
+// rule ran at ~200; one with a branch for non-ASCII ~500, its optimized code thrown away at the
+// first non-ASCII character; one lookup a character ~610: the chain of dependent lookups through
+// the state was the scan's time, and a pair a lookup halves it. Two halves of a text read side by
+// side, two chains, were no faster: the loads are the limit then).
 // The rules it encodes are spelled out plainly in test/support/estimate-reference.ts, which the
 // property test holds it to.
 
@@ -39,13 +43,26 @@ const DENSE = 7;
 /** A high surrogate: it and the unit after it are one astral code point, charged once. */
 const ASTRAL = 8;
 
+/**
+ * The code units charged apart from letters of other scripts, as [from, to, weight index]; a later
+ * range wins over an earlier one (kana inside CJK).
+ */
+const DENSE_RANGES: [from: number, to: number, f: number][] = [
+  [0x2000, 0x2e7f, 11], // punctuation and symbols: dashes, quotes, arrows, boxes
+  [0x2e80, 0x9fff, 7], // CJK
+  [0xf900, 0xfaff, 7],
+  [0xff00, 0xffef, 7],
+  [0x3040, 0x30ff, 8], // kana
+  [0xac00, 0xd7af, 9], // hangul
+  [0x1100, 0x11ff, 9],
+  [0xd800, 0xdbff, 12], // a high surrogate starts an astral code point
+];
+
 /** The weight index of a non-ASCII code point's class, or -1 for a letter of another script. */
 export function denseClass(c: number): number {
-  if ((c >= 0xac00 && c <= 0xd7af) || (c >= 0x1100 && c <= 0x11ff)) return 9; // hangul
-  if (c >= 0x3040 && c <= 0x30ff) return 8; // kana
-  if ((c >= 0x2e80 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef)) return 7; // CJK
-  if (c >= 0x2000 && c < 0x2e80) return 11; // punctuation and symbols: dashes, quotes, arrows, boxes
-  return c >= 0xd800 && c <= 0xdbff ? 12 : -1; // a high surrogate starts an astral code point
+  let f = -1;
+  for (const [from, to, w] of DENSE_RANGES) if (c >= from && c <= to) f = w;
+  return f;
 }
 
 function asciiClass(c: number): number {
@@ -54,12 +71,6 @@ function asciiClass(c: number): number {
   if (c >= 48 && c <= 57) return DIGIT;
   if (c === 32 || c === 9) return SPACE;
   return c === 10 || c === 13 ? NEWLINE : PUNCT;
-}
-
-/** The table column of a non-ASCII code unit: 128 for a letter of another script; 129…134 for dense weight indexes 7…12. */
-function column(c: number): number {
-  const f = denseClass(c);
-  return f < 0 ? 128 : 122 + f; // weight indexes 7…12 → columns 129…134
 }
 
 /** A state: the class of the run the last character belongs to, its position in it, and what entering it counts. */
@@ -73,19 +84,31 @@ interface State {
 
 interface Automaton {
   states: State[];
-  /** The next state, at `state << 8 | column`. */
-  next: Uint8Array;
+  /** The class (index into KINDS) of every UTF-16 code unit: looked up, never computed, by the scan. */
+  kinds: Uint8Array;
+  /**
+   * The state after two characters, at `state << 8 | first kind << 4 | second kind`, and the state
+   * between them (after one character whatever the second).
+   */
+  two: Uint8Array;
+  between: Uint8Array;
 }
+
+/** The classes the rules tell apart, as [class, dense weight index]: a code unit's kind is its index here. */
+const KINDS = [[LOWER, -1], [UPPER, -1], [OTHER, -1], [DIGIT, -1], [SPACE, -1], [NEWLINE, -1], [PUNCT, -1], [DENSE, 7], [DENSE, 8], [DENSE, 9], [DENSE, 11], [ASTRAL, 12]];
+/** The kind of a code unit of dense weight index f (7, 8, 9, 11, 12). */
+const kindOf = (f: number) => (f < 10 ? f : f - 1);
 
 /** Built once on first use: no work at import. */
 let automaton: Automaton | undefined;
 
 function build(): Automaton {
   const states: State[] = [{ cls: -1, pos: 0, events: [] }];
+  const index = new Map<string, number>([["-1 0 ", 0]]); // by key: a search of the list was most of the first pass's build
   const find = (cls: number, pos: number, events: number[]): number => {
-    const key = events.join();
-    let i = states.findIndex((s) => s.cls === cls && s.pos === pos && s.events.join() === key);
-    if (i < 0) i = states.push({ cls, pos, events }) - 1;
+    const key = `${cls} ${pos} ${events}`;
+    let i = index.get(key);
+    if (i === undefined) index.set(key, (i = states.push({ cls, pos, events }) - 1));
     return i;
   };
   // The rules: the state after a character of class k (and dense weight index f), from a run of
@@ -116,18 +139,25 @@ function build(): Automaton {
         return find(k, 1, [f]);
     }
   };
-  const columns: [column: number, k: number, f: number][] = [];
-  for (let c = 0; c < 128; c++) columns.push([c, asciiClass(c), -1]);
-  columns.push([128, OTHER, -1]);
-  for (const f of [7, 8, 9, 11]) columns.push([122 + f, DENSE, f]);
-  columns.push([134, ASTRAL, 12]);
-  const rows: number[][] = [];
+  const one = new Uint8Array(256 << 4); // a state is a byte: at most 256 of them
+  for (let s = 0; s < states.length; s++) KINDS.forEach(([k, f], j) => (one[(s << 4) | j] = step(states[s], k, f)));
+  // Two characters a step: the scan's time is the chain of dependent lookups through the state, which this halves.
+  const two = new Uint8Array(states.length << 8);
+  const between = new Uint8Array(states.length << 8);
   for (let s = 0; s < states.length; s++) {
-    const row = new Array<number>(256).fill(0);
-    for (const [c, k, f] of columns) row[c] = step(states[s], k, f);
-    rows.push(row);
+    for (let a = 0; a < KINDS.length; a++) {
+      for (let b = 0; b < KINDS.length; b++) {
+        const x = (s << 8) | (a << 4) | b;
+        between[x] = one[(s << 4) | a];
+        two[x] = one[(between[x] << 4) | b];
+      }
+    }
   }
-  return { states, next: Uint8Array.from(rows.flat()) };
+  // Filled by ranges: a call per code unit would cost the first pass of a process milliseconds.
+  const kinds = new Uint8Array(65536).fill(OTHER);
+  for (let c = 0; c < 128; c++) kinds[c] = asciiClass(c);
+  for (const [from, to, f] of DENSE_RANGES) kinds.fill(kindOf(f), from, to + 1);
+  return { states, kinds, two, between };
 }
 
 /** The cost of entering each state under weights `w`, kept for the last `w` seen (the defaults, in use). */
@@ -143,37 +173,25 @@ function costOf(states: State[], w: number[]): Float64Array {
 /** The weighted count of `text`'s events; `w` is WEIGHTS, or a unit vector when fitting. */
 export function scanTokens(text: string, w: number[]): number {
   automaton ??= build();
-  const { next } = automaton;
+  const { kinds, two, between } = automaton;
   const cost = costOf(automaton.states, w);
   let state = 0;
   let total = 0;
   const n = text.length;
   let i = 0;
-  // Four characters a turn: the loop's own bookkeeping was a quarter of its time (+25 % measured).
+  // Four characters a turn, two a lookup: the loop's own bookkeeping was a quarter of its time.
+  // Every character is looked up, ASCII too: a branch or a call taken only on rare characters has no
+  // feedback when the loop is first optimized, and the optimized code is thrown away at the first one.
   for (; i + 3 < n; i += 4) {
-    let c0 = text.charCodeAt(i);
-    let c1 = text.charCodeAt(i + 1);
-    let c2 = text.charCodeAt(i + 2);
-    let c3 = text.charCodeAt(i + 3);
-    if ((c0 | c1 | c2 | c3) >= 128) {
-      if (c0 >= 128) c0 = column(c0);
-      if (c1 >= 128) c1 = column(c1);
-      if (c2 >= 128) c2 = column(c2);
-      if (c3 >= 128) c3 = column(c3);
-    }
-    state = next[(state << 8) | c0];
-    let t = cost[state];
-    state = next[(state << 8) | c1];
-    t += cost[state];
-    state = next[(state << 8) | c2];
-    t += cost[state];
-    state = next[(state << 8) | c3];
-    total += t + cost[state];
+    let x = (state << 8) | (kinds[text.charCodeAt(i)] << 4) | kinds[text.charCodeAt(i + 1)];
+    const t = cost[between[x]] + cost[two[x]];
+    state = two[x];
+    x = (state << 8) | (kinds[text.charCodeAt(i + 2)] << 4) | kinds[text.charCodeAt(i + 3)];
+    total += t + cost[between[x]] + cost[two[x]];
+    state = two[x];
   }
   for (; i < n; i++) {
-    let c = text.charCodeAt(i);
-    if (c >= 128) c = column(c);
-    state = next[(state << 8) | c];
+    state = between[(state << 8) | (kinds[text.charCodeAt(i)] << 4)];
     total += cost[state];
   }
   return total;

@@ -14,9 +14,36 @@ export { heuristicTokens } from "./heuristic.js";
 export interface EstimateSettings {
   countText: TextCounter;
   imageTokens: number;
+  /**
+   * What a count depends on besides the message: the counter `countText` wraps (the caller's, or the
+   * heuristic), and `key`, its calibration ratio and the image price. A message's count is kept under
+   * it (see messageTokens); without it nothing is kept.
+   */
+  basis?: { counter: TextCounter; key: string };
 }
 
-export function messageTokens(m: MessageView, s: EstimateSettings): number {
+/**
+ * Counts by message object: a later pass given the same object (head and tail are, between passes)
+ * reads its count here instead of scanning it again. Kept per object, never across sessions: a
+ * message object belongs to one transcript, and its entry goes with it. An entry holds the view it
+ * was counted from (a message changed in place since is counted again), the counter and what else
+ * the count depends on.
+ */
+const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, key: string, tokens: number]>();
+
+/** A message is kept from this many tokens on (~500 characters). */
+const KEPT_TOKENS = 128;
+
+/** Whether two views (plain objects, arrays, strings and numbers) read the same. */
+const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (typeof a === "object" && typeof b === "object" && a !== null && b !== null && Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, x]) => same(x, (b as Record<string, unknown>)[k])));
+
+/** Tokens of a message's view; `message`, the object it views, keeps the count for later passes. */
+export function messageTokens(m: MessageView, s: EstimateSettings, message?: unknown): number {
+  const b = s.basis;
+  const kept = b && message !== null && typeof message === "object" ? counted.get(message) : undefined;
+  if (kept && kept[1] === b!.counter && kept[2] === b!.key && same(kept[0], m)) return kept[3];
   let t = MESSAGE_OVERHEAD + (m.text ? s.countText(m.text) : 0);
   t += (m.images + m.attachments) * s.imageTokens;
   if (m.otherChars) t += Math.ceil(m.otherChars / 4);
@@ -24,6 +51,8 @@ export function messageTokens(m: MessageView, s: EstimateSettings): number {
     t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
   }
   for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
+  // A short message costs less to count again than to keep (a WeakMap entry costs about what counting 500 characters does).
+  if (b && t >= KEPT_TOKENS && message !== null && typeof message === "object") counted.set(message, [m, b.counter, b.key, t]);
   return t;
 }
 
@@ -32,3 +61,6 @@ export function toolDefinitionTokens(tools: unknown[] | undefined, s: EstimateSe
   if (!tools || tools.length === 0) return 0;
   return s.countText(jsonOf(tools)); // a definition that does not stringify (cyclic, BigInt) counts as nothing
 }
+
+/** The bytes of a value's JSON, UTF-8, as a request body carries it. */
+export const utf8Bytes = (x: unknown) => new TextEncoder().encode(JSON.stringify(x) ?? "").length;

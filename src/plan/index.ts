@@ -1,5 +1,5 @@
 // plan: where head, middle and tail fall, and whether to compact. Pure and cheap.
-import { findHandoff } from "../assemble/handoff.js";
+import { findHandoff } from "../facts/handoff.js";
 import type { MessageView, NeutralRole } from "../dialects/view.js";
 import { MESSAGE_OVERHEAD, messageTokens, toolDefinitionTokens } from "../estimate/index.js";
 import {
@@ -15,7 +15,8 @@ import {
   shrinkable,
   type Settings,
 } from "../options.js";
-import type { CompactorState, Plan } from "../types.js";
+import type { CompactorState } from "../state.js";
+import type { Plan } from "./types.js";
 
 /**
  * The latest user message, and the earlier handoff treated as state, in one walk back. The latest
@@ -65,6 +66,12 @@ const continues = (views: MessageView[], i: number, turns: boolean) =>
 /** Start of the tool-call group containing `i`: back past tool results to the call that made them (and its turn). */
 function groupStart(views: MessageView[], i: number, floor: number, turns = false): number {
   while (i > floor && continues(views, i, turns)) i--;
+  return i;
+}
+
+/** End of the tool-call group containing `i`: past the results (and turn) that follow it. */
+function groupEnd(views: MessageView[], i: number, turns: boolean): number {
+  while (++i < views.length && continues(views, i, turns));
   return i;
 }
 
@@ -134,6 +141,13 @@ function past(views: MessageView[], i: number, step: number): number {
   return i;
 }
 
+/** The caller's pins with their tool pairs: the whole tool-call group of each. */
+function pinGroups(views: MessageView[], chosen: number[], turns: boolean): number[] {
+  const out = new Set<number>();
+  for (let i of chosen) for (i = groupStart(views, i, 0, turns); out.add(i) && i + 1 < views.length && continues(views, i + 1, turns); i++);
+  return [...out].sort((a, b) => a - b);
+}
+
 export const sum = (xs: number[], from = 0, to = xs.length) => {
   let t = 0;
   for (let i = from; i < to; i++) t += xs[i];
@@ -149,9 +163,13 @@ export function planViews(
   wire: Wire = (r) => r,
   orphansStay = false,
   turns = false,
+  messages?: readonly unknown[],
+  chosen?: number[],
+  bytes?: number,
 ): Plan {
   const n = views.length;
-  const perMessage = views.map((m) => messageTokens(m, s));
+  // By message object: what an earlier pass counted of the same messages is not counted again.
+  const perMessage = views.map((m, i) => messageTokens(m, s, messages?.[i]));
   // Sent with every request but never rewritten: tool definitions and a system prompt kept apart.
   const fixedTokens = toolDefinitionTokens(s.tools, s) + (s.system ? MESSAGE_OVERHEAD + s.countText(s.system) : 0);
   const total = fixedTokens + sum(perMessage);
@@ -166,6 +184,11 @@ export function planViews(
   // A manual compaction under the threshold still leaves something to compact.
   const tailBudget = s.tailTokens ?? Math.floor(Math.min(s.thresholdTokens, total) * TAIL_SHARE);
   let tStart = tailStart(views, perMessage, hEnd, tailBudget, turns);
+  // An earlier handoff is state on this side too: a tail that would keep it beside the new one starts
+  // after its group instead, so it joins the middle as the checkpoint to update (unless nothing would follow it).
+  const stateEnd = previousHandoffIndex >= hEnd ? groupEnd(views, previousHandoffIndex, turns) : hEnd;
+  const afterState = stateEnd < n ? stateEnd : hEnd;
+  if (tStart > hEnd) tStart = Math.max(tStart, afterState);
   // The latest request stays a real message: in the tail, or, when everything after it would not
   // fit in a reasonable tail, pinned verbatim right before the handoff.
   // One that carries tool results (Anthropic's [tool_result, text]) is pinned with the call(s) it answers.
@@ -175,46 +198,84 @@ export function planViews(
     if (sum(perMessage, lu) > s.thresholdTokens * PIN_SHARE && tStart - hEnd > lu - call + 1) for (let i = call; i <= lu; i++) block.push(i);
     else tStart = call;
   }
+  // The caller's pins (src/options: `pin`) join the request's block: one mechanism keeps both verbatim.
+  const userPinned = chosen && pinGroups(views, chosen, turns);
+  if (userPinned) {
+    // In order, with the messages between two pinned ones kept too where their roles would meet on the wire.
+    const keep = [...block, ...userPinned];
+    let role: NeutralRole | undefined;
+    let turn = -1; // the last pinned message in the alternation
+    block = [];
+    for (let i = hEnd; i < tStart; i++) {
+      if (!keep.includes(i)) continue;
+      const r = wire(views[i].role);
+      if (r === role && /user|assistant/.test(r)) {
+        block = block.filter((k) => k < turn);
+        for (let k = turn; k < i; k++) block.push(k);
+      }
+      block.push(i);
+      if (r !== "system") [role, turn] = [r, i];
+    }
+  }
+  const inTurns = (i: number) => views[i].role !== "system";
 
   // The pinned block follows the head unless its first message would meet one of its own role (the
   // request a user message, a call an assistant message or nothing); then the handoff goes between
   // them and the request is followed by the tail.
   const headRole = roleBefore(views, hEnd, wire, orphansStay);
   const roleAt = (i: number) => wire(views[past(views, i, 1)]?.role as NeutralRole);
-  const pinRole = wire(views[block[0]]?.role);
+  // Its turns: system messages (Claude Code's, or pinned) stand outside the alternation.
+  const turnsPinned = block.filter(inTurns);
+  const pinRole = wire(views[turnsPinned[0]]?.role);
+  // (Looking past results assembly will drop, as for the head: pinned runs are whole groups. A call
+  // left without results there ends in the stub results sanitizing gives it.)
+  const last = turnsPinned.at(-1);
+  const lastPinned = last === undefined ? undefined : views[last].toolCalls.length ? wire("tool") : roleBefore(views, last + 1, wire, orphansStay);
   let handoffBeforePinned = /user|assistant/.test(pinRole) && !apart(pinRole, headRole);
-  if (handoffBeforePinned && roleAt(tStart) === "user") {
-    // The tail would meet the request with a user message too: no place that keeps alternation; the tail takes the block.
+  if (handoffBeforePinned && !apart(roleAt(tStart), lastPinned)) {
+    // The tail would meet the block's last message with one of its role too: no place that keeps alternation; the tail takes the block.
     [block, handoffBeforePinned, tStart] = [[], false, block[0]];
   }
   // The handoff follows the pinned request: a user turn, on the wire and as strict templates see it.
-  const afterRequest = block.length > 0 && !handoffBeforePinned;
-  const before = afterRequest ? "user" : headRole;
+  const afterRequest = block.some(inTurns) && !handoffBeforePinned;
+  // Calls the head leaves open get stub results from the sanitizer, carried by the next turn; when a
+  // system message comes first (the tail's, or the newest one pinned) the stubs are a message of
+  // their own, and the handoff follows them.
+  const headOpen = !afterRequest && views[past(views, hEnd - 1, -1)]?.toolCalls.length > 0;
+  const newestSystem = turns ? -1 : lastOf(views, "system");
+  const stubsAlone = (start: number) => {
+    const next = block.length ? block[0] : newestSystem >= hEnd && newestSystem < start ? newestSystem : start;
+    return headOpen && views[next]?.role === "system";
+  };
   // What strict templates see before the seam: the pinned request, or the head's last shown turn. Only
   // formats with a tool role have such templates: where results are user turns (Anthropic), the wire is all.
   const templated = wire("tool") === "tool";
-  let shownBefore: NeutralRole | undefined = afterRequest ? "user" : undefined;
+  const shownIn = (pins: number[]) => views[pins.find((i) => shown(views[i]))!]?.role;
+  let shownBefore = afterRequest ? shownIn([...block].reverse()) : undefined;
   for (let i = hEnd - 1; templated && !shownBefore && i >= 0 && views[i].role !== "system"; i--) if (shown(views[i])) shownBefore = views[i].role;
   // Where the last user text is, unless the head or the latest request (always kept) has one.
   let lastUserText = -1;
   views.forEach((v, i) => {
-    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === lu ? n : i);
+    if (userText(v)) lastUserText = Math.max(lastUserText, i < hEnd || i === lu || block.includes(i) ? n : i);
   });
   const seamAt = (start: number): [Plan["seam"], boolean] => {
     if (start >= n || start <= hEnd) return ["none", true];
-    let shownAfter: NeutralRole | undefined = handoffBeforePinned ? "user" : undefined;
+    let shownAfter = handoffBeforePinned ? shownIn(block) : undefined;
     for (let i = start; templated && !shownAfter && i < n; i++) if (shown(views[i])) shownAfter = views[i].role;
     const after = handoffBeforePinned ? pinRole : roleAt(start);
+    const before = afterRequest ? lastPinned : stubsAlone(start) ? wire("tool") : headRole;
     return seamRole(before, after, shownBefore, shownAfter, handoffBeforePinned || shown(views[start]), lastUserText < start);
   };
   // Never wrap the latest request in a merged handoff, and keep strict templates' alternation where
   // only the wire would: start the tail a group earlier, while the tail stays under the threshold.
   // Never back past the head, nor past a pinned request (it stays between handoff and tail).
-  const floor = block.length ? lu + 1 : hEnd;
+  const floor = Math.max(block.length ? block.at(-1)! + 1 : hEnd, afterState);
+  // A merged handoff rewrites the message it joins: never the latest request nor a pinned message.
+  const mergeable = (start: number) => start !== lu && !userPinned?.includes(past(views, start, 1));
   let tail = sum(perMessage, tStart);
   for (let start = tStart, fallback = -1; ; ) {
     const [x, strict] = seamAt(start);
-    const fine = x !== "merge" || start !== lu;
+    const fine = x !== "merge" || mergeable(start);
     if (fine && (strict || fallback < 0)) fallback = start;
     const earlier = groupStart(views, start - 1, floor, turns);
     tail += sum(perMessage, earlier, start);
@@ -225,12 +286,14 @@ export function planViews(
     start = earlier;
   }
   let [seam] = seamAt(tStart);
-  // No group left between head and tail and still a merge into the latest request: end the head one
+  // No group left between head and tail and still a merge into the latest request or a pin: end the head one
   // group earlier (its last assistant message joins the middle), or else summarize nothing.
-  if (seam === "merge" && tStart === lu) {
+  if (seam === "merge" && !mergeable(tStart)) {
     const shorter = groupStart(views, hEnd - 1, 0, turns);
-    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), roleAt(lu))[0];
-    if (shorterSeam && shorterSeam !== "merge") [hEnd, seam] = [shorter, shorterSeam];
+    const shorterSeam = shorter >= 0 && views[shorter].role !== "system" && seamRole(roleBefore(views, shorter, wire, orphansStay), roleAt(tStart))[0];
+    // (Only when the messages it gives up are neither the latest request nor pinned.)
+    const released = (i: number) => i >= shorter && i < hEnd;
+    if (shorterSeam && shorterSeam !== "merge" && !block.length && !released(lu) && !userPinned?.some(released)) [hEnd, seam] = [shorter, shorterSeam];
     else tStart = hEnd;
   }
 
@@ -238,21 +301,28 @@ export function planViews(
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
-  const sys = turns ? -1 : lastOf(views, "system");
-  const pins = [...block, sys < tStart ? sys : -1].filter((i) => i >= hEnd);
+  const sys = newestSystem;
+  const pins = [...block, sys < tStart && !block.includes(sys) ? sys : -1].filter((i) => i >= hEnd && i < tStart);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;
   const tailStarts = Math.max(hEnd, tStart);
   let shouldCompact = false;
   let reason: string;
-  if (middleEmpty && total <= thresholdTokens) {
+  let stalled: Plan["stalled"];
+  // Over maxRequestBytes a pass runs whatever the tokens (it stubs the oldest images).
+  const overBytes = bytes! > s.maxRequestBytes!;
+  const over = overBytes || total > thresholdTokens;
+  if (middleEmpty && !over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}; nothing between head and tail`;
   } else if (force) {
     shouldCompact = true;
     reason = `forced at ${total} tokens (threshold ${thresholdTokens})`;
-  } else if (total <= thresholdTokens) {
+  } else if (!over) {
     reason = `${total} tokens, under the threshold of ${thresholdTokens}`;
+  } else if (state?.stalled?.at === lu) {
+    stalled = { reason: state.stalled.reason, help: state.stalled.help };
+    reason = `stalled: ${state.stalled.reason}; compaction waits for a new user message (force overrides)`;
   } else if (state && state.pausedUntil! > s.now()) {
     reason = `paused by the frequency guard until ${new Date(state.pausedUntil!).toISOString()}; use force to compact now`;
   } else if (state && state.strikes >= MAX_STRIKES && total < (state.backoffUntilTokens ?? Infinity)) {
@@ -261,8 +331,8 @@ export function planViews(
       `automatic compaction resumes at ${state.backoffUntilTokens} tokens (now ${total}); use force to compact now`;
   } else {
     // With nothing between head and tail, a pass can only prune the tail: worth it only if something there would shrink.
-    shouldCompact = !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
-    reason = `${total} tokens exceed the threshold of ${thresholdTokens}${
+    shouldCompact = overBytes || !middleEmpty || tailPrunable(views, s, tStart, lu, total > s.effectiveWindow);
+    reason = overBytes && total <= thresholdTokens ? `${bytes} bytes exceed maxRequestBytes (${s.maxRequestBytes}), at ${total} tokens` : `${total} tokens exceed the threshold of ${thresholdTokens}${
       middleEmpty ? `, and nothing lies between the head and the tail: ${shouldCompact ? "only the tail's own tool outputs can be pruned" : "nothing can be compacted"}` : ""
     }`;
   }
@@ -275,14 +345,17 @@ export function planViews(
     middle: { start: hEnd, end: tailStarts },
     tail: { start: tailStarts, end: n },
     latestUserIndex: lu,
+    ...(stalled && { stalled }),
     effectiveWindow: s.effectiveWindow,
     pruneTarget: Math.max(0, thresholdTokens - s.runway),
     fixedTokens,
     tailBudget,
     previousHandoffIndex,
     pinned: pins,
-    handoffBeforePinned: handoffBeforePinned || pins[0] === sys,
+    handoffBeforePinned: handoffBeforePinned || (pins.length > 0 && !pins.some(inTurns)),
     seam: middleEmpty ? "none" : seam,
+    ...(userPinned && { userPinned }),
+    ...(bytes && { bytes }),
   };
 }
 

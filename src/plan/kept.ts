@@ -1,6 +1,6 @@
 // What a rewriting pass keeps and removes of a plan. Its own file: only the code a pass loads when it
 // rewrites (and previewPrune) reads it, so it is not loaded with the import as src/plan/index.ts is.
-import type { Plan } from "../types.js";
+import type { Plan } from "./types.js";
 import { sum } from "./index.js";
 
 /** What compaction keeps verbatim whatever it does: fixed tokens, head, pinned request and tail (all but what a handoff replaces). */

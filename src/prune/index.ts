@@ -7,16 +7,17 @@ import { keptTokens } from "../plan/kept.js";
 import { IMAGE_PRUNE_MIN, PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, STAND_IN, prunableOutput, shrinkable, type Settings } from "../options.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
-import type { Plan, PrunedItem } from "../types.js";
-import { refOf, type Refs } from "../archive/ref.js";
+import type { Plan } from "../plan/types.js";
+import type { PrunedItem } from "./types.js";
+import { refOf, type Refs } from "../refs.js";
 import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
-import { describeCall, duplicateLine, prunedOutputLine, redactedArguments, shrinkArguments, type ArgumentTrees, type Redaction } from "./one-liner.js";
+import { describeCall, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
+import { IMAGE_STUB } from "../facts/call.js";
+import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
-
-export const IMAGE_STUB = "[{kind} omitted during compaction]";
 
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
@@ -52,13 +53,14 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     const call = calls[k];
     // An earlier pass's stand-in stays as it is: the output it replaced is archived under the reference it cites.
     if (isProtected(call?.name) || r.text.startsWith(STAND_IN)) return;
-    const target = describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
+    // The call is described (its arguments parsed and redacted) only for an output that gets a line.
+    const target = () => describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest.get(r.text) : undefined;
     if (later !== undefined && later > i) {
-      outputs.set(k, cited(duplicateLine(target, refOf(later, pass)), ref));
+      outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target, r.text, r.images, once), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once), ref));
     }
   });
   return { outputs, duplicate };
@@ -78,7 +80,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
  * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
- * cite unique across passes. Redaction is handed in (see src/rewrite.ts).
+ * cite unique across passes. Redaction is handed in (see src/pass.ts).
  */
 export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0): PruneResult<M> {
   const out = messages.slice();
@@ -140,11 +142,13 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   };
 
   let kept = tail ? keptTokens(plan) : 0;
+  // What the caller pinned (options.pin) is never pruned, in the tail either.
+  const pinned = (i: number) => plan.userPinned?.includes(i) === true;
   // The last assistant turn and the results after it are in flight (the model has not read the
   // results, and its own calls explain them): never pruned.
   const unread = lastOf(views, "assistant");
   for (let i = plan.tail.start; tail && i < plan.tail.end && kept > plan.pruneTarget; i++) {
-    if (i === plan.latestUserIndex || !(views[i].toolCalls.length || views[i].results.length)) continue;
+    if (i === plan.latestUserIndex || pinned(i) || !(views[i].toolCalls.length || views[i].results.length)) continue;
     if (i >= unread) continue;
     const before = perMessage[i];
     pruneAt(i);
@@ -153,7 +157,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   // Unless the request would not fit the window even so: a provider would refuse it. Then the unread
   // outputs are shrunk, largest first, until what is kept meets the prune target.
   if (tail && kept > plan.effectiveWindow) {
-    const largest = views.map((_, i) => i).filter((i) => i > unread && i >= plan.tail.start).sort((a, b) => perMessage[b] - perMessage[a]);
+    const largest = views.map((_, i) => i).filter((i) => i > unread && i >= plan.tail.start && !pinned(i)).sort((a, b) => perMessage[b] - perMessage[a]);
     for (const i of largest) {
       const before = perMessage[i];
       if (kept > plan.pruneTarget) shrinkAt(i, kept - plan.pruneTarget);

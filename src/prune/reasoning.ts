@@ -6,7 +6,8 @@
 import type { Dialect, MessageView } from "../dialects/view.js";
 import { messageTokens } from "../estimate/index.js";
 import type { Settings } from "../options.js";
-import type { Plan, PrunedItem } from "../types.js";
+import type { Plan } from "../plan/types.js";
+import type { PrunedItem } from "./types.js";
 
 export interface ReasoningPruned<M> {
   messages: M[];
@@ -26,7 +27,7 @@ export function pruneReasoning<M>(x: ReasoningPruned<M>, plan: Plan, dialect: Di
   while (turn > 0 && !(x.views[turn].role === "user" && !x.views[turn].results.length)) turn--;
   const end = Math.min(plan.middle.end, turn);
   for (let i = plan.middle.start; i < end; i++) {
-    if (plan.pinned.includes(i) || x.views[i].role !== "assistant") continue;
+    if (plan.pinned.includes(i) || plan.userPinned?.includes(i) || x.views[i].role !== "assistant") continue;
     const without = dialect.withoutReasoning(x.messages[i]);
     if (!without) continue;
     const view = dialect.view(without.message);

@@ -1,6 +1,6 @@
 // Redaction read in a window of a long text, as the whole would redact it (a pruned output's quoted
 // line, shrunk arguments, a streamed summary), and over many texts at once. Loaded with the code that
-// uses it; redaction is handed in, never imported (see src/rewrite.ts), so a no-op pass never loads this.
+// uses it; redaction is handed in, never imported (see src/pass.ts), so a no-op pass never loads this.
 import type { PassRedactor, Redactor, StreamKit } from "./index.js";
 import type { Shape } from "./shapes.js";
 

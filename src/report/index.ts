@@ -1,6 +1,9 @@
 // report: what a pass did, in numbers and words.
-import { refOf, type Refs } from "../archive/ref.js";
-import type { Plan, PrunedItem, Sanitized, SummarizerFailure, SummaryInfo } from "../types.js";
+import { refOf, type Refs } from "../refs.js";
+import type { Sanitized } from "../assemble/types.js";
+import type { Plan } from "../plan/types.js";
+import type { PrunedItem } from "../prune/types.js";
+import type { SummarizerFailure, SummaryInfo } from "../summarize/types.js";
 
 /** First output index whose message is not the input's object at that index: the cache breakpoint. */
 export function firstChangedIndex<M>(input: M[], output: M[]): number {
@@ -31,7 +34,8 @@ export interface WarningFacts {
 /** Over the threshold after a pass: by how much, and what holds it there. */
 export function overWarning(plan: Plan, tokens: number, kept: number): string {
   const t = plan.tokens.threshold;
-  return `still ${tokens} tokens, over the threshold of ${t} by ${tokens - t} tokens: the head, the tail from index ${plan.tail.start} (latest request at ${plan.latestUserIndex}) and fixed tokens alone hold ${kept}`;
+  const pins = plan.userPinned?.length ? `, ${plan.userPinned.length} pinned messages` : "";
+  return `still ${tokens} tokens, over the threshold of ${t} by ${tokens - t} tokens: the head, the tail from index ${plan.tail.start} (latest request at ${plan.latestUserIndex})${pins} and fixed tokens alone hold ${kept}`;
 }
 
 export function warningsOf(f: WarningFacts): string[] {

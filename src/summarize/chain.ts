@@ -1,23 +1,15 @@
 // The summarizer chain: each in turn, failures classified and cooled down, never losing the middle.
-import { unframed } from "../assemble/written.js";
+import { unframed } from "./written.js";
 import { SummarizerError } from "../errors.js";
 import type { Redactor } from "../redact/index.js";
 import type { RedactedStream } from "../redact/stream.js";
-import { checkSummary } from "./check.js";
+import { checkSummary, notCheckpoint } from "./check.js";
 import { redactedMaterial } from "./material.js";
 import { isDeterministic } from "../summarizers/local.js";
 import { deterministicCheckpoint, summarizeLocally } from "../summarizers/deterministic.js";
-import type {
-  CompactionEvent,
-  CompactorState,
-  Cooldown,
-  FailureKind,
-  HandoffMaterial,
-  SummarizeRequest,
-  Summarizer,
-  SummarizerFailure,
-  SummaryInfo,
-} from "../types.js";
+import type { CompactorState, Cooldown } from "../state.js";
+import type { CompactionEvent } from "../types.js";
+import type { FailureKind, HandoffMaterial, SummarizeRequest, Summarizer, SummarizerFailure, SummaryInfo } from "./types.js";
 
 export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return Boolean(signal?.aborted) || (error instanceof Error && error.name === "AbortError");
@@ -143,6 +135,14 @@ function requestFor(x: ChainInput): (s: Summarizer) => Promise<SummarizeRequest>
   };
 }
 
+/** Streaming redaction once loaded (with the first model summary): later passes skip the loader. */
+let streamCode: Promise<typeof import("../redact/stream.js")> | undefined;
+const streamModule = () =>
+  (streamCode ??= import("../redact/stream.js").catch((error) => {
+    streamCode = undefined; // a later pass tries again
+    throw error;
+  }));
+
 export async function runChain(x: ChainInput): Promise<ChainOutcome> {
   const failures: SummarizerFailure[] = [];
   const cooldowns = { ...x.state.cooldowns };
@@ -164,11 +164,13 @@ export async function runChain(x: ChainInput): Promise<ChainOutcome> {
       const delta = (text: string) => emit({ type: "summary-delta", summarizer: label, text });
       // A model's summary streams through held-back redaction, bounded by its budget (loaded with the
       // first model summary); ours is written within its budget and released whole.
-      const deltas = lastResort ? releasedWhole(delta, x.redactor.redact) : (await import("../redact/stream.js")).redactedStream(x.redactor.streamKit, delta, x.countText, x.maxOutputTokens);
+      const deltas = lastResort ? releasedWhole(delta, x.redactor.redact) : (await streamModule()).redactedStream(x.redactor.streamKit, delta, x.countText, x.maxOutputTokens);
       await feed(s, await request(s), deltas.push);
       const { text: whole, cutFrom } = deltas.end();
       let text = unframed(whole).trim();
       if (!text) throw new SummarizerError("empty", "the summarizer returned an empty summary");
+      const refused = lastResort ? undefined : notCheckpoint(text);
+      if (refused) throw new SummarizerError("malformed", refused);
       let check: SummaryInfo["check"];
       if (!lastResort) {
         const checked = checkSummary(text, x.material, x.redactor);

@@ -2,14 +2,24 @@
 // (the latest request when it lies in the middle, every line of every unresolved error), or the missing items
 // are appended, in the deterministic checkpoint's words. (Imported statically: a dynamic chunk made
 // bundlers share the deterministic summarizer with, and load it for, `import { plan }`.)
-import { refOf } from "../archive/ref.js";
-import { clip } from "../prune/one-liner.js";
+import { refOf } from "../refs.js";
+import { clip } from "../facts/call.js";
 import type { Redactor } from "../redact/index.js";
-import type { HandoffMaterial, SummaryCheck } from "../types.js";
+import { SECTIONS } from "./checkpoint.js";
+import type { HandoffMaterial, SummaryCheck } from "./types.js";
 import { ledgers, shortWhat } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
+
+/** A line that opens one of the checkpoint's sections (a heading at any level, bold, or `Name:`), in any case. */
+const SECTION = new RegExp(`^\\s*(#+\\s*|\\*\\*|__)?(${SECTIONS.join("|")})(\\*\\*|__)?\\s*(:|$)`, "im");
+
+/**
+ * Why a model's answer is no checkpoint, if it is none: one that opens none of its sections ("Hello",
+ * an apology, an answer to the conversation) is refused, so the next summarizer writes one.
+ */
+export const notCheckpoint = (text: string): string | undefined => (SECTION.test(text) ? undefined : `no checkpoint section (## Active task, …) in "${clip(text, 80)}"`);
 
 export function checkSummary(text: string, material: HandoffMaterial, redactor: Redactor): { text: string; check: SummaryCheck } {
   const l = ledgers(material.turns);

@@ -1,7 +1,8 @@
 // Ledgers over the whole middle: what was asked, planned, touched, run and still failing, each with
 // the message indexes it came from. Strings as the turns hold them: the checkpoint passes redacted turns.
-import { clip, exitCode, parseArguments } from "../prune/one-liner.js";
-import type { HandoffTurn } from "../types.js";
+import { clip, exitCode, parseArguments } from "../facts/call.js";
+import { commandOf, pathsIn, PATH_KEYS, verdict } from "../facts/outcome.js";
+import type { HandoffTurn } from "./types.js";
 
 export interface FileEntry {
   /** Path relative to the root when under it. */
@@ -64,8 +65,6 @@ export function userWords(text: string): string {
     .replace(HARNESS_LINE, "")
     .trim();
 }
-const PATH = /(?:^|[\s"'`(=])((?:\.{1,2}\/|\/|~\/)?(?:[\w@.+-]+\/)+[\w@.+-]+\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),:;]|\.(?:\s|$))/g;
-export const PATH_KEYS = ["file_path", "path", "filename", "notebook_path"];
 /** Tool name (and editor sub-command) → what it did to its file; the first match wins. */
 const FILE_OPS: [RegExp, string][] = [
   [/delete|remove|\brm\b/i, "deleted"],
@@ -75,22 +74,10 @@ const FILE_OPS: [RegExp, string][] = [
 const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|prefer|make sure|avoid|only use|without)\b/i;
 /** A sentence that states a choice, not any sentence with "because". */
 const DECISION = /\b(?:decided|decision|going with|go with|instead of|rather than|chose|opted|switch(?:ed|ing)? to|we'll use|I'll use|let's use|the fix is|root cause is)\b/i;
-const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
-/** An output that says at its start that the tool failed. */
-const FAILED_START = /^\s*(?:<tool_use_error>|exit code [1-9])/i;
-const PASSED = /\b0 (?:failures|failed|errors)\b/i;
 const CHECKBOX = /^\s*[-*] \[([ xX])\] (.+)$/gm;
 
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];
-}
-
-/** A command's first line; a shell command given as argv (`["bash", "-lc", "…"]`) by its script. */
-export function commandOf(args: Record<string, unknown>): string | undefined {
-  let c = args.command ?? args.cmd;
-  if (Array.isArray(c)) c = c.at(-1);
-  if (typeof c !== "string" || !/\s/.test(c.trim())) return undefined; // one word: an editor sub-command
-  return c.trim().split("\n")[0].trim();
 }
 
 /** What failed, shortened to `width` (a command inside its backticks). */
@@ -124,24 +111,6 @@ function undone(step: Step, files: string[]): string[] {
   return step.files.length ? files.filter((f) => !step.files.some((g) => sameFile(f, g))) : [];
 }
 
-/**
- * Whether a whole tool output failed, and its error lines (the first few distinct): a stated exit
- * status decides; else an error word in its first line, or, for a command, in its last lines
- * (where a run sums up), unless its end says nothing failed.
- */
-export function verdict(text: string, isCommand: boolean): { failed: boolean; errorLines: string[] } {
-  const code = exitCode(text);
-  const t = text.trim();
-  const nl = t.indexOf("\n");
-  const first = nl < 0 ? t : t.slice(0, nl);
-  const failed =
-    code !== undefined ? code !== 0 : !PASSED.test(t.slice(-1000)) && (FAILED_START.test(t) || ERROR.test(first) || (isCommand && ERROR.test(t.slice(-300))));
-  if (!failed) return { failed, errorLines: [] };
-  // Every distinct one a continuing agent may need (a test run's failures), within reason.
-  const lines = [...new Set(t.slice(0, 20_000).split("\n").map((x) => x.trim()).filter((x) => ERROR.test(x)))].slice(0, 12);
-  return { failed, errorLines: lines.length ? lines : [first.trim()] };
-}
-
 function commonDir(paths: string[]): string {
   let parts: string[] | undefined;
   for (const p of paths) {
@@ -152,12 +121,6 @@ function commonDir(paths: string[]): string {
     parts = parts.slice(0, n);
   }
   return parts && parts.length > 2 ? parts.join("/") : "";
-}
-
-/** The distinct file paths a text names (the first hundred, early in it); none in a pruned output's one-liner. */
-function pathsIn(text: string): string[] {
-  // The first 8,000 characters: a long output (a file read) names its few paths that matter early, if at all.
-  return text.startsWith("[output pruned") ? [] : [...new Set(Array.from(text.slice(0, 8000).matchAll(PATH), (m) => m[1]))].slice(0, 100);
 }
 
 /** The ledgers of `turns`, in one pass. */

@@ -1,12 +1,14 @@
 // What the summarizer may see of the middle: bounded, earlier handoffs lifted out as state, redacted on its way out.
-import { findHandoff } from "../assemble/handoff.js";
+import { findHandoff } from "../facts/handoff.js";
 import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
-import { IMAGE_STUB } from "../prune/index.js";
+import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
-import { exitCode, parseArguments } from "../prune/one-liner.js";
-import { commandOf, userWords, verdict } from "./ledgers.js";
-import type { HandoffMaterial, HandoffTurn, Range } from "../types.js";
+import { exitCode, parseArguments } from "../facts/call.js";
+import { commandOf, verdict } from "../facts/outcome.js";
+import { userWords } from "./ledgers.js";
+import type { Range } from "../plan/types.js";
+import type { HandoffMaterial, HandoffTurn } from "./types.js";
 
 export const BODY_LIMIT = 6000;
 const BODY_HEAD = 4000;

@@ -1,7 +1,8 @@
 // The checkpoint prompt: our own words, one structure shared with the deterministic summarizer.
 // Loaded only when a model summarizer runs (see requestFor in chain.ts).
-import type { ChatMessage, HandoffMaterial, HandoffTurn } from "../types.js";
-import { refOf, type Refs } from "../archive/ref.js";
+import type { ChatMessage } from "../dialects/types.js";
+import type { HandoffMaterial, HandoffTurn } from "./types.js";
+import { refOf, type Refs } from "../refs.js";
 import { SECTIONS } from "./checkpoint.js";
 
 

@@ -1,14 +1,19 @@
 // The summary stage of a pass: material → summarizer chain → handoff text, or the marker when every
 // summarizer failed. `compact` loads this module on its first summary, so a bundle pays for it only
 // once a transcript has grown long enough to need one (no-op and prune-only passes never do).
-import { handoffText, markerOutcome } from "../assemble/written.js";
+import { handoffText, markerOutcome, unframed } from "./written.js";
 import type { MessageView } from "../dialects/view.js";
-import type { Refs } from "../archive/ref.js";
+import type { Refs } from "../refs.js";
 import type { Redactor } from "../redact/index.js";
 import { MESSAGE_OVERHEAD } from "../estimate/index.js";
 import { keptTokens, removedSpan } from "../plan/kept.js";
-import type { CompactMode, CompactOptions, CompactorState, Plan, SummarizerFailure, SummaryInfo } from "../types.js";
+import type { Plan } from "../plan/types.js";
+import type { CompactMode } from "../report/types.js";
+import type { CompactorState } from "../state.js";
+import type { CompactOptions } from "../types.js";
+import type { SummarizerFailure, SummaryInfo } from "./types.js";
 import { chainOf, isAbort, runChain } from "./chain.js";
+import { checkSummary } from "./check.js";
 import { summaryBudget } from "./checkpoint.js";
 import { handoffMaterial } from "./material.js";
 
@@ -22,7 +27,7 @@ export interface StageInput {
   messages?: unknown[];
   perMessage: number[];
   state: CompactorState;
-  /** How the pass cites messages (see src/archive/ref.ts). */
+  /** How the pass cites messages (see src/refs.ts). */
   refs: Refs;
   contextWindow: number;
   countText: (t: string) => number;
@@ -38,6 +43,14 @@ export interface StageOutcome {
   summaryText?: string;
   failures: SummarizerFailure[];
   cooldowns: CompactorState["cooldowns"];
+  /** The outcome with the summary a person edited: redacted and checked like a model's (see `accept`). */
+  revise?: (text: string) => Revised;
+}
+
+export interface Revised {
+  handoff: string;
+  summary: SummaryInfo;
+  summaryText: string;
 }
 
 /** Summarizes the middle; "aborted" when the caller's signal stopped it. */
@@ -60,6 +73,18 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
   // The handoff is sized to the room left under the threshold, its framing included.
   const framing = x.countText(handoffText("", removed.count)) + MESSAGE_OVERHEAD;
   const room = pl.tokens.threshold - keptTokens(pl, x.perMessage) - framing;
+  // An edited summary is held to what a model's is: redacted whole, then checked against the same ledgers.
+  const revise = (summary: SummaryInfo) => (edit: string): Revised => {
+    const text = unframed(x.redactor.redact(edit)).trim();
+    if (!text) throw new RangeError("context-compactor: the edited handoff is empty");
+    const checked = checkSummary(text, material, x.redactor);
+    const { cutFromTokens: _, ...info } = summary;
+    return {
+      handoff: handoffText(checked.text, removed.count),
+      summaryText: checked.text,
+      summary: { ...info, tokens: x.countText(checked.text), check: checked.check, edited: true },
+    };
+  };
   try {
     const chain = await runChain({
       summarizers: chainOf(options.summarizer, x.redactor),
@@ -76,10 +101,11 @@ export async function summarizeMiddle(x: StageInput): Promise<StageOutcome | "ab
     const { failures, cooldowns } = chain;
     if (chain.text !== undefined) {
       const mode = chain.position === 0 ? "summary" : "fallback";
-      return { handoff: handoffText(chain.text, removed.count), mode, summary: chain.info!, summaryText: chain.text, failures, cooldowns };
+      return { handoff: handoffText(chain.text, removed.count), mode, summary: chain.info!, summaryText: chain.text, failures, cooldowns, revise: revise(chain.info!) };
     }
     const why = `every summarizer failed (${failures.map((f) => `${f.summarizer}: ${f.kind}`).join(", ")})`;
-    return { ...markerOutcome(pl, removed, why, x.countText, x.refs, x.redactor.redact), failures, cooldowns };
+    const marker = markerOutcome(pl, removed, why, x.countText, x.refs, x.redactor.redact);
+    return { ...marker, failures, cooldowns, revise: revise(marker.summary) };
   } catch (error) {
     if (isAbort(error, options.signal)) return "aborted";
     throw error;

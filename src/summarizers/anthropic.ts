@@ -1,6 +1,6 @@
 // anthropic: the Messages API, streamed.
 import { SummarizerError } from "../errors.js";
-import type { FailureKind, Summarizer } from "../types.js";
+import type { FailureKind, Summarizer } from "../summarize/types.js";
 import { finishFailure, parseData, streamEvents, type FetchConfig } from "./http.js";
 import type { SSEEvent } from "./sse.js";
 

@@ -1,12 +1,13 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall, parseArguments } from "../prune/one-liner.js";
+import { clip, describeCall, parseArguments } from "../facts/call.js";
+import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import { redactedMaterial } from "../summarize/material.js";
-import { refOf, type Refs } from "../archive/ref.js";
-import { PATH_KEYS, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
-import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../types.js";
+import { refOf, type Refs } from "../refs.js";
+import { ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
 

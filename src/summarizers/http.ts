@@ -1,6 +1,6 @@
 // One streamed POST: timeouts, aborts and HTTP failures turned into classified SummarizerErrors.
 import { SummarizerError } from "../errors.js";
-import type { FailureKind } from "../types.js";
+import type { FailureKind } from "../summarize/types.js";
 import { eventsOf, type SSEEvent } from "./sse.js";
 
 export interface FetchConfig {

@@ -1,7 +1,6 @@
 // The local, model-free summarizer as users and the chain hold it. The checkpoint writer behind it is
 // loaded on its first call, so a bundle pays for it only once a pass summarizes.
-import { redactor } from "../redact/index.js";
-import type { Summarizer } from "../types.js";
+import type { Summarizer } from "../summarize/types.js";
 
 const ours = new WeakSet<Summarizer>();
 
@@ -12,7 +11,10 @@ export function isDeterministic(s: Summarizer): boolean {
 
 /** The local, model-free summarizer: the default, and the last resort of every chain. */
 export function deterministicSummarizer(): Summarizer {
-  const summarize: Summarizer = async (req) => (await import("./deterministic.js")).summarizeLocally(req, redactor);
+  const summarize: Summarizer = async (req) => {
+    const [{ summarizeLocally }, { redactor }] = await Promise.all([import("./deterministic.js"), import("../redact/index.js")]);
+    return summarizeLocally(req, redactor);
+  };
   summarize.label = "deterministic";
   ours.add(summarize);
   return summarize;

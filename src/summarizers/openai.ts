@@ -1,6 +1,6 @@
 // openAICompatible: any /chat/completions endpoint, streamed.
 import { SummarizerError } from "../errors.js";
-import type { FailureKind, Summarizer } from "../types.js";
+import type { FailureKind, Summarizer } from "../summarize/types.js";
 import { finishFailure, parseData, statusKind, streamEvents, type FetchConfig } from "./http.js";
 import type { SSEEvent } from "./sse.js";
 

@@ -1,6 +1,6 @@
 // workersAI: the Workers AI binding (env.AI), streamed.
 import { SummarizerError } from "../errors.js";
-import type { Summarizer } from "../types.js";
+import type { Summarizer } from "../summarize/types.js";
 import { parseData } from "./http.js";
 import { openAIChunk } from "./openai.js";
 import { eventsOf, type SSEEvent } from "./sse.js";

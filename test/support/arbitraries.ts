@@ -102,7 +102,7 @@ export const options = fc.record(
     force: fc.boolean(),
   },
   { requiredKeys: ["contextWindow"] },
-) as fc.Arbitrary<CompactOptions>;
+) as fc.Arbitrary<Omit<CompactOptions, "pin">>; // no pin: spread into any dialect's options
 
 /**
  * Anthropic transcripts as Claude Code writes them: the generated ones converted, with `role: "system"`

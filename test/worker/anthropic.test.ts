@@ -185,7 +185,7 @@ describe("POST /v1/messages errors, in Anthropic's shape", () => {
   it("answers 502 without an upstream, or when it cannot be reached", async () => {
     const none = await call({ model: "m", max_tokens: 1, messages: short }, {}, env);
     expect(none.status).toBe(502);
-    expect(await none.json()).toMatchObject({ type: "error", error: { type: "api_error", message: "ANTHROPIC_UPSTREAM_BASE_URL is not configured" } });
+    expect(await none.json()).toMatchObject({ type: "error", error: { type: "api_error", message: expect.stringMatching(/^ANTHROPIC_UPSTREAM_BASE_URL is not configured: .*Set it \(https:\/\/api\.anthropic\.com\) in \.dev\.vars for `npm start` \(see \.dev\.vars\.example\), or under \[vars\] in wrangler\.toml/) } });
     vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("connection refused"));
     const down = await call({ model: "m", max_tokens: 1, messages: short });
     expect(down.status).toBe(502);

@@ -142,7 +142,7 @@ describe("POST /v1/responses", () => {
   it("answers 502 when no upstream is configured", async () => {
     const res = await SELF.fetch("http://localhost/v1/responses", { method: "POST", headers: auth, body: JSON.stringify({ model: "gpt-5", input: "hi" }) });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ error: { type: "no_upstream" } });
+    expect(await res.json()).toMatchObject({ error: { type: "no_upstream", message: expect.stringMatching(/^UPSTREAM_BASE_URL is not configured: .*Set it \(https:\/\/api\.openai\.com\/v1 or .*\) in \.dev\.vars for `npm start` \(see \.dev\.vars\.example\), or under \[vars\] in wrangler\.toml/) } });
   });
 });
 

@@ -264,7 +264,8 @@ describe("POST /v1/chat/completions", () => {
   it("answers 502 when no upstream is configured", async () => {
     const res = await post("/v1/chat/completions", { model: "gpt-4o", messages: small });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ error: { type: "no_upstream" } });
+    // The answer says how to fix it, locally and deployed.
+    expect(await res.json()).toMatchObject({ error: { type: "no_upstream", message: expect.stringMatching(/^UPSTREAM_BASE_URL is not configured: .*Set it \(https:\/\/api\.openai\.com\/v1 or .*\) in \.dev\.vars for `npm start` \(see \.dev\.vars\.example\), or under \[vars\] in wrangler\.toml/) } });
   });
 
   it("answers 400 for a request without a model", async () => {
@@ -340,6 +341,7 @@ describe("documents", () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/v1/chat/completions", "/v1/compact", "/v1/messages", "/v1/messages/count_tokens", "/v1/models", "/v1/models/{id}", "/v1/plan",
       "/v1/responses", "/v1/responses/compact", "/v1/responses/{id}", "/v1/sessions/{id}", "/v1/sessions/{id}/archive/{ref}",
+      "/v1/sessions/{id}/proposals", "/v1/sessions/{id}/proposals/{pid}/accept",
     ]);
   });
 

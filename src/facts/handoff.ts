@@ -1,5 +1,5 @@
 // The handoff's framing words, and how an earlier handoff (ours or another agent's) is found. What a
-// pass writes with them is in ./written.ts, loaded with the code that writes.
+// pass writes with them is in src/summarize/written.ts, loaded with the code that writes.
 
 export const HANDOFF_PREFIX = "[CONTEXT HANDOFF — reference only]";
 export const HANDOFF_END =

@@ -1,8 +1,9 @@
 // What a pass writes where the middle was: the summary framed as a handoff, or the explicit marker
 // when nothing could summarize it. Loaded with the code that writes, never by `plan`.
-import { refOf, type Refs } from "../archive/ref.js";
-import type { Plan, SummaryInfo } from "../types.js";
-import { findHandoff, HANDOFF_END, HANDOFF_PREFIX } from "./handoff.js";
+import { refOf, type Refs } from "../refs.js";
+import type { Plan } from "../plan/types.js";
+import type { SummaryInfo } from "./types.js";
+import { findHandoff, HANDOFF_END, HANDOFF_PREFIX } from "../facts/handoff.js";
 
 /**
  * A summary that already carries our framing (a model copying the handoff it was shown) is framed

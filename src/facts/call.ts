@@ -1,12 +1,11 @@
-// Informative one-line stand-ins for pruned tool outputs and shrunk arguments. What they quote is
-// redacted as the whole output or arguments redact it, before any line, value or clip is taken from
-// them: a piece of a secret, or a line without the text around it (the END after a key's body, a
-// Secret's kind, a name on the line before), no longer has a shape to recognise. Only a window around
-// what is quoted is read where that tells the same (`redactFrom`, `readTo`).
+// The facts of a tool call, read by the pruner's one-liners and the summarizer's ledgers alike: its
+// arguments parsed (and redacted as a whole), what it was pointed at, its exit code, a clipped
+// description. Quoted values are redacted as the whole arguments redact them, before any value or
+// clip is taken from them: a piece of a secret no longer has a shape to recognise.
 import type { Redactor } from "../redact/index.js";
 import type { Windows } from "../redact/window.js";
 
-/** What quoting needs of redaction: handed in by the pass (see src/rewrite.ts). */
+/** What quoting needs of redaction: handed in by the pass (see src/pass.ts). */
 export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | "readTo">;
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
@@ -75,81 +74,7 @@ export function exitCode(output: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-const ERROR_WORD = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
-
-/** Where the line to quote starts, and its length: the first with an error word (in the first 20,000 characters), else the first non-empty one. */
-function salient(output: string): [start: number, max: number] | undefined {
-  const head = output.length > 20_000 ? output.slice(0, 20_000) : output;
-  // Find the word, then widen to its line: one scan, no backtracking over long lines.
-  const word = ERROR_WORD.exec(head);
-  if (word) return [head.lastIndexOf("\n", word.index) + 1, 160];
-  const first = /\S/.exec(head);
-  return first ? [first.index, 100] : undefined;
-}
-
-/**
- * The salient line of an output, redacted as the whole output redacts it (the END after a key's body,
- * a name on the line before, a Secret's kind anywhere), reading only a window around it where that
- * tells the same.
- */
-function salientLine(output: string, r: Redaction): string | undefined {
-  const at = salient(output);
-  if (!at) return undefined;
-  const [start, max] = at;
-  const end = output.indexOf("\n", start);
-  const clean = r.redactFrom(output, start, end < 0 ? output.length : end); // the whole line: masks may shorten it
-  if (clean !== undefined) return quote(clean, 0, max);
-  const whole = r.redact(output);
-  const again = salient(whole);
-  return again && quote(whole, ...again);
-}
-
-/** The line of `output` that starts at `start`, whole (even past the scanned head), then clipped. */
-function quote(output: string, start: number, max: number): string {
-  const end = output.indexOf("\n", start);
-  return clip(output.slice(start, end < 0 ? output.length : end).trim(), max);
-}
-
-/** 12345 → "12,345", without Intl (slow, and not needed for a count). */
-export function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
-function countLines(s: string): number {
-  let n = 1;
-  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction): string {
-  const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
-  const code = exitCode(output);
-  if (code !== undefined) facts.push(`exit ${code}`);
-  if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
-  const line = salientLine(output, r);
-  return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
-}
-
-/** `later`: the reference of the newest copy (`#212`, `#1.45`), not a message index, which another pass would shift. */
-export function duplicateLine(call: string, later: string): string {
-  return `[output pruned] ${call} → identical to the output at ${later}`;
-}
-
-const LEAF_LIMIT = 200;
-
-const TOKEN_CHAR = /[\w+/=.~-]/;
-/**
- * Where a long string leaf is cut: before the run of token characters the limit falls in, so no token
- * is split (half a token is a secret no shape recognises any more), unless the whole limit is one run
- * (a piece that long still has the shape), and never inside a surrogate pair.
- */
-function leafCut(v: string): number {
-  let i = LEAF_LIMIT;
-  while (i > 0 && TOKEN_CHAR.test(v[i - 1]) && TOKEN_CHAR.test(v[i])) i--;
-  if (i > 0 && i < LEAF_LIMIT) return i;
-  const c = v.charCodeAt(LEAF_LIMIT - 1);
-  return c >= 0xd800 && c <= 0xdbff ? LEAF_LIMIT - 1 : LEAF_LIMIT;
-}
+export const LEAF_LIMIT = 200;
 
 /**
  * A long string leaf as far as what shrinking keeps of it (and quoting: 120 characters) and a shape
@@ -218,35 +143,5 @@ export function redactedArguments(args: string, r: Redaction): ArgumentTrees | u
   }
 }
 
-/** `v` of the redacted tree shrunk, `raw` the same place in the call's own (its leaves' lengths). */
-function shrinkValue(v: unknown, raw: unknown, redact: (text: string) => string): unknown {
-  if (typeof v === "string") {
-    const length = typeof raw === "string" ? raw.length : v.length;
-    if (length <= LEAF_LIMIT) return v;
-    const clean = redact(v); // decoded from JSON: redacted again, whole, before the cut
-    if (clean.length <= LEAF_LIMIT && length === v.length) return clean;
-    const cut = clean.length <= LEAF_LIMIT ? clean.length : leafCut(clean);
-    return `${clean.slice(0, cut)} ...[truncated ${length - cut} chars]`; // spaced: glued, it would end a shape
-  }
-  if (v === null || typeof v !== "object") return v;
-  const raws = raw !== null && typeof raw === "object" ? Object.values(raw) : []; // once: not per child
-  if (Array.isArray(v)) return v.map((x, i) => shrinkValue(x, raws[i], redact));
-  // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
-  return Object.fromEntries(Object.entries(v).map(([k, x], i) => [k, shrinkValue(x, raws[i], redact)]));
-  return v;
-}
-
-/**
- * Long string leaves cut short; the result is still valid JSON. Undefined when not JSON or not smaller.
- * The arguments are redacted as a whole first: a leaf alone may not say what it holds.
- */
-export function shrinkArguments(args: string, r: Redaction, trees = redactedArguments(args, r)): string | undefined {
-  if (!trees) return undefined;
-  let shrunk: string;
-  try {
-    shrunk = JSON.stringify(shrinkValue(trees.clean, trees.raw, r.redact));
-  } catch {
-    return undefined; // nested deeper than the stack: left as it is
-  }
-  return shrunk.length < args.length ? shrunk : undefined;
-}
+/** What prune writes in place of an image; the summary's material recognises it in a user's words. */
+export const IMAGE_STUB = "[{kind} omitted during compaction]";

@@ -1,0 +1,119 @@
+// `npm run bench -- speed`: plan and compact on the largest fixture against JSON.stringify of it (issue
+// 29's targets), at a 32k and a 128k window, and the first pass of a fresh process against its second.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { compact, plan, type ChatMessage, type Summarizer } from "../src/index.js";
+import { trajectories } from "../test/support/fixtures.js";
+import { median, table } from "./lib.js";
+
+/** A measured step: `fresh` makes its input before each run, untimed. */
+interface Step {
+  run: (messages: ChatMessage[]) => unknown;
+  fresh?: boolean;
+}
+
+/**
+ * Median ms of each step, interleaved so that machine drift hits them alike. A step on the same
+ * objects every round is an SDK's case (head and tail are the objects of the last call: their counts
+ * are kept); `fresh` is a worker's, which parses each request anew.
+ */
+async function interleaved(messages: ChatMessage[], steps: Step[], rounds: number): Promise<{ wall: number[]; cpu: number[] }> {
+  const wall = steps.map(() => [] as number[]);
+  const cpu = steps.map(() => [] as number[]);
+  for (let r = 0; r < rounds + 5; r++) {
+    for (const [i, s] of steps.entries()) {
+      const input = s.fresh ? structuredClone(messages) : messages;
+      const [t, c] = [performance.now(), cpuMs()];
+      await s.run(input);
+      if (r >= 5) wall[i].push(performance.now() - t), cpu[i].push(cpuMs() - c);
+    }
+  }
+  return { wall: wall.map(median), cpu: cpu.map(median) };
+}
+
+/** CPU time of the process: unlike the wall clock, not stretched by waiting for a core on a loaded machine. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** The child process that times a fresh process's first and second compaction (the code bundled as an app ships it). */
+const FIRST_CALL = `
+import { readFileSync } from "node:fs";
+const { compact } = await import(process.argv[1]);
+const messages = JSON.parse(readFileSync(process.argv[2], "utf8")).messages;
+const second = structuredClone(messages);
+const o = { contextWindow: Number(process.argv[3]) };
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const timed = async (m) => { const [t, c] = [performance.now(), cpu()]; await compact(m, o); return [performance.now() - t, cpu() - c]; };
+console.log(JSON.stringify([...(await timed(messages)), ...(await timed(second))]));
+`;
+
+/**
+ * First and second compaction of `file` in each of `processes` fresh Node processes, medians: the
+ * first pays for loading the lazily loaded code, compiling the patterns and optimizing the scans.
+ * Run on an esbuild bundle of src/ (ESM, split), not through tsx, which would charge its own
+ * transpiling of each module to the first pass.
+ */
+async function firstCall(file: string, window: number, processes: number): Promise<number[]> {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), "cc-first-call-"));
+  try {
+    await build({ entryPoints: [join(root, "src/index.ts")], bundle: true, splitting: true, format: "esm", platform: "neutral", minify: true, outdir: dir, logLevel: "warning" });
+    const runs = Array.from({ length: processes }, () =>
+      JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST_CALL, join(dir, "index.js"), file, String(window)], { encoding: "utf8" })) as number[],
+    );
+    return [0, 1, 2, 3].map((k) => median(runs.map((r) => r[k]))); // first wall, first CPU, second wall, second CPU
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function speedBench(): Promise<string> {
+  const all = trajectories().map((t) => ({ ...t, tokens: plan(t.messages, { contextWindow: 1e9 }).tokens.total }));
+  const big = all.sort((a, b) => b.tokens - a.tokens)[0];
+  const m = big.messages;
+  // A model that answers at once: what compact costs around a model summarizer (its material redacted whole).
+  const instant: Summarizer = Object.assign(async () => "## Active task\n- continue", { label: "instant-model" });
+  const at = (contextWindow: number) => ({ contextWindow });
+  const rows: [string, Step, string][] = [
+    ["JSON.stringify(messages)", { run: (x) => JSON.stringify(x) }, ""],
+    ["plan, 32k, the same message objects each round (an SDK's next call)", { run: (x) => plan(x, at(32_000)) }, "≤ 0.5"],
+    ["plan, 32k, messages parsed anew each round (a worker's request)", { run: (x) => plan(x, at(32_000)), fresh: true }, "≤ 0.5"],
+    ["compact, 32k, deterministic summarizer, same objects", { run: (x) => compact(x, at(32_000)) }, "≤ 5"],
+    ["compact, 32k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(32_000)), fresh: true }, "≤ 5"],
+    ["compact, 128k, deterministic summarizer, same objects", { run: (x) => compact(x, at(128_000)) }, "≤ 5"],
+    ["compact, 128k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(128_000)), fresh: true }, "≤ 5"],
+    ["compact, 32k, around a model summarizer that answers at once, same objects", { run: (x) => compact(x, { ...at(32_000), summarizer: instant }) }, ""],
+  ];
+  const { wall: ms, cpu } = await interleaved(m, rows.map((r) => r[1]), 40);
+  const modes = await Promise.all([32_000, 128_000].map(async (w) => (await compact(m, at(w))).report));
+  const file = fileURLToPath(new URL(`../test/fixtures/trajectories/openai/${big.name}.json`, import.meta.url));
+  const [first, firstCpu, second, secondCpu] = await firstCall(file, 32_000, 7);
+  const ratio = (x: number, of = ms) => (x / of[0]).toFixed(2);
+  return (
+    `${big.name}: ${m.length} messages, ${big.tokens} estimated tokens, ${(JSON.stringify(m).length / 1e6).toFixed(2)} MB JSON ` +
+    `(medians of 40 interleaved rounds, by the wall clock and by the process's CPU time, which a loaded machine does not stretch). At 32k the pass summarizes (${modes[0].mode}, ${modes[0].tokensBefore} → ${modes[0].tokensAfter} tokens), ` +
+    `at 128k it prunes (${modes[1].mode}, → ${modes[1].tokensAfter}). "Same objects": compact is given the array of its last call, as an SDK ` +
+    "gives it (a message's token count is kept by object, so only what is new is counted); \"parsed anew\": a copy each round, as a worker " +
+    "parses each request (untimed). The deterministic summarizer redacts the sources of the lines it keeps; a model summarizer is sent the " +
+    "whole material (~150k characters) redacted in one batch.\n\n" +
+    table(
+      ["operation", "ms", "× JSON.stringify", "CPU ms", "× JSON.stringify (CPU)", "target"],
+      rows.map(([name, , target], i) => [name, ms[i].toFixed(2), ratio(ms[i]), cpu[i].toFixed(2), ratio(cpu[i], cpu), target]),
+    ) +
+    "\n\n" +
+    table(
+      ["compact, 32k, deterministic summarizer, in a fresh Node process (7 of them, medians; an esbuild bundle of src/, as an app ships it)", "first ms", "second ms", "first ÷ second", "target"],
+      [
+        ["wall clock", first.toFixed(1), second.toFixed(1), (first / second).toFixed(2), "≤ 2"],
+        ["CPU time of the process (its compiler and GC threads too)", firstCpu.toFixed(1), secondCpu.toFixed(1), (firstCpu / secondCpu).toFixed(2), ""],
+      ],
+    ) +
+    "\n\nThe first pass of a process also loads the rewriting code and the summary stage (`import()`), compiles the redaction patterns and has the scans optimized (V8 compiles on other threads: the CPU time counts that work, the wall clock does not; on a loaded machine the wall clock also counts waiting for a core, so read the CPU row there)."
+  );
+}

@@ -1,0 +1,69 @@
+// report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
+// costs for it. Loaded with the rewriting half of a pass (src/pass.ts). Sources of the default rates: docs/NOTES.md.
+import { hash53 } from "../fingerprint.js";
+import type { CompactorState } from "../state.js";
+import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./rates.js";
+import type { CacheRates, CacheReport } from "./types.js";
+
+/** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
+export function fingerprint(messages: readonly unknown[]): string | undefined {
+  try {
+    return hash53(JSON.stringify(messages));
+  } catch {
+    return undefined;
+  }
+}
+
+function checkedRates(r: CacheRates): CacheRates {
+  for (const k of ["read", "write", "inputPerMTok"] as const) {
+    const x = r?.[k];
+    if (k === "inputPerMTok" && x === undefined) continue;
+    if (typeof x !== "number" || !(x >= 0 && x < Infinity)) throw new RangeError(`context-compactor: cacheRates.${k} must be a number ≥ 0`);
+  }
+  return r;
+}
+
+export interface CacheFacts {
+  input: readonly unknown[];
+  /** The report's first changed index (output against input). */
+  firstChangedIndex: number;
+  outputLength: number;
+  /** Tokens of each input message, and those sent with every request (tool definitions, a separate system prompt). */
+  perMessage: number[];
+  fixedTokens: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** A separate system prompt was changed: nothing after it stays cached. */
+  systemChanged: boolean;
+  sent: CompactorState["sent"];
+  rates: CacheRates | undefined;
+  anthropic: boolean;
+}
+
+/** The report: the previous output (when the input starts with it) or else the input stands for the request the provider cached. */
+export function cacheReport(f: CacheFacts): CacheReport {
+  const rates = checkedRates(f.rates ?? (f.anthropic ? ANTHROPIC_CACHE_RATES : OPENAI_CACHE_RATES));
+  const n = f.sent?.messages;
+  const previous = n !== undefined && n <= f.input.length && fingerprint(f.input.slice(0, n)) === f.sent!.fingerprint;
+  const cached = previous ? n : f.input.length;
+  const same = f.firstChangedIndex === -1 ? f.outputLength : f.firstChangedIndex;
+  const keptMessages = f.systemChanged ? 0 : Math.min(same, cached);
+  const tokensOf = (k: number) => f.fixedTokens + f.perMessage.slice(0, k).reduce((a, b) => a + b, 0);
+  const keptTokens = f.systemChanged ? 0 : tokensOf(keptMessages);
+  const cost = (read: number, total: number) => Math.round(read * rates.read + (total - read) * rates.write);
+  const report: CacheReport = {
+    basis: previous ? "previous output" : "input",
+    keptMessages,
+    keptTokens,
+    firstChangedIndex: f.systemChanged ? 0 : f.firstChangedIndex,
+    rates,
+    nextRequestCost: cost(keptTokens, f.tokensAfter),
+    uncompactedCost: cost(previous ? tokensOf(cached) : f.tokensBefore, f.tokensBefore),
+  };
+  if (rates.inputPerMTok !== undefined) {
+    const price = (tokens: number) => Math.round(tokens * rates.inputPerMTok!) / 1e6; // the rate is per million tokens
+    report.nextRequestPrice = price(report.nextRequestCost);
+    report.uncompactedPrice = price(report.uncompactedCost);
+  }
+  return report;
+}

@@ -1,0 +1,86 @@
+// Issue 29: each message is counted once across passes (cached by message object, as head and tail
+// are the same objects between passes), and a count depends on the counter, the calibration and the
+// image price: a cached count never answers for another.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compact, estimateTokens, heuristicTokens, plan, type ChatMessage } from "../src/index.js";
+import { initialState } from "../src/state.js";
+import { trajectory } from "./support/fixtures.js";
+
+/** A counter that records every text it is asked to count. */
+function recording() {
+  const seen: string[] = [];
+  const count = (t: string) => (seen.push(t), heuristicTokens(t));
+  return { seen, count, chars: () => seen.reduce((n, t) => n + t.length, 0) };
+}
+
+const messages = () => structuredClone(trajectory("claude-code-spotter__4d5611e5-241a").messages);
+
+describe("counts kept by message object across passes", () => {
+  it("a second plan of the same objects counts only their short messages again, and returns the same counts", () => {
+    const m = messages();
+    const r = recording();
+    const first = plan(m, { contextWindow: 32_000, countTokens: r.count });
+    const counted = r.chars();
+    expect(counted).toBeGreaterThan(100_000);
+    const second = plan(m, { contextWindow: 32_000, countTokens: r.count });
+    expect(r.chars() - counted).toBeLessThan(counted / 10); // messages under 500 characters: ~6 % of the text
+    expect(second.tokens).toEqual(first.tokens);
+  });
+
+  it("a second compaction of the same objects counts only what the pass wrote, and reports the same", async () => {
+    const m = messages();
+    const r = recording();
+    const first = await compact(m, { contextWindow: 32_000, countTokens: r.count });
+    const firstChars = r.chars();
+    const second = await compact(m, { contextWindow: 32_000, countTokens: r.count });
+    expect(r.chars() - firstChars).toBeLessThan(firstChars / 5);
+    expect({ ...second.report, durationMs: 0 }).toEqual({ ...first.report, durationMs: 0 });
+    expect(second.messages).toEqual(first.messages);
+  });
+
+  // Long enough to be kept (a short message is counted again rather than kept).
+  const long = "a request that names several files: src/a.ts, src/b.ts and test/c.test.ts. ".repeat(40);
+
+  it("a message changed in place is counted again", () => {
+    const m: ChatMessage[] = [{ role: "user", content: long }];
+    const before = plan(m, { contextWindow: 32_000 }).tokens.perMessage[0];
+    m[0].content = `${long} and one more file: docs/API.md`;
+    const after = plan(m, { contextWindow: 32_000 }).tokens.perMessage[0];
+    expect(after).toBe(estimateTokens(structuredClone(m)));
+    expect(after).toBeGreaterThan(before);
+  });
+
+  it("counts after any edits in place equal the counts of a fresh copy (an edit that keeps every length too)", () => {
+    const m = messages();
+    plan(m, { contextWindow: 32_000 }); // every long message kept
+    const long = m.flatMap((x, i) => (JSON.stringify(x).length > 600 ? [i] : []));
+    const edit = fc.record({ at: fc.constantFrom(...long), pos: fc.nat(), char: fc.constantFrom("a", "Z", "7", " ", "\n", "中") });
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 5 }), (edits) => {
+        for (const { at, pos, char } of edits) {
+          const x = m[at];
+          if (typeof x.content === "string" && x.content) {
+            const k = pos % x.content.length; // the same length, one character changed
+            x.content = x.content.slice(0, k) + char + x.content.slice(k + 1);
+          } else if (x.tool_calls?.length) {
+            const f = x.tool_calls[0].function;
+            f.arguments = `${f.arguments} `;
+          }
+        }
+        expect(plan(m, { contextWindow: 32_000 }).tokens).toEqual(plan(structuredClone(m), { contextWindow: 32_000 }).tokens);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a count made with one counter, calibration or image price never answers for another", () => {
+    const m: ChatMessage[] = [{ role: "user", content: [{ type: "text", text: long }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }];
+    const fresh = (o: object) => estimateTokens(structuredClone(m), o);
+    const cases = [{}, { countTokens: (t: string) => t.length }, { imageTokens: 10 }, { state: { ...initialState(), calibration: { ratio: 1.5, samples: 3 } } }];
+    for (const a of cases) {
+      estimateTokens(m, a); // cached under a
+      for (const b of cases) expect(estimateTokens(m, b)).toBe(fresh(b));
+    }
+  });
+});

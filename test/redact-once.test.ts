@@ -1,0 +1,38 @@
+// Issue 29: redaction reads what leaves a pass once, whichever stage asks for it (a call's arguments
+// pruned and archived, a failed output the summary quotes and the archive keeps, an output archived
+// twice, the windows one-liners quote).
+import { afterEach, describe, expect, it } from "vitest";
+import { compact } from "../src/index.js";
+import { redactor, streamKit } from "../src/redact/index.js";
+import { completed } from "../src/redact/more.js";
+import { trajectory } from "./support/fixtures.js";
+
+// the whole catalogue first: a pass reads with it, and the redactor it completes is the one watched here
+completed(redactor);
+
+const originals = { redact: redactor.redact, kit: streamKit.redact };
+afterEach(() => {
+  redactor.redact = originals.redact;
+  streamKit.redact = originals.kit;
+});
+
+/** Every text the redactor is asked to read, as often as it is asked. */
+function recordReads(): Map<string, number> {
+  const reads = new Map<string, number>();
+  const counted = (redact: (t: string) => string) => (t: string) => (reads.set(t, (reads.get(t) ?? 0) + 1), redact(t));
+  redactor.redact = counted(originals.redact);
+  streamKit.redact = counted(originals.kit);
+  return reads;
+}
+
+describe("a pass reads each text it redacts once", () => {
+  it.each([32_000, 128_000])("at a %i window, the archive read too", async (contextWindow) => {
+    const messages = structuredClone(trajectory("claude-code-spotter__4d5611e5-241a").messages);
+    const reads = recordReads();
+    const r = await compact(messages, { contextWindow });
+    expect(r.archive).toBeDefined();
+    JSON.stringify(r.archive); // every entry redacted, as a caller who stores it reads it
+    expect(reads.size).toBeGreaterThan(100);
+    expect([...reads].filter(([, n]) => n > 1).map(([t, n]) => `${n}× ${t.slice(0, 60)}`)).toEqual([]);
+  });
+});
