@@ -1,5 +1,5 @@
-// The catalogue's second half, loaded with the first pass that rewrites (src/compact.ts) or with the
-// package's `redact` (./public.ts), never on the eager path of `compact`: the rule that a credential's
+// The catalogue's second half, loaded with the first pass that rewrites (src/pass.ts) or with the
+// package's `redact` (src/redact-entry.ts), never on the eager path of `compact`: the rule that a credential's
 // name is enough, the shapes of issue 26 item 3 (SQL, command lines, calls, files, state, cookies,
 // OAuth codes, base64-wrapped credentials, a value printed after a command that names a secret).
 // Every pattern is linear, as in ./shapes.ts. It imports nothing of ./index.ts or ./shapes.ts but
