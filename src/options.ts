@@ -89,6 +89,7 @@ const OPTIONS = fields(
     focus: given((f) => typeof f === "string", "focus must be a string", true),
     runway: given((n) => finite(n) && n >= 0, "runway must be a number of tokens ≥ 0"),
     archiveLimit: given((n) => typeof n === "number" && n >= 0, "archiveLimit must be a number of characters ≥ 0"),
+    secrets: given((t) => Array.isArray(t) && t.every((x) => typeof x === "string"), "secrets must be an array of strings"),
     // Not an array: one entry that fails.
     refIndexes: given((r) => {
       const own = [r].flat().filter((n) => n != null);

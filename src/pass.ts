@@ -10,6 +10,7 @@ import { keptTokens } from "./plan/kept.js";
 import { prune, type PruneResult } from "./prune/index.js";
 import { stubForBytes } from "./prune/bytes.js";
 import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
+import { completed } from "./redact/more.js";
 import { written } from "./result.js";
 import { cacheReport, fingerprint } from "./report/cache.js";
 import { summaryStage } from "./summarize/load.js";
@@ -49,7 +50,8 @@ export async function rewritten<M>(
   started: number,
   review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
-  const redactor = readOnce(catalogue);
+  // the whole catalogue (./redact/more.ts completes ./redact/shapes.ts) and the caller's known values
+  const redactor = readOnce(completed(catalogue, options.secrets));
   // What the pass must keep is over the threshold: its tail is pruned too, even with nothing between head and tail.
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;

@@ -7,6 +7,7 @@ import { prepare } from "./prepare.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune } from "./prune/index.js";
 import { redactor } from "./redact/index.js";
+import { completed } from "./redact/more.js";
 
 export interface PrunePreview {
   /** The plan the preview was made on (what `plan` returns). */
@@ -21,6 +22,6 @@ export interface PrunePreview {
 /** The plan, and what prune alone would do to its middle, without any summarizer. Pure, synchronous. */
 export function previewPrune<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): PrunePreview {
   const p = prepare(messages, options);
-  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, redactor, keptTokens(p.plan) > p.plan.tokens.threshold);
+  const pruned = prune(p.input, p.views, p.plan, p.settings, p.dialect, completed(redactor), keptTokens(p.plan) > p.plan.tokens.threshold);
   return { plan: p.plan, tokensAfter: pruned.total, accepted: pruned.items.length > 0 && pruned.total <= p.plan.pruneTarget, items: pruned.items };
 }

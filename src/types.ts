@@ -63,6 +63,11 @@ export interface CompactOptions<M = OpenAIChatInput, W = DefaultWritten<M>> {
   /** Characters of JSON `result.archive` may hold (default 5,000,000; the oldest entries go first, with a warning). 0: no archive. */
   archiveLimit?: number;
   /**
+   * Values known to be secret (an app's own API keys): redacted wherever they appear, raw, base64,
+   * URL-encoded or JSON-escaped, besides every shape redaction knows. Values under 4 characters are ignored.
+   */
+  secrets?: string[];
+  /**
    * The number each input message is cited by (`#<n>`: archive keys, one-liners, ledgers), e.g. its index
    * in the caller's whole history, so that a message keeps its reference across passes that see it at
    * other positions; integers ≥ 0, no two alike; null for one without (cited `#<pass>.<index>`).

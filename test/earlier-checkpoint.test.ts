@@ -9,6 +9,10 @@ import { deterministicCheckpoint } from "../src/summarizers/deterministic.js";
 import { redactor } from "../src/redact/index.js";
 import { FIXTURES, trajectory } from "./support/fixtures.js";
 import { assistant, filler, user } from "./support/build.js";
+import { completed } from "../src/redact/more.js";
+
+// the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
+completed(redactor);
 
 /** The sections of a checkpoint by heading. */
 function section(summary: string, name: string): string[] | undefined {

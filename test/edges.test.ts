@@ -15,6 +15,10 @@ import { trajectory } from "./support/fixtures.js";
 import { transcript } from "./support/arbitraries.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
 import { validity } from "./support/validity.js";
+import { completed } from "../src/redact/more.js";
+
+// the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
+completed(core);
 
 /** Redaction with its window functions, as pruning receives it. */
 const redactor = windowed(core);

@@ -8,6 +8,10 @@ import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
 import { redactMessage, redactor as core } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { trajectory } from "./support/fixtures.js";
+import { completed } from "../src/redact/more.js";
+
+// the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
+completed(core);
 
 /** Redaction with its window functions, as pruning receives it. */
 const redactor = windowed(core);

@@ -22,6 +22,10 @@ import { REDACTED, redactor } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { adversarialSeeds, repeatTo } from "./support/adversarial.js";
 import { negatives, positives, secretValue } from "./support/secrets.js";
+import { completed } from "../src/redact/more.js";
+
+// the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
+completed(redactor);
 
 const { redactMany } = windowed(redactor);
 

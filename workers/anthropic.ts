@@ -4,7 +4,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
-import { windowFor, type Env } from "./env.js";
+import { ownSecrets, windowFor, type Env } from "./env.js";
 import { upstreamMissing } from "./errors.js";
 import { coreOptions } from "./options.js";
 import { SendFailed, outputReserve, sendCompacted, type Sent } from "./overflow.js";
@@ -199,7 +199,7 @@ export function countTokensRoute(app: OpenAPIHono<App>): void {
       const options = { contextWindow, tools: body.tools, dialect: "anthropic" as const, system: body.system, maxRequestBytes: requestBytesBudget(c.env, c.req.raw.headers) };
       // Trimmed as /v1/messages would trim them (stateless: nothing archived).
       const trim = trimmedFor(body.messages, options, toolOutputBudget(c.env, c.req.raw.headers));
-      const result: ProxyResult = { ...(await compact(trim.messages, coreOptions(options))), ...(trim.trimmed && { trimmed: trim.trimmed }) };
+      const result: ProxyResult = { ...(await compact(trim.messages, { ...coreOptions(options), secrets: ownSecrets(c.env) })), ...(trim.trimmed && { trimmed: trim.trimmed }) };
       let res: Response;
       try {
         const request = anthropicRequest(body, result);

@@ -106,3 +106,10 @@ export function windowFor(env: Env, model: string, header: string | undefined, b
   const window = key ? table[key] : DEFAULT_WINDOW;
   return oneMillion ? Math.max(window, ONE_MILLION) : window;
 }
+
+/**
+ * The worker's own keys (clients' bearer token, upstream and summarizer keys): known values every pass
+ * redacts wherever they appear (`secrets`), so a transcript that quotes one never carries it on.
+ */
+export const ownSecrets = (env: Env): string[] =>
+  [env.API_TOKEN, env.UPSTREAM_API_KEY, env.ANTHROPIC_API_KEY, env.SUMMARIZER_API_KEY].filter((k): k is string => typeof k === "string" && k.length > 0);

@@ -5,7 +5,7 @@ import { accept, compact, normalizeRef, plan, propose, recall, redact, SYSTEM_NO
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
-import { summarizerFor, type Env } from "./env.js";
+import { ownSecrets, summarizerFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, type ErrorData } from "./errors.js";
 import { spanOf, substitute, whole, type Span } from "./span.js";
 import { trimmedFor } from "./trim.js";
@@ -145,7 +145,7 @@ export class SessionObject extends DurableObject<Env> {
   private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), onEvent });
+      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env), onEvent });
       this.commit(result, state);
       return result;
     });
@@ -168,7 +168,7 @@ export class SessionObject extends DurableObject<Env> {
       return {
         result: await this.serial(async () => {
           const state = this.read<CompactorState>("state");
-          const proposal = await propose(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env) });
+          const proposal = await propose(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
           const id = crypto.randomUUID();
           this.proposals.set(id, { proposal, from: JSON.stringify(state ?? null) });
           for (const old of [...this.proposals.keys()].slice(0, -KEEP_PROPOSALS)) this.proposals.delete(old);
@@ -239,7 +239,7 @@ export class SessionObject extends DurableObject<Env> {
     const state = span && !substituted && stored ? ownConversation(stored) : stored;
     const noted = Boolean(substituted && span!.noted);
     const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
-    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env) });
+    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
     const effective = result.report.mode !== "noop" && result.report.mode !== "aborted" && result.report.mode !== "stalled";
     this.ctx.storage.transactionSync(() => {
       if (effective || !span || substituted) this.write("state", result.state);

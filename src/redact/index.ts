@@ -1,23 +1,17 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
 /**
- * The fixed start of a vendor's documented token format (`ghp_`, `xoxb-`, `sk-proj-`, `sk-ant-api03-`,
- * `sk_live_`, `AKIA`): the lower-case word and separator that every such format in VENDOR begins with
- * (its random body never holds a separator that soon), a second word only from this list.
- */
-const PUBLIC_PREFIX = /^(?:[a-z]{2,6}[_-](?:ant-[a-z]{3,5}\d\d-|proj-|svcacct-|admin-|live_|test_)?|A(?:KIA|SIA|Iza))/;
-
-/**
- * A secret's marker. Only a token in a vendor's documented format keeps its public prefix (so a reader
- * can tell which key it was), and only before a body of 16 characters or more; nothing else keeps a
- * character: any of a random body, an assigned value or a password is information.
+ * A secret's marker. Only a token in a vendor's format keeps its documented prefix (./more.ts lists
+ * them: until it loads, none is kept), and only before a
+ * body of 16 characters or more; nothing else keeps a character, however long the value: any of a
+ * random body, an assigned value or a password is information.
  */
 export function mask(value: string): string {
-  const prefix = TOKEN.test(value) ? PUBLIC_PREFIX.exec(value)?.[0] : undefined;
-  return prefix && value.length - prefix.length >= 16 ? `${prefix}…${REDACTED}` : REDACTED;
+  const prefix = value.length >= 18 ? PARTS.hooks.prefix?.exec(value)?.[0] : undefined;
+  return prefix && value.length - prefix.length >= 16 && (TOKEN.test(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
 }
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -94,6 +88,8 @@ export function redactKeyBlocks(text: string): string {
 /** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
 const CSRF = /[cx]srf[^\n]{0,40}$/i;
 const CSRF_ANY = /[cx]srf/i;
+/** Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`, Slack's `…/XXXX` webhooks). */
+const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
 /** Already masked: a kept prefix ends in "…". */
 const MASKED = /…|REDACTED\]/;
 
@@ -128,12 +124,18 @@ export function apply(text: string, shape: Shape, needed = false): string {
     const at = m.index;
     let group = 0;
     for (const g of shape.group ?? []) if (!group && m[g] !== undefined) group = g;
-    const value = group ? m[group] : match;
-    if (MASKED.test(value) || NOT_SECRET.test(value)) continue; // masked already, or an id
+    let value = group ? m[group] : match;
+    // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
+    while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
+    if (MASKED.test(value) || NOT_SECRET.test(value) || EXAMPLE.test(value)) continue; // masked already, an id, or documentation's example
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
-    if (shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group)) continue;
+    const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
+    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
+    pattern.lastIndex = next;
+    if (!valid) continue;
     const start = at + (group ? match.lastIndexOf(value) : 0);
+    if (escapedOn(text, start + value.length)) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
@@ -149,11 +151,11 @@ function redactBlocks(text: string, manifest = false): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
-/** `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
-export function redactShapes(text: string, about = false): string {
-  for (const shape of SHAPES) text = apply(text, shape, about && shape.context);
+/** Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
+const shapesOf = (shapes: Shape[]) => (text: string, about = false): string => {
+  for (const shape of shapes) text = apply(text, shape, about && shape.context);
   return text;
-}
+};
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
@@ -163,8 +165,18 @@ const DECODED = /[\w+/=.~:@&?-]/;
 /** The characters of a run around an escape; the rest of a run, from where it is. */
 const RUN = /[\w+/=.~:@&?%\\-]/;
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
+/** Whether a char code is a run's (RUN), by table: read for every character back from an escape. */
+const RUNS = Uint8Array.from({ length: 128 }, (_, c) => +RUN.test(String.fromCharCode(c)));
+const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to. */
 const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
+/** Whether an escape of a token character (`\u0042`, `%41`) starts at `i`: a token does not end there. */
+function escapedOn(text: string, i: number): boolean {
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
+  const high = len && text.charCodeAt(i + len - 2) - 48;
+  const low = len ? hexAt(text, i + len - 1) : -1;
+  return high >= 2 && high <= 7 && low >= 0 && !!DECODES[high * 16 + low];
+}
 /** The hex digit at `i`, or -1. */
 function hexAt(text: string, i: number): number {
   const c = text.charCodeAt(i) | 32;
@@ -173,32 +185,28 @@ function hexAt(text: string, i: number): number {
 
 /**
  * `text` from `start` to `stop`, every escape of a token character decoded; `marks` gets, for each,
- * its index in the result and its length in `text` (to map the result back). A loop over char codes:
- * escape-dense text has an escape every three characters, too many for a callback or a match each.
+ * its index in the result and its length in `text` (to map the result back). Slices between escapes,
+ * no buffer a region: escape-dense text has a region a line, and allocation was most of its cost.
  */
-function decode(text: string, start: number, stop: number): [plain: string, marks: Int32Array] {
-  const codes = new Uint16Array(stop - start);
-  const marks = new Int32Array(stop - start); // two entries an escape, three characters or more
-  let n = 0;
-  let k = 0;
-  for (let i = start; i < stop; i++) {
-    let c = text.charCodeAt(i);
-    const len = c === 37 ? 3 : c === 92 && text.startsWith("u00", i + 1) ? 6 : 0;
-    if (len && i + len <= stop) {
-      const high = text.charCodeAt(i + len - 2) - 48;
-      const low = hexAt(text, i + len - 1);
-      if (high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low]) {
-        marks[k++] = n;
-        marks[k++] = len;
-        c = high * 16 + low;
-        i += len - 1;
-      }
-    }
-    codes[n++] = c;
-  }
+function decode(text: string, start: number, stop: number): [plain: string, marks: number[]] {
   let plain = "";
-  for (let at = 0; at < n; at += 8192) plain += String.fromCharCode.apply(null, codes.subarray(at, Math.min(n, at + 8192)) as unknown as number[]);
-  return [plain, marks.subarray(0, k)];
+  const marks: number[] = [];
+  let seg = start; // text from `seg` is not in `plain` yet
+  for (let i = start; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 37 && c !== 92) continue;
+    const len = c === 37 ? 3 : text.startsWith("u00", i + 1) ? 6 : 0;
+    if (!len || i + len > stop) continue;
+    const high = text.charCodeAt(i + len - 2) - 48;
+    const low = hexAt(text, i + len - 1);
+    if (high < 2 || high > 7 || low < 0 || !DECODES[high * 16 + low]) continue;
+    plain += text.slice(seg, i);
+    marks.push(plain.length, len);
+    plain += String.fromCharCode(high * 16 + low);
+    i += len - 1;
+    seg = i + 1;
+  }
+  return [plain + text.slice(seg, stop), marks];
 }
 
 /**
@@ -209,86 +217,89 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-export function redactEncoded(text: string): string {
+const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
   if (!ESCAPE_NEAR.test(text)) return text;
-  let out = "";
-  let at = 0; // text before `at` is written
+  // Regions first: raw context from `from`, decoded from `start` to `stop`
+  const regions: number[] = [];
   let ran = 0; // where the last run ended: runs are scanned once
-  // the open region: raw context from `from`, decoded from `start` to `stop`
-  let from = 0;
-  let start = 0;
-  let stop = -1;
-  const flush = () => {
-    const before = text.slice(from, start);
-    const [plain, marks] = decode(text, start, stop);
-    if (!marks.length) return;
-    const window = before + plain;
-    const clean = redactShapes(window);
-    if (clean === window) return;
-    // the stretch that changed, and where its ends stand in the text
-    let head = 0;
-    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
-    let tail = 0;
-    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
-    const inText = (i: number) => {
-      let t = from + i;
-      for (let k = 0; k < marks.length && marks[k] + before.length < i; k += 2) t += marks[k + 1] - 1;
-      return t;
-    };
-    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
-    at = inText(window.length - tail);
-  };
   ESCAPE.lastIndex = 0;
   for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
     let s = m.index;
-    while (s > ran && RUN.test(text[s - 1])) s--;
+    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
     RUN_ON.lastIndex = ESCAPE.lastIndex;
     RUN_ON.exec(text);
     const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
     if (e - s < 8) continue; // decoded, under 6 characters: no secret
     // the rest of the line: 64 characters, and the token running on past them (never half of it)
     let end = Math.min(text.length, e + 64);
-    while (end < e + 256 && end < text.length && RUN.test(text[end])) end++;
-    const nl = text.slice(e, end).indexOf("\n");
-    if (nl >= 0) end = e + nl;
-    let f = Math.max(0, s - 48);
-    f += text.slice(f, s).lastIndexOf("\n") + 1;
-    if (f <= stop) {
-      stop = Math.max(stop, end);
-      continue;
-    }
-    if (stop >= 0) flush();
-    [from, start, stop] = [f, s, end];
+    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
+    for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
+    let f = s;
+    while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
+    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
+    else regions.push(f, s, end);
   }
-  if (stop >= 0) flush();
+  // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
+  // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
+  const windows: [window: string, before: number, marks: number[]][] = [];
+  for (let r = 0; r < regions.length; r += 3) {
+    const before = text.slice(regions[r], regions[r + 1]);
+    const [plain, marks] = decode(text, regions[r + 1], regions[r + 2]);
+    const window = before + plain;
+    windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
+  }
+  const all = windows.map((w) => w[0]).join("\n\0\n");
+  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
+  let out = "";
+  let at = 0; // text before `at` is written
+  for (let w = 0; w < windows.length; w++) {
+    const [window, before, marks] = windows[w];
+    let clean = window;
+    for (const shape of live) clean = apply(clean, shape);
+    if (clean === window) continue;
+    // the stretch that changed, and where its ends stand in the text
+    const from = regions[w * 3];
+    let head = 0;
+    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
+    let tail = 0;
+    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+    const inText = (i: number) => {
+      let t = from + i;
+      for (let k = 0; k < marks.length && marks[k] + before < i; k += 2) t += marks[k + 1] - 1;
+      return t;
+    };
+    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
+    at = inText(window.length - tail);
+  }
   return out + text.slice(at);
-}
-
-/** Replaces every recognised secret in `text`; everything else is returned as it was. */
-export function redact(text: string): string {
-  return redactEncoded(redactShapes(redactBlocks(text)));
-}
-
-/** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
-function redactWindow(text: string, manifest: boolean, about = false): string {
-  return redactEncoded(redactShapes(redactBlocks(text, manifest), about));
-}
+};
 
 /**
- * What streaming redaction (./stream.ts) and redaction in windows (./window.ts), both loaded lazily,
- * work with: handed over, not imported, so no chunk is shared.
+ * Redaction over a catalogue. `redact` replaces every recognised secret in a text, everything else
+ * as it was; the kit is what streaming redaction (./stream.ts) and redaction in windows (./window.ts),
+ * both loaded lazily, work with: handed over, not imported, so no chunk is shared.
  */
-export const streamKit = {
-  redact,
-  redactWindow,
-  apply,
-  redactEncoded,
-  redactKeyBlocks,
-  shapes: SHAPES,
-  kubernetes: KUBERNETES_DATA,
-  bodyLine: BODY_LINE,
-};
-export type StreamKit = typeof streamKit;
+function kitOf(shapes: Shape[]) {
+  const redactShapes = shapesOf(shapes);
+  const redactEncoded = encodedOf(shapes);
+  return {
+    redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
+    /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
+    redactWindow: (text: string, manifest: boolean, about = false) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
+    redactShapes,
+    apply,
+    redactEncoded,
+    redactKeyBlocks,
+    shapes,
+    kubernetes: KUBERNETES_DATA,
+    bodyLine: BODY_LINE,
+    /** For ./more.ts: what its rules are built from, and how it completes the catalogue in use. */
+    parts: PARTS,
+    extend,
+    over: (more: Shape[]) => redactorOf([...more, ...shapes]),
+  };
+}
+export type StreamKit = ReturnType<typeof kitOf>;
 
 /** A run of token characters long enough to be a key. */
 const TOKEN_RUN = /[\w+/=~-]{16}[\w+/=~-]*/g;
@@ -298,10 +309,10 @@ const TOKEN_RUN = /[\w+/=~-]{16}[\w+/=~-]*/g;
  * masked too (a provider echoes a key in whatever form it was sent, even one no shape knows), ids
  * excepted; capped last, so no cut can leave a piece of a secret.
  */
-export function redactMessage(text: string, max = 500): string {
+const messageOf = (redact: (text: string) => string) => (text: string, max = 500): string => {
   const clean = redact(text).replace(TOKEN_RUN, (run) => (NOT_SECRET.test(run) || !mixedRun(run, 16) ? run : mask(run)));
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-}
+};
 
 /**
  * Redaction as the pass hands it to the lazily loaded modules: they take it from the pass rather
@@ -320,4 +331,26 @@ export interface Redactor extends PassRedactor {
   redactMany(texts: string[]): string[];
 }
 
-export const redactor: PassRedactor = { redact, redactMessage, streamKit };
+/** The redactor over `shapes`: what a pass hands on. */
+export function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassRedactor {
+  return { redact: streamKit.redact, redactMessage: messageOf(streamKit.redact), streamKit };
+}
+
+/**
+ * The redactor in use: the catalogue of ./shapes.ts, completed by ./more.ts once that has loaded (with
+ * the first pass that rewrites, or with the package's `redact`), through `extend`.
+ */
+export let redactor = /* @__PURE__ */ redactorOf(SHAPES);
+export let streamKit = /* @__PURE__ */ kitOf(SHAPES);
+export const redact = (text: string): string => redactor.redact(text);
+export const redactMessage = (text: string, max?: number): string => redactor.redactMessage(text, max);
+export const redactEncoded = (text: string): string => streamKit.redactEncoded(text);
+export const redactShapes = (text: string, about?: boolean): string => streamKit.redactShapes(text, about);
+/** Adds `more` to the catalogue in use (once) and returns the redactor in use. */
+function extend(more: Shape[]): PassRedactor {
+  if (redactor.streamKit.shapes === SHAPES) {
+    streamKit = kitOf([...SHAPES, ...more]);
+    redactor = redactorOf(streamKit.shapes, streamKit);
+  }
+  return redactor;
+}

@@ -31,6 +31,8 @@ export interface Shape {
    * whether the whole holds it.
    */
   context?: true;
+  /** Its shortest match, where under 8 characters (every shape of the catalogue needs 8: `?pwd=abc`; a known value 4). */
+  min?: number;
   /** A last check on the value, with the 64 characters before the match, the one after it, the match, and the group that holds the value (0: the whole match). */
   valid?: (value: string, before: string, after: string, match: string, group: number) => boolean;
 }
@@ -156,15 +158,15 @@ function prefixedToken(value: string): boolean {
 }
 
 /** Base64 or a token (digits, padding, a case change inside), not a word: "required", "default", "YOUR_TOKEN". */
-const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
+export const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 
 /** Names that mark the value beside them as a secret (the last word of the name). */
-const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|api[_-]?key|credentials?|auth|login|cookie)";
+export const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
 /**
  * Words after a secret word that keep the value the secret: `SECRET_KEY_BASE`, `JWT_SECRET_KEY`,
- * `PASSWORD_SALT`, `TOKEN_VALUE`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
+ * `PASSWORD_SALT`, `TOKEN_VALUE`, `SECRET_ACCESS_KEY`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
  */
-const SECRET_TAIL = "(?:[_.-]?(?:key|base|salt|pepper|value)){0,2}";
+const SECRET_TAIL = "(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}";
 /**
  * `=`, `:`, `:=`, `?=`, `::=`, `=>`, an XML tag's `>` or an XML `value=` attribute, with quotes (escaped
  * too), a subscript's closing `]` (`app.config["SECRET_KEY"] =`, `settings[:secret_token] =`) and spaces.
@@ -173,20 +175,24 @@ const ASSIGN_OP = `(?:[_-]?\\d{1,2})?\\\\?["'\`]?\\]?\\s{0,4}(?:[:?+!]{0,3}=|=>|
 /** The operator, then the value's opening quote if any. */
 const ASSIGN = `${ASSIGN_OP}\\\\?["'\`]?\\s{0,2}`;
 /** A value stops at whitespace, quotes, separators and brackets. */
-const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
+export const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
+/** A JSON `\u` escape of a printable character: part of a value written in a JSON string (`Maple\u0026Juniper`). */
+export const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
+/** A value's character, or such an escape: a value is masked whole, never cut at an escape. */
+export const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
 /**
  * A value in quotes runs to its closing quote on its line, separators and brackets included
  * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
  */
-const QUOTED_VALUE = `(?:'([^'\\n]{6,400})'|\\\\?"([^"\\\\\\n]{6,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${VALUE}{6,400}))`;
+const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${VALUE_CHAR}{4}${VALUE_CHAR}*))`;
 /**
- * Public keys and tokens are not secrets, nor CSRF tokens; npm's own `_authToken` key has its shape
+ * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
  */
-const NOT_AFTER = /(?:public|csrf|xsrf)[_-]?$|(?<![A-Za-z\d])_auth$/i;
+const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
-const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 /** Whether the char code is a space the patterns' `\s` takes (ASCII ones and NBSP suffice here). */
 const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
 const quoteCode = (c: number) => c === 34 || c === 39;
@@ -218,7 +224,7 @@ function nameBefore(before: string): string | undefined {
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
  * digest (`sha-256=` of RFC 9530 too), a nonce, a trace, a record's key (`cache-key`, `Idempotency-Key`).
  */
-const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span"]);
+const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
 function wordStart(name: string, end: number): number {
@@ -245,40 +251,54 @@ function idWord(name: string): boolean {
   return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
 }
 /** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
-const SECRET_WORD = new RegExp(SECRET_NAME, "i");
+export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
 
 /**
- * The value after `before` is named as no credential: an id (`trace_id`, `requestId`, `X-Request-Id`,
+ * The value after `before` is named as no credential: an id (`trace_id`, `requestId`, `X-Request-Id`, WebAuthn's `credentialId`,
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-function idNamed(before: string): boolean {
+export function idNamed(before: string): boolean {
   const name = nameBefore(before);
-  return !!name && idWord(name) && !SECRET_WORD.test(name);
+  return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
 /** The text before the value: what precedes the match, and the match up to the value. */
-const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
+export const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
 
 /**
  * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
  * call, reference or path (`[parameters('adminPassword')]`, `@Microsoft.KeyVault(SecretUri=…)`, `#{Pw}`).
  */
-const passwordLike = (value: string) =>
+export const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
-const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+/** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
+const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
-const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+export const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+
+/**
+ * Whether a value is the credential its name gives, whatever its entropy (./more.ts sets it when it
+ * loads: the rule and its word lists stay off the eager path; until then only random values count).
+ */
+export const hooks = {
+  named: (_value: string, _before: string, _after: string, _match: string, _group: number) => false,
+  /** Whether a value is base64 of plain text with no credential in it (a certificate, a note): ./more.ts decodes and checks. */
+  plain: (_value: string) => false,
+  /** The fixed starts vendors document for their tokens: all a marker may keep (./more.ts). */
+  prefix: undefined as RegExp | undefined,
+};
 
 /**
  * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
  * break, so that no match runs from one text into the next (redactMany joins them with "\n\0\n").
  */
-const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
+export const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
 /** The flag's value when it follows after spaces. */
-const SPACED = `${GAP}{1,4}`;
+export const SPACED = `${GAP}{1,4}`;
 
 /**
  * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
@@ -286,7 +306,7 @@ const SPACED = `${GAP}{1,4}`;
  * (`mongosh -u admin -p --authenticationDatabase admin` asks for it). Groups: single-quoted,
  * double-quoted (escaped quotes too), bare.
  */
-const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`-][^\s"'\`]{3,127}))`;
+export const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`-][^\s"'\`]{3,127}))`;
 
 /**
  * The value after `-flag` (then `between`) on a command line of one of `programs`, within its first
@@ -345,7 +365,7 @@ export const SHAPES: Shape[] = [
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
     gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
-    valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !idNamed(before)),
+    valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
   },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
@@ -445,21 +465,23 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      `${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["']?)(${VALUE}{8,400}))` +
+      `${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["'\`]?)(?!-)(${VALUE_CHAR}{4}${VALUE_CHAR}*))` + // (never the next flag)
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`,
       "gi",
     ),
     group: [1, 2, 3, 4, 5],
-    random: [4, 5],
-    // a quoted value is exactly the secret: random, or a password as policies ask for one (not for a
-    // login, an auth scheme or a cookie, which name other things too); a bare one assigned is random,
-    // or such a password under a password's name (`DB_PASSWORD=coral-thistle-31`, not `bypass=`);
-    // not a call (getTokenizer(model)), not after "public" or "csrf", not a record's key (cache-key)
+    random: [5],
+    // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
+    // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
+    // is a logprob's too) or after a bare space it must look random, or be a password as policies ask
+    // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key
     valid: (v, before, after, match, group) =>
-      (group > 3 || looksRandom(v) || (passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))) &&
       after !== "(" &&
       !NOT_AFTER.test(before) &&
-      !idNamed(beforeValue(v, before, match)),
+      !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
+      !idNamed(beforeValue(v, before, match)) &&
+      !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
+      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
   },
   {
@@ -471,7 +493,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    valid: (v, before, _, match) => bareToken(v) && !/public/i.test(match) && !idNamed(beforeValue(v, before, match)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(beforeValue(v, before, match)),
     breaks: true,
   },
   {
@@ -497,17 +519,18 @@ export const KUBERNETES_DATA: Shape = {
  * `<key>`, `{{ token }}`, `{token}`, `xxxx`, `EXAMPLE`, `your-key`. Not any value that starts with `%`
  * or `{`: `%40…` is a URL-encoded password, `{5j…}O>C` a generated one.
  */
-const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|\*{3}/i;
+export const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|^\*{3}/i;
 
 /**
  * A value that stands for a secret where any value is a credential (a password in a URL or after a
  * flag): a placeholder or a reference (`${VAR}`, `$VAR`, `%VAR%`, `{{ var }}`, `<password>`), or a
- * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`).
+ * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`), or the word
+ * itself (`user:password@`).
  */
-const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value);
-const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
+export const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
+export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
-const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
+export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
@@ -552,7 +575,18 @@ function entropy(value: string): number {
  * one case; lockfile hashes and ids carry their prefix; paths and versions have slashes and dots.
  */
 export function bareToken(value: string): boolean {
-  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6;
+  return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !identifier(value) && !hooks.plain(value);
+}
+
+/** A segment of an identifier: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
+const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+/**
+ * Four or more words joined by `_` or `-`, two of them words of letters: a constant (`SN_id_Gost28147_89_None_KeyMeshing`), an OID's
+ * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words.
+ */
+export function identifier(value: string): boolean {
+  const segments = value.split(/[_-]/);
+  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
 }
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */
@@ -578,8 +612,13 @@ function casesAndDigits(value: string): boolean {
  * hashes; CSP nonces; the object ids vendors document (Stripe's `cus_`, `pi_`, `evt_`…, OpenAI's
  * `asst_`, `thread_`, `org-`…, GitHub's node ids `PR_kwDO…`); and keys vendors document as public:
  * Stripe's and Clerk's publishable `pk_live_`/`pk_test_`, Mapbox's public `pk.eyJ…`, PostHog's project
- * key `phc_`, Supabase's `sb_publishable_`. Short id prefixes only before letters and digits to the
+ * key `phc_`, Supabase's `sb_publishable_`; Cloudflare's `cf-ray` (16 hex digits and a data centre), Twilio's
+ * resource SIDs (a message's `SM…`, a call's `CA…`: their key and account SIDs are SK and AC). Short id prefixes only before letters and digits to the
  * end: `run_ghp_…` is a token behind a word, `pi_…_secret_…` a Stripe client secret.
  */
 export const NOT_SECRET =
-  /^(?:(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|sha\d{1,3}|h1)[_-]|(?:nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_)/;
+  /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
+
+/** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor };
+export type Parts = typeof PARTS;

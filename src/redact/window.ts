@@ -16,6 +16,8 @@ export const FAR_REACH = 2560;
 /** What a shape's check reads before its match (a name, `public`, `csrf`). */
 const CHECKED_BEFORE = 64;
 const WINDOW_BREAK = /[\s"'<>]/;
+/** How far before a value its credential's name may stand (a name of 60 characters, quotes, an operator). */
+const NAME_REACH = 96;
 
 export interface Windows {
   /** Whether a text starts a `far` shape (streaming keeps its whole context after one). */
@@ -72,6 +74,9 @@ export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
     // only a match that starts before `to` can reach into [from, to)
     const reach = long(text.slice(Math.max(0, from - FAR_REACH - CHECKED_BEFORE), to)) ? FAR_REACH : NEAR_REACH;
     let start = Math.max(0, from - reach - CHECKED_BEFORE);
+    while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
+    // the run starting there may be a value of any length whose name stands before it (`password: <value>`)
+    start = Math.max(0, start - NAME_REACH);
     while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
     let end = Math.min(text.length, to + reach);
     while (end < text.length && !WINDOW_BREAK.test(text[end])) end++;

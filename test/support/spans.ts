@@ -1,7 +1,11 @@
 // What redaction removed from a text, span by span, and which shape removed it: the precision
 // review of the fixture transcripts (test/redact-precision.test.ts, bench/redact.ts).
-import { REDACTED, apply, redact } from "../../src/redact/index.js";
-import { KUBERNETES_DATA, SHAPES } from "../../src/redact/shapes.js";
+import { REDACTED, apply, redact, redactor } from "../../src/redact/index.js";
+import { completed } from "../../src/redact/more.js";
+import { KUBERNETES_DATA } from "../../src/redact/shapes.js";
+
+/** The whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts). */
+const whole = completed(redactor);
 
 export interface Span {
   /** The original text the marker stands for (a kept vendor prefix excluded). */
@@ -15,7 +19,7 @@ const LABEL = (source: string) => source.replace(/\\\\/g, "\\").slice(0, 48);
 
 /** The shape that alone removes `span` from `text`. */
 function shapeOf(text: string, span: string): string {
-  for (const shape of [KUBERNETES_DATA, ...SHAPES]) if (!apply(text, shape).includes(span)) return LABEL(shape.pattern.source);
+  for (const shape of [KUBERNETES_DATA, ...whole.streamKit.shapes]) if (!apply(text, shape).includes(span)) return LABEL(shape.pattern.source);
   return span.includes("PRIVATE KEY") || /^[A-Za-z\d+/=\s\\nr]+$/.test(span) ? "key block" : "encoded (\\u or %XX decoded)";
 }
 

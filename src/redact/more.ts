@@ -1,0 +1,341 @@
+// The catalogue's second half, loaded with the first pass that rewrites (src/pass.ts) or with the
+// package's `redact` (src/redact-entry.ts), never on the eager path of `compact`: the rule that a credential's
+// name is enough, the shapes of issue 26 item 3 (SQL, command lines, calls, files, state, cookies,
+// OAuth codes, base64-wrapped credentials, a value printed after a command that names a secret).
+// Every pattern is linear, as in ./shapes.ts. It imports nothing of ./index.ts or ./shapes.ts but
+// types: what it builds from is handed over (a module a lazy chunk imports is linked into every
+// bundle that imports it too).
+import type { PassRedactor, StreamKit } from "./index.js";
+import type { Parts, Shape } from "./shapes.js";
+
+/** The parts of ./shapes.ts and the rules built from them: set by `completed`, before any rule runs. */
+let p: Parts;
+let more: Shape[];
+
+/**
+ * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
+ * API key, credentials; a token under a longer name (`GITHUB_TOKEN`, `access_token`, `authToken`).
+ * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
+ */
+const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
+/** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
+const NOT_A_VALUE = new Set(
+  (
+    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
+    "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
+    "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
+    "the this that your mine here there being still also not what which where when after before from with into used"
+  ).split(" "),
+);
+/**
+ * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
+ * alias (`!vault`, `*default`), a path of identifiers (`process.env.X`, `os.environ`, `self.token`).
+ */
+const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
+const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+/** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
+const CALL = String.raw`\w\(|[$#{]\{`;
+/**
+ * How documentation shows a value it does not give: cut short (`sk-ant-...`, `sk_live_…`), masked
+ * (`•••••`, `****`, one character repeated), or an instruction (`insert_key_here`, `enter-token`).
+ */
+const SHOWN = String.raw`\.\.\.|…|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$`;
+const REPEATED = /^(.)\1+$/;
+/** A reference, a call, a small number, a value shown but not given: one pattern for all. */
+const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
+/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
+const IDENTIFIER = /^[A-Za-z_]+$/;
+/** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
+const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
+
+/**
+ * Whether `value` is the credential a credential's name gives, whatever its entropy: a name of
+ * CREDENTIAL_NAME (a word of its own, `DB_PASSWORD`, not `bypass`) assigned a value on its line, as a
+ * flag (`--db-password x`), an argument (`getenv("API_TOKEN", "x")`) or in prose ("the password is
+ * x"); unless the value is plainly none: a reference, a type, a literal or a small number, a path
+ * without a random run (`*_FILE`), a placeholder, a code identifier.
+ */
+function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
+  if (!CREDENTIAL_NAME.test(match) || (/^pass|^pwd|^[_-]pw/i.test(match) && !p.passwordNamed(before, match))) return false;
+  if (/^token/i.test(match) && !p.nameCode(before.charCodeAt(before.length - 1))) return false; // a bare `token`
+  const between = match.slice(0, match.lastIndexOf(value));
+  if (between.includes("\n")) return false; // a value on the next line is a YAML block's next key
+  const quoted = /["'`]\s{0,2}$/.test(between);
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
+  // after a bare space, only a flag (`--password x`) or prose names a value
+  if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
+  if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
+  // (each test only where it can hold: this runs for every value a credential's name gives)
+  let end = value.length;
+  while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
+  const word = end < value.length ? value.slice(0, end) : value;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || p.standsFor(value)) return false;
+  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
+  if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
+  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || /^[,;)\]}]/.test(after))) return false;
+  // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
+  if (between.includes(",") && IDENTIFIER.test(value)) return false;
+  // prose names a value only where it reads as one: quoted, or with a digit, a symbol or mixed case
+  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word);
+}
+
+/**
+ * The fixed starts vendors document for their token formats: all a marker may keep, so a reader can
+ * tell which key it was. A list, not a shape: a password's first word (`Summer-…`, `purple-monkey-…`)
+ * looks like a prefix and is the secret's own. Longest first.
+ */
+const PUBLIC_PREFIXES = (
+  "sk-ant-admin01- sk-ant-api03- xoxe.xoxp- xoxe.xoxb- github_pat_ sk-svcacct- sk-admin- sk-proj- glagent- sk_live_ sk_test_ rk_live_ rk_test_ " +
+  "sntrys_ sntryu_ dop_v1_ doo_v1_ dor_v1_ sq0atp- sq0csp- glsoat- whsec_ shpat_ shpss_ shpca_ shppa_ glcbt- glimt- glptt- gloas- glpat- gldt- glrt- glft- " +
+  "glsa_ glc_ HRKU- xoxb- xoxp- xoxa- xoxe- xoxs- xoxo- xoxr- xapp- pypi- figd_ ghp_ gho_ ghu_ ghs_ ghr_ npm_ xai- gsk_ hvs. hvb. ya29. AKIA ASIA AIza hf_ SG. sk-"
+).split(" ");
+
+/** A value that only names or stands for one: `$VAR`, `:bind`, `&subst`, `${…}`, a placeholder. */
+const named = (value: string) => /^[$:&?@%]/.test(value) || p.standsFor(value);
+/** A value a command or statement takes: single-quoted, double-quoted, or bare to the next space or separator. */
+const TAKEN = String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s'"|<>;&(),]{4,256}))`;
+/** An argument of a call before the one that matters: a literal or a name (never a call or a comma). */
+const ARG = String.raw`\s{0,4}(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[^\s"'(),]{1,128})\s{0,4},`;
+/** Arguments of a command line before the one that matters: never the flag itself (each tried once: linear). */
+const argsBefore = (flags: string, max = 12) => String.raw`(?:${p.GAP}{1,4}(?!${flags})(?=(\S{1,256}))\1){0,${max}}`;
+
+/** A value in its own base64: the decoded text if it is base64 of text, else undefined. */
+function decoded(value: string): string | undefined {
+  // never a length atob rejects: a thrown error costs more than the whole check (adversarial text has one a match)
+  const padded = value.endsWith("=");
+  if (value.length < 12 || (padded ? value.length % 4 : value.length % 4 === 1) || !/^[A-Za-z\d+/]+={0,2}$/.test(value)) return undefined;
+  let text: string;
+  try {
+    text = atob(value);
+  } catch {
+    return undefined;
+  }
+  let printable = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) printable++;
+  }
+  return printable >= text.length * 0.95 ? text : undefined;
+}
+
+/** Text that holds a credential: a private key, `user:password` alone (`basic`: where Basic credentials stand), a field or an assignment of a secret's name (no redaction again: this runs for every candidate). */
+const holdsCredential = (text: string, basic = false) =>
+  /-----BEGIN[A-Z ]{0,40}PRIVATE KEY/.test(text) ||
+  (basic && /^[^\s:"{}]{1,128}:[^\s"]{1,256}$/.test(text)) ||
+  /"(?:private_key|client_secret|password|refresh_token|secret|token)"\s{0,4}:\s{0,4}"[^"]{4}/.test(text) ||
+  /(?:pass(?:w(?:or)?d)?|secret|token|api[_-]?key)["']?\s{0,4}[=:]\s{0,4}["']?[^\s"']{4}/i.test(text);
+
+/** Base64 of text with no credential in it: a certificate, a note, a public key (checked decoded). */
+const plainBase64 = (value: string) => {
+  const text = decoded(value.replace(/=+$/, (pad) => pad));
+  return text !== undefined && !holdsCredential(text);
+};
+
+/** Commands that print a secret's value: echo/printf/cat, terraform output, base64 -d, a jsonpath, vault get, a secrets manager's read. */
+const SHOWS = /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b/;
+
+/** The shapes of issue 26 item 3, and the base64-wrapped credentials, as general rules. */
+const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
+  {
+    // SQL that sets a password, as Oracle, MySQL, MariaDB and Postgres document it: IDENTIFIED BY,
+    // SET PASSWORD FOR … =, [WITH] [ENCRYPTED] PASSWORD after a role or user; not a bind variable
+    pattern: new RegExp(
+      String.raw`\b(?:IDENTIFIED\s{1,4}BY(?:\s{1,4}PASSWORD)?|SET\s{1,4}PASSWORD\s{1,4}FOR\s{1,4}[^=\n;]{1,128}=(?:\s{0,4}PASSWORD\s{0,4}\()?|(?:WITH\s{1,4}(?:LOGIN\s{1,4})?|(?:ROLE|USER)\s{1,4}[\w"']{1,64}\s{1,4})(?:ENCRYPTED\s{1,4})?PASSWORD)\s{0,4}${TAKEN}`,
+      "gi",
+    ),
+    group: [1, 2, 3],
+    needs: /identified|password/i,
+    valid: (v) => !named(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^(?:values|externally|globally|is|was|for)$/i.test(v),
+  },
+  {
+    // Oracle's tools take user/password[@alias] as their first arguments (sqlplus, expdp, impdp, rman, sqlldr, dgmgrl)
+    pattern: /\b(?:sqlplus|expdp|impdp|rman|sqlldr|dgmgrl)\b[^\n/]{0,64}?[\s=]["']?[A-Za-z]\w{0,29}\/([^\s/@"']{1,128})(?=@|["']?(?:\s|$))/gi,
+    group: [1],
+    needs: /sqlplus|expdp|impdp|rman|sqlldr|dgmgrl/i,
+    valid: (v) => !named(v),
+  },
+  {
+    // A value piped into a command that reads a secret on stdin (`echo pw | docker login --password-stdin`,
+    // `| gh secret set X`, `| wrangler secret put X`, `| chpasswd`, `| passwd --stdin`); printf's format first
+    pattern: new RegExp(
+      String.raw`\b(?:echo|printf)(?:[ \t]{1,4}-[neE]{1,3}){0,2}(?:[ \t]{1,4}(["'])%s(?:\\n)?\1)?[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s|'"<>;&]{4,256}))[ \t]{0,4}\|[ \t]{0,4}(?=[^|\n]{0,160}?(?:secret|passw|chpasswd|login|token))`,
+      "gi",
+    ),
+    group: [2, 3, 4],
+    needs: /\|/,
+    valid: (v) => !named(v) && !/^\$\(/.test(v),
+  },
+  {
+    // A here-string into such a command (`wrangler secret put X <<< pw`, `chpasswd <<< 'user:pw'`)
+    pattern: new RegExp(String.raw`(?:secret|passw|chpasswd|login|token)[^\n<]{0,160}<<<[ \t]{0,4}${TAKEN}`, "gi"),
+    group: [1, 2, 3],
+    needs: /<<</,
+    valid: (v) => !named(v),
+  },
+  {
+    // Commands that store a secret, given by a flag: gh secret set -b/--body, az keyvault secret set --value,
+    // aws ssm put-parameter --value, aws secretsmanager --secret-string, gcloud, vault, doppler
+    pattern: new RegExp(
+      String.raw`\b(?:gh${GAP}{1,4}secret${GAP}{1,4}set|az${GAP}{1,4}keyvault${GAP}{1,4}secret${GAP}{1,4}set|aws${GAP}{1,4}(?:ssm${GAP}{1,4}put-parameter|secretsmanager${GAP}{1,4}[\w-]{1,32})|doppler${GAP}{1,4}secrets${GAP}{1,4}set|ConvertTo-SecureString)` +
+        argsBefore(String.raw`(?:-b|--body|--value|--secret-string|-String)(?![\w-])`) +
+        String.raw`(?:${GAP}{1,4}(?:-b|--body|--value|--secret-string|-String)(?:${GAP}{1,4}|=)|(?<=ConvertTo-SecureString)${GAP}{1,4})${QUOTED}`,
+      "gi",
+    ),
+    group: [2, 3, 4],
+    needs: /secret|ssm|ConvertTo-SecureString/i,
+    far: true,
+    long: true,
+    valid: (v) => !named(v) && !/^-/.test(v),
+  },
+  {
+    // Passwords by position: htpasswd -b file user pw, rabbitmqctl add_user/change_password user pw
+    pattern: new RegExp(
+      String.raw`\b(?:htpasswd${GAP}{1,4}-[a-zA-Z]{0,6}b[a-zA-Z]{0,6}(?:${GAP}{1,4}-\S{1,16}){0,3}${GAP}{1,4}\S{1,256}|rabbitmqctl${GAP}{1,4}(?:add_user|change_password))${GAP}{1,4}[^\s-]\S{0,127}${GAP}{1,4}${QUOTED}`,
+      "g",
+    ),
+    group: [1, 2, 3],
+    needs: /htpasswd|rabbitmqctl/,
+    valid: (v) => !named(v),
+  },
+  {
+    // Credentials passed by position in code: JDBC's getConnection(url, user, pw), Go's smtp.PlainAuth(identity,
+    // user, pw, host) and SetBasicAuth(user, pw), .NET's NetworkCredential(user, pw), Java's
+    // PasswordAuthentication(user, pw), Sequelize(db, user, pw), ldap Bind(dn, pw); a literal only
+    pattern: new RegExp(
+      String.raw`\b(?:(?:getConnection|PlainAuth|Sequelize)\s{0,2}\(${ARG}${ARG}|(?:SetBasicAuth|NetworkCredential|PasswordAuthentication|UsernamePasswordCredentials|BasicAuth|basicAuth|Bind)\s{0,2}\(${ARG})\s{0,4}(["'\x60])([^"'\x60\n\\]{1,256})\1`,
+      "g",
+    ),
+    group: [2],
+    needs: /getConnection|PlainAuth|Sequelize|BasicAuth|NetworkCredential|PasswordAuthentication|UsernamePassword|Bind/i,
+    valid: (v) => !named(v),
+  },
+  // A Go driver's DSN: user:password@tcp(host)/db
+  { pattern: /["'`][\w.-]{1,64}:([^\s:@/"'`]{1,128})@(?:tcp|unix)\(/g, group: [1], needs: /@(?:tcp|unix)\(/, valid: (v) => !named(v) },
+  {
+    // .pgpass lines, as Postgres documents them: hostname:port:database:username:password
+    pattern: /^(?:[\w.-]{1,253}|\*):(?:\d{1,5}|\*):(?:[\w.-]{1,63}|\*):(?:[\w.@-]{1,63}|\*):([^\s:]{4,256})$/gm,
+    group: [1],
+    needs: /:(?:\d{1,5}|\*):/,
+    valid: (v) => !named(v) && !/^\d+$/.test(v),
+  },
+  // Laravel's APP_KEY (and any key written `base64:` as Laravel does): 32 random bytes in base64
+  { pattern: /\bbase64:([A-Za-z\d+/]{32}[A-Za-z\d+/]*={0,2})/g, group: [1], needs: /base64:/ },
+  {
+    // WordPress's keys and salts as wp-config.php defines them (not its `put your unique phrase here`)
+    pattern: /define\(\s{0,4}(["'])(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)\1\s{0,4},\s{0,16}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})")/g,
+    group: [2, 3],
+    needs: /define\(/,
+    valid: (v) => !/put your unique phrase/i.test(v),
+  },
+  // Terraform's CLI credentials per host, `TF_TOKEN_app_terraform_io=…`
+  { pattern: /\bTF_TOKEN_[\w-]{1,128}\\?["']?\s{0,4}[=:]\s{0,4}\\?["']?([^\s"'\\]{8}[^\s"'\\]*)/g, group: [1], needs: /TF_TOKEN_/, valid: (v) => !named(v) },
+  {
+    // Terraform state: attributes it marks sensitive, which hold the value in plain text
+    pattern: /"(?:plaintext_value|secret_string|sensitive_content|secret_data|bcrypt_hash|private_key_pem|private_key_openssh)"\s{0,4}:\s{0,4}"((?:[^"\\\n]|\\.){4,400})"/g,
+    group: [1],
+    needs: /plaintext_value|secret_string|sensitive_content|secret_data|bcrypt_hash|private_key_(?:pem|openssh)/,
+  },
+  {
+    // random_password's `result` in Terraform state (only where the state holds one)
+    pattern: /"result"\s{0,4}:\s{0,4}"((?:[^"\\\n]|\\.){4,400})"/g,
+    group: [1],
+    needs: /random_password/,
+    context: true,
+  },
+  {
+    // A session cookie: a name that says session (`sessionid`, `PHPSESSID`, `connect.sid`,
+    // `laravel_session`) in a Cookie header or a cookie string (`; ` between pairs)
+    // (anchored on the word: a name's start read at every position would cost 40 characters each)
+    pattern: /(?:sess(?:ion)?|sid)[\w.-]{0,20}=([^;\s"'\\&,]{8}[^;\s"'\\&,]*)/gi,
+    group: [1],
+    needs: /sess|sid/i,
+    valid: (v, before, after) => (/cookie/i.test(before) || after === ";") && !named(v),
+  },
+  {
+    // An OAuth authorization code in a callback URL: beside `state=`, or under a callback path
+    pattern:
+      /[?&]code=([^&#\s"'<>]{8}[^&#\s"'<>]*)(?=[^\s"'<>#]{0,512}?&state=)|[?&]state=[^&#\s"'<>]{1,512}&code=([^&#\s"'<>]{8}[^&#\s"'<>]*)|\/(?:callback|oauth2?|redirect|authorize)[\w/.-]{0,64}\?(?:[^#\s"'<>&]{0,256}&)?code=([^&#\s"'<>]{8}[^&#\s"'<>]*)/gi,
+    group: [1, 2, 3],
+    needs: /code=/i,
+    valid: (v) => !/^\d+$/.test(v),
+  },
+  {
+    // Base64-wrapped credentials, decoded and checked: a PEM private key (`LS0tLS1CRUdJTi…`), JSON
+    // (a service account) or `user:password` (Basic credentials outside Authorization:, a docker
+    // config's `auth`)
+    pattern: /(?<![\w+/=-])(?:LS0tLS1CRUdJT|ew|ey|e3)[A-Za-z\d+/]{22}[A-Za-z\d+/]*={0,2}(?![\w+/=-])|(?:\bBasic\s{1,4}|["']auth["']\s{0,4}:\s{0,4}["'])([A-Za-z\d+/]{8}[A-Za-z\d+/]*={0,2})/g,
+    group: [1],
+    gate: (t) => /LS0tLS1CRUdJT|\bew|\bey|\be3|Basic|auth/.test(t),
+    valid: (v, _before, _after, _match, group) => {
+      const text = decoded(v);
+      return text !== undefined && holdsCredential(text, group === 1);
+    },
+  },
+  // Vendors whose documented formats the first half misses, from each vendor's documentation:
+  // Grafana service account tokens, `glsa_` + 32 letters and digits + `_` + an 8-hex checksum
+  // (https://grafana.com/docs/grafana/latest/administration/service-accounts/#service-account-tokens);
+  // OpenAI project, service account and admin keys without the marker the first half looks for, as long
+  // as today's keys (over 80 characters after the prefix; a short one is an example)
+  // (https://platform.openai.com/docs/api-reference/authentication); Terraform Cloud API tokens,
+  // 14 characters, `.atlasv1.`, the rest (https://developer.hashicorp.com/terraform/cloud-docs/users-teams-organizations/api-tokens)
+  {
+    pattern: /\bglsa_[A-Za-z\d]{32}_[\da-f]{8}\b|\bsk-(?:proj|svcacct|admin)-[\w-]{80}[\w-]*|\b[A-Za-z\d]{14}\.atlasv1\.[\w-]{60}[\w-]*/g,
+    needs: /glsa_|sk-(?:proj|svcacct|admin)-|\.atlasv1\./,
+  },
+  {
+    // A value printed bare on the line after a command that shows a secret (`echo $DB_PASSWORD`,
+    // `kubectl … jsonpath='{.data.password}' | base64 -d`, `terraform output -raw db_password`, `vault kv get -field=…`)
+    // (read from the value's line back: a command word read forward would rescan its line at every repeat)
+    pattern: /\n([^\s]{4,512})(?=\r?\n|$)/g,
+    group: [1],
+    needs: /echo|printf|cat|output|base64|jsonpath|vault|secret|op read/,
+    far: true,
+    // the command's line: its last 64 characters, which a check reads
+    valid: (v, before) =>
+      SHOWS.test(before.slice(before.lastIndexOf("\n") + 1)) &&
+      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.LOCATION.test(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
+  },
+];
+
+/**
+ * The redactor the pass hands on: the one in use, its catalogue completed with the rules above (once
+ * in a process; after that, every redaction reads the whole catalogue).
+ */
+export function completed(core: PassRedactor, secrets?: string[]): PassRedactor {
+  const kit: StreamKit = core.streamKit;
+  if (!more) {
+    p = kit.parts;
+    p.hooks.named = namedValue;
+    p.hooks.plain = plainBase64;
+    p.hooks.prefix = new RegExp(`^(?:${PUBLIC_PREFIXES.map((x) => x.replace(/\./g, "\\.")).join("|")})`);
+    more = moreShapes(p);
+  }
+  const inUse = kit.extend(more);
+  const known = secrets && knownValues(secrets);
+  return known ? inUse.streamKit.over([known]) : inUse;
+}
+
+/** The forms a known value is written in: raw, JSON-escaped, URL-encoded, base64 (padded, and unpadded inside a longer text). */
+function forms(value: string): string[] {
+  const all = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+  try {
+    const b64 = btoa(value);
+    all.push(b64, b64.replace(/=+$/, ""));
+  } catch {
+    // not Latin-1: no base64 of it as a string
+  }
+  return all;
+}
+
+/**
+ * Known values (`secrets`, and the worker's own keys) as one shape: an alternation of literals, the
+ * longest first, read once over the text like any other shape. Values under 4 characters are too
+ * common to mask.
+ */
+function knownValues(secrets: string[]): Shape | undefined {
+  const literals = [...new Set(secrets.filter((v) => v.length >= 4).flatMap(forms))].sort((a, b) => b.length - a.length);
+  if (!literals.length) return undefined;
+  const source = literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
+  return { pattern: new RegExp(source, "g"), needs: new RegExp(source), long: true, min: 4 };
+}

@@ -1,0 +1,160 @@
+// A credential's name is enough (issue 26 item 1): the value of a name that means password / secret /
+// token / key / credential is masked whole whatever its entropy, in every position (assignment,
+// key/value, JSON, YAML, flag, header, connection string, prose), unless it is plainly not a value
+// (a reference, a type, a setting, empty, a placeholder). Attack tests first, then one property.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { redact } from "../src/index.js";
+
+/** Pieces of `secret` of 4 characters that survive in `out`, where `text` around the secret does not explain them. */
+function survivors(out: string, secret: string, text: string): string[] {
+  const rest = text.split(secret).join("\u0000");
+  const found: string[] = [];
+  for (let i = 0; i + 4 <= secret.length; i++) {
+    const piece = secret.slice(i, i + 4);
+    if (out.includes(piece) && !rest.includes(piece) && !"[REDACTED]".includes(piece)) found.push(piece);
+  }
+  return found;
+}
+
+/** Each line and the secret it holds: the issue's examples, verbatim where the issue gives them. */
+const NAMED: [line: string, secret: string][] = [
+  ["DB_PASSWORD=CorrectHorseBatteryStaple", "CorrectHorseBatteryStaple"],
+  ["password: blue_falcon_river_77_stone", "blue_falcon_river_77_stone"],
+  ["PASSWORD=hunter2", "hunter2"],
+  ['{"password": "letmein"}', "letmein"],
+  ["ADMIN_PASS=correcthorsebatterystaple", "correcthorsebatterystaple"],
+  ["export API_KEY=swordfish", "swordfish"],
+  ["SECRET_KEY=notsorandomatall", "notsorandomatall"],
+  ['client_secret = "tangerine-elephant"', "tangerine-elephant"],
+  ["GITHUB_TOKEN=mytokenvalue", "mytokenvalue"],
+  ["aws_secret_access_key = purplemonkeydishwasher", "purplemonkeydishwasher"],
+  ["  db_password: 'summer-rain-42'", "summer-rain-42"],
+  ["<password>trustno1</password>", "trustno1"],
+  ["--password hunter22", "hunter22"],
+  ["mysqladmin --password=letmein123 status", "letmein123"],
+  ["X-Api-Key: opensesame", "opensesame"],
+  ["the password is hunter2", "hunter2"],
+  ["The admin password is CorrectHorseBatteryStaple.", "CorrectHorseBatteryStaple"],
+  ["the password is `letmein`", "letmein"],
+  ['$password = "Sunshine1";', "Sunshine1"],
+  ['passphrase: "correct horse battery staple"', "correct horse battery staple"],
+  ["spring.datasource.password=dragonfly", "dragonfly"],
+  ['"apiKey": "mysecretapikey"', "mysecretapikey"],
+  ["PGPASSWORD=postgres123 psql -h db", "postgres123"],
+  ["auth_token: tortoise-shell-9", "tortoise-shell-9"],
+];
+
+/** Values that are plainly not values: references, types, settings, empty, placeholders. Kept intact. */
+const NOT_VALUES = [
+  "DB_PASSWORD=${DB_PASSWORD}",
+  "DB_PASSWORD=$DB_PASSWORD",
+  "password: process.env.DB_PASSWORD",
+  'password = os.environ["DB_PASSWORD"]',
+  "password = os.environ.get('DB_PASSWORD')",
+  "password: ${{ secrets.DB_PASSWORD }}",
+  "token: {{ secrets.GITHUB_TOKEN }}",
+  "POSTGRES_PASSWORD_FILE=/run/secrets/db_password",
+  "password: string;",
+  "  password?: string",
+  "def login(user: str, password: str = None):",
+  "apiKey: string | undefined",
+  "PASSWORD_MIN_LENGTH=12",
+  "password_required: true",
+  "DB_PASSWORD=",
+  'password: ""',
+  "password: <your-password>",
+  "API_KEY=your_api_key_here",
+  "SECRET_KEY=xxxxxxxxxxxx",
+  "password: ****",
+  "password: getPassword()",
+  "token = self.token",
+  "password = user.password",
+  "The password is required.",
+  "the token is invalid",
+  "password was changed",
+  "Enter your password and press enter",
+  "if (!password) throw new Error('no password')",
+  "const token = await getToken(client);",
+  "token_url = https://auth.example.com/oauth/token",
+  "PASSWORD_HASH_ALGORITHM=bcrypt",
+  "password_reset_timeout: 3600",
+  "--password-file /etc/app/pw",
+  "password: null",
+  "token: None",
+  "secret: false",
+  "export GITHUB_TOKEN=$(gh auth token)",
+  "password: !vault |",
+  "token := os.Getenv(\"TOKEN\")",
+  "password = ENV['DB_PASSWORD']",
+  "password = config.get('db', 'password')",
+  "Password string `json:\"password\"`",
+];
+
+describe("a credential's name is enough", () => {
+  it.each(NAMED)("masks the value of %s whole", (line, secret) => {
+    const out = redact(line);
+    expect(out).toContain("[REDACTED]");
+    expect(survivors(out, secret, line), out).toEqual([]);
+  });
+
+  it.each(NOT_VALUES)("leaves %s intact (not a value)", (line) => {
+    expect(redact(line)).toBe(line);
+  });
+
+  /** Credential names as code and config write them. */
+  const names = fc.constantFrom(
+    "password", "PASSWORD", "DB_PASSWORD", "dbPassword", "db_pass", "ADMIN_PASS", "passwd", "pwd", "passphrase", "secret", "CLIENT_SECRET",
+    "client_secret", "SECRET_KEY", "api_key", "API_KEY", "apiKey", "x-api-key", "GITHUB_TOKEN", "access_token", "authToken",
+    "aws_secret_access_key", "credentials", "private_key", "JWT_SECRET", "auth_token", "refresh_token",
+  );
+  /** Positions a name and its value stand in. */
+  const positions: ((name: string, value: string) => string)[] = [
+    (n, v) => `${n}=${v}`,
+    (n, v) => `export ${n}="${v}"`,
+    (n, v) => `${n}: ${v}`,
+    (n, v) => `  ${n}: '${v}'`,
+    (n, v) => `{"${n}": "${v}"}`,
+    (n, v) => `${n} = '${v}'`,
+    (n, v) => `--${n} ${v}`,
+    (n, v) => `--${n}=${v}`,
+    (n, v) => `<${n}>${v}</${n}>`,
+    (n, v) => `${n} => "${v}",`,
+    (n, v) => `the ${n} is ${v}`,
+    (n, v) => `set ${n}: "${v}" in the config`,
+  ];
+  const word = fc.stringMatching(/^[a-z]{4,10}$/);
+  /** Values: words, short passwords, passphrases, base64 keys, values starting with `/`. */
+  const values = fc.oneof(
+    word.filter((w) => !/^(?:x+|none|null|true|false|string|changeme|example|required|invalid)$/.test(w)).map((w) => `${w}${w.length}`),
+    fc.tuple(word, word, fc.integer({ min: 10, max: 99 })).map(([a, b, n]) => `${a}-${b}-${n}`),
+    // (a password, not a capitalised word: prose names a value that has a digit, a symbol or a capital inside)
+    fc.stringMatching(/^[A-Za-z][A-Za-z0-9!@#%^*_+=-]{5,15}$/).filter((v) => /\d|[^\w]/.test(v) || /[a-z][A-Z]/.test(v)),
+    fc.stringMatching(/^[A-Za-z0-9+/]{40}$/).filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v)),
+    fc.stringMatching(/^\/[A-Za-z0-9+/]{39}$/).filter((v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v)),
+  );
+
+  it("property: for any credential name, position and value, nothing of the value survives", () => {
+    fc.assert(
+      fc.property(names, fc.constantFrom(...positions), values, (name, position, value) => {
+        const text = position(name, value);
+        const out = redact(text);
+        expect(out, text).toContain("[REDACTED]");
+        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("a long value is masked to its end (no length after which the rest is left)", () => {
+    const session = `IQoJb3JpZ2luX2VjE${"Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C/+".repeat(20)}Zx9`;
+    for (const line of [`AWS_SESSION_TOKEN=${session}`, `aws_session_token = ${session}`, `{"SessionToken": "${session}"}`, `Cookie: session=${session}`]) {
+      const out = redact(line);
+      expect(survivors(out, session, line), out.slice(0, 200)).toEqual([]);
+    }
+    const jwe = `eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.${"OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGe".repeat(8)}.48V1_ALb6US04U3b.${"5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6ji".repeat(5)}.XFBoMYUZodetZdvTiFvSkQ`;
+    const line = `Set-Cookie: __Secure-next-auth.session-token=${jwe}; Path=/; HttpOnly`;
+    const out = redact(line);
+    expect(survivors(out, jwe, line), out.slice(0, 200)).toEqual([]);
+  });
+});
