@@ -1,5 +1,5 @@
 // The pure half of a pass: validate, view, estimate and plan. `{ plan }` loads this and not the pass.
-import { openAIChat } from "./dialects/openai.js";
+import { openAIReader } from "./dialects/openai.js";
 import type { Dialect, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
 import { resolveSettings } from "./options.js";
@@ -9,11 +9,17 @@ import type { Prepared } from "./plan/prepared.js";
 import type { Plan } from "./plan/types.js";
 import type { CompactOptions, DefaultWritten, OpenAIChatInput } from "./types.js";
 
+/** The default dialect's reading half, where nothing is written: a Dialect only as far as validate and view. */
+const reader = openAIReader as Dialect<unknown>;
+
 export const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
-/** The dialect object of the options; OpenAI Chat Completions when none is given. */
-function dialectOf<M>(d: Dialect<M, unknown> | undefined): Dialect<M> {
-  if (d === undefined) return openAIChat as unknown as Dialect<M>;
+/**
+ * The dialect object of the options; `fallback` when none is given: `openAIChat` for a pass, its
+ * reading half (`openAIReader`) where only validate and view are called.
+ */
+function dialectOf<M>(d: Dialect<M, unknown> | undefined, fallback: Dialect<unknown>): Dialect<M> {
+  if (d === undefined) return fallback as Dialect<M>;
   if (typeof d === "string") {
     const name = Object.hasOwn(BUILT_IN, d) ? BUILT_IN[d] : "openAIChat, anthropicMessages, aiSdkMessages";
     throw new RangeError(`context-compactor: options.dialect takes a dialect object, not the name ${JSON.stringify(d)}: import { ${name} } from "context-compactor"`);
@@ -24,8 +30,9 @@ function dialectOf<M>(d: Dialect<M, unknown> | undefined): Dialect<M> {
   return d as Dialect<M>;
 }
 
-export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown>): Prepared<M> {
-  const dialect = dialectOf(options?.dialect);
+/** Reads and plans the input; `fallback`: the dialect when the options name none (see dialectOf). */
+export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown>, fallback: Dialect<unknown>): Prepared<M> {
+  const dialect = dialectOf(options?.dialect, fallback);
   const input = dialect.validate(messages);
   const { state, warnings } = normalizeState(options?.state);
   const settings = resolveSettings(options as CompactOptions<unknown>, state);
@@ -42,7 +49,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
 export function plan<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): Plan {
-  return prepare(messages, options).plan;
+  return prepare(messages, options, reader).plan;
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
@@ -52,7 +59,7 @@ export function estimateTokens<M extends D, D = OpenAIChatInput, W = DefaultWrit
 ): number {
   const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
   if (typeof input === "string") return settings.countText(input);
-  const dialect = dialectOf(options.dialect);
+  const dialect = dialectOf(options.dialect, reader);
   const list = dialect.validate(Array.isArray(input) ? input : [input]);
   let total = Array.isArray(input) ? toolDefinitionTokens(settings.tools, settings) : 0;
   for (const m of list) total += messageTokens(dialect.view(m), settings, m);
