@@ -1,8 +1,7 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { sniffDialect } from "./dialects/detect.js";
-import { openAIChat } from "./dialects/openai.js";
 import type { Dialect } from "./dialects/view.js";
-import { BUILT_IN, prepare } from "./prepare.js";
+import { BUILT_IN, PASS, prepare } from "./prepare.js";
 import type { Prepared } from "./plan/prepared.js";
 import type { CompactMode, CompactReport } from "./report/types.js";
 import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
@@ -82,7 +81,7 @@ export function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>
 /** The pass on the dialect's message type, and for `propose` what accepting it with an edited handoff needs. */
 export async function compactPass<M>(messages: unknown, options: CompactOptions<M, unknown>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
-  const p = prepare<M>(messages, options, openAIChat as Dialect<unknown>);
+  const p = prepare<M>(messages, options, PASS);
   p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });

@@ -1,23 +1,30 @@
 // The pure half of a pass: validate, view, estimate and plan. `{ plan }` loads this and not the pass.
-import { openAIReader } from "./dialects/openai.js";
+import { openAIChat, openAIReader } from "./dialects/openai.js";
 import type { Dialect, NeutralRole } from "./dialects/view.js";
 import { messageTokens, toolDefinitionTokens, utf8Bytes } from "./estimate/index.js";
 import { resolveSettings } from "./options.js";
 import { planViews } from "./plan/index.js";
-import { normalizeState } from "./state.js";
+import { normalizeState, planState, type Normalized } from "./state.js";
 import type { Prepared } from "./plan/prepared.js";
 import type { Plan } from "./plan/types.js";
 import type { CompactOptions, DefaultWritten, OpenAIChatInput } from "./types.js";
 
-/** The default dialect's reading half, where nothing is written: a Dialect only as far as validate and view. */
-const reader = openAIReader as Dialect<unknown>;
+/**
+ * How a caller reads the input: the dialect when the options name none, and how the state is checked.
+ * A pass (`compact`, `previewPrune`) reads with PASS; `plan` and `estimateTokens`, which write nothing,
+ * with the default dialect's reading half and the checks of what a plan reads, so that `import { plan }`
+ * carries neither the writing code nor the pass's state rules.
+ */
+export interface Reading {
+  dialect: Dialect<unknown>;
+  state: (given: unknown) => Normalized;
+}
+export const PASS: Reading = { dialect: openAIChat as Dialect<unknown>, state: normalizeState };
+const PLAN: Reading = { dialect: openAIReader as Dialect<unknown>, state: planState };
 
 export const BUILT_IN: Record<string, string> = { openai: "openAIChat", anthropic: "anthropicMessages", "ai-sdk": "aiSdkMessages" };
 
-/**
- * The dialect object of the options; `fallback` when none is given: `openAIChat` for a pass, its
- * reading half (`openAIReader`) where only validate and view are called.
- */
+/** The dialect object of the options; `fallback` (see Reading) when none is given. */
 function dialectOf<M>(d: Dialect<M, unknown> | undefined, fallback: Dialect<unknown>): Dialect<M> {
   if (d === undefined) return fallback as Dialect<M>;
   if (typeof d === "string") {
@@ -30,11 +37,10 @@ function dialectOf<M>(d: Dialect<M, unknown> | undefined, fallback: Dialect<unkn
   return d as Dialect<M>;
 }
 
-/** Reads and plans the input; `fallback`: the dialect when the options name none (see dialectOf). */
-export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown>, fallback: Dialect<unknown>): Prepared<M> {
-  const dialect = dialectOf(options?.dialect, fallback);
+export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown>, reading: Reading): Prepared<M> {
+  const dialect = dialectOf(options?.dialect, reading.dialect);
   const input = dialect.validate(messages);
-  const { state, warnings } = normalizeState(options?.state);
+  const { state, warnings } = reading.state(options?.state);
   const settings = resolveSettings(options as CompactOptions<unknown>, state);
   const views = input.map((m) => dialect.view(m));
   const wire = (r: NeutralRole) => dialect.wireRole?.(r) ?? r;
@@ -49,7 +55,7 @@ export function prepare<M>(messages: unknown, options: CompactOptions<M, unknown
 
 /** Where head, middle and tail fall, and whether a pass would compact. Pure, synchronous. */
 export function plan<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>(messages: readonly M[], options: CompactOptions<D, W>): Plan {
-  return prepare(messages, options, reader).plan;
+  return prepare(messages, options, PLAN).plan;
 }
 
 /** Token estimate of a string, a message or a transcript (with the request's tool definitions). */
@@ -57,9 +63,9 @@ export function estimateTokens<M extends D, D = OpenAIChatInput, W = DefaultWrit
   input: string | M | readonly M[],
   options: Pick<CompactOptions<D, W>, "imageTokens" | "countTokens" | "tools" | "dialect" | "state"> = {},
 ): number {
-  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, normalizeState(options.state).state);
+  const settings = resolveSettings({ contextWindow: Number.MAX_SAFE_INTEGER, ...options } as CompactOptions<unknown>, planState(options.state).state);
   if (typeof input === "string") return settings.countText(input);
-  const dialect = dialectOf(options.dialect, reader);
+  const dialect = dialectOf(options.dialect, PLAN.dialect);
   const list = dialect.validate(Array.isArray(input) ? input : [input]);
   let total = Array.isArray(input) ? toolDefinitionTokens(settings.tools, settings) : 0;
   for (const m of list) total += messageTokens(dialect.view(m), settings, m);
