@@ -143,7 +143,7 @@ const validate = (input: unknown) => validateWith<ChatMessage>(RULES, input);
  * The reading half of the default dialect: all `plan` and `estimateTokens` use of it, so that
  * `import { plan }` does not carry the writing half (what a pass changes in a message).
  */
-export const openAIReader: Pick<Dialect<ChatMessage>, "name" | "schema" | "validate" | "view"> = { name: "openai", schema, validate, view };
+export const openAIReader: Pick<Dialect<ChatMessage>, "name" | "validate" | "view"> = { name: "openai", validate, view };
 
 const dialect: Dialect<ChatMessage> = {
   name: "openai",
