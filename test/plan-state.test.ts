@@ -45,11 +45,11 @@ describe("plan reads the state as a pass does", () => {
       fc.property(state, fc.integer({ min: 0, max: 2_000_000 }), (given, now) => {
         const options = { contextWindow: 6_000, now: () => now };
         const normalised = outcome(() => normalizeState(given).state);
-        const direct = outcome(() => plan(MESSAGES, { ...options, state: given }));
+        const direct = outcome(() => plan(MESSAGES, { ...options, state: given as never }));
         if ("error" in normalised) expect(direct).toEqual(normalised);
-        else expect(direct).toEqual(outcome(() => plan(MESSAGES, { ...options, state: normalised.value })));
-        const estimate = outcome(() => estimateTokens(MESSAGES, { state: given }));
-        if (!("error" in normalised)) expect(estimate).toEqual(outcome(() => estimateTokens(MESSAGES, { state: normalised.value })));
+        else expect(direct).toEqual(outcome(() => plan(MESSAGES, { ...options, state: normalised.value as never })));
+        const estimate = outcome(() => estimateTokens(MESSAGES, { state: given as never }));
+        if (!("error" in normalised)) expect(estimate).toEqual(outcome(() => estimateTokens(MESSAGES, { state: normalised.value as never })));
       }),
       { numRuns: 300 },
     );
