@@ -1,7 +1,8 @@
 // One pass: validate → estimate & plan → prune → summarize → assemble → report.
 import { sniffDialect } from "./dialects/detect.js";
 import type { Dialect } from "./dialects/view.js";
-import { BUILT_IN, prepare } from "./prepare.js";
+import { BUILT_IN, PASS, prepare } from "./prepare.js";
+import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./report/rates.js";
 import type { Prepared } from "./plan/prepared.js";
 import type { CompactMode, CompactReport } from "./report/types.js";
 import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
@@ -81,7 +82,7 @@ export function compact<M extends D, D = OpenAIChatInput, W = DefaultWritten<D>>
 /** The pass on the dialect's message type, and for `propose` what accepting it with an edited handoff needs. */
 export async function compactPass<M>(messages: unknown, options: CompactOptions<M, unknown>, review?: Review<M>): Promise<CompactResult<M>> {
   const started = Date.now();
-  const p = prepare<M>(messages, options);
+  const p = prepare<M>(messages, options, PASS);
   p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
@@ -96,6 +97,9 @@ export async function compactPass<M>(messages: unknown, options: CompactOptions<
     rewriteCode = undefined; // a later pass tries again
     return unchanged(p, "noop", started, `the compaction code could not be loaded${await loadError(error)}: kept as it was`);
   }
-  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, review);
+  // The default cache rates are picked here, not in the lazily loaded report: a module that both an
+  // import() and the entry reach goes into every bundle of the entry, `{ plan }`'s too (esbuild shares it).
+  const rates = options.cacheRates ?? (p.dialect.name === "anthropic" ? ANTHROPIC_CACHE_RATES : OPENAI_CACHE_RATES);
+  const done = await rewrite.rewritten(p, options as CompactOptions<M>, emit, (m) => baseReport(p as Prepared<unknown>, m, started), started, rates, review);
   return done === "aborted" ? unchanged(p, "aborted", started, "aborted while summarizing") : done;
 }

@@ -14,7 +14,7 @@ import { completed } from "./redact/more.js";
 import { written } from "./result.js";
 import { cacheReport, fingerprint } from "./report/cache.js";
 import { summaryStage } from "./summarize/load.js";
-import type { CompactMode, CompactReport } from "./report/types.js";
+import type { CacheRates, CompactMode, CompactReport } from "./report/types.js";
 import type { Revised } from "./summarize/stage.js";
 import type { SummaryInfo } from "./summarize/types.js";
 import type { CompactionEvent, CompactOptions, CompactResult } from "./types.js";
@@ -48,6 +48,7 @@ export async function rewritten<M>(
   emit: (e: CompactionEvent) => void,
   reportOf: (mode: CompactMode) => CompactReport,
   started: number,
+  rates: CacheRates,
   review?: (r: Review<M>) => void,
 ): Promise<CompactResult<M> | "aborted"> {
   // the whole catalogue (./redact/more.ts completes ./redact/shapes.ts) and the caller's known values
@@ -92,7 +93,7 @@ export async function rewritten<M>(
       out.system = noted ? dialect.appendSystemNote!(p.system, SYSTEM_NOTE) : p.system;
       out.report.systemChanged = noted;
     }
-    if (out.messages !== p.input) cached(p, out, options);
+    if (out.messages !== p.input) cached(p, out, rates);
     return out;
   };
   const out = finish(decided);
@@ -102,7 +103,7 @@ export async function rewritten<M>(
 }
 
 /** report.cache, and the output's fingerprint in the state for the next pass's. */
-function cached<M>(p: Prepared<M>, out: CompactResult<M>, options: CompactOptions<M>): void {
+function cached<M>(p: Prepared<M>, out: CompactResult<M>, rates: CacheRates): void {
   const { report } = out;
   report.cache = cacheReport({
     input: p.input,
@@ -114,8 +115,7 @@ function cached<M>(p: Prepared<M>, out: CompactResult<M>, options: CompactOption
     tokensAfter: report.tokensAfter,
     systemChanged: Boolean(report.systemChanged),
     sent: p.state.sent,
-    rates: options.cacheRates,
-    anthropic: p.dialect.name === "anthropic",
+    rates,
   });
   const print = fingerprint(out.messages);
   const { sent: _, ...state } = out.state;

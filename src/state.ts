@@ -56,21 +56,32 @@ const record = (entries: v.ObjectEntries) => fields(entries, "must be an object"
 
 const str = v.string("must be a string");
 
-/** What each known field must be (valibot); a field that is not is dropped (with a warning), never used. */
-const FIELDS: Record<string, v.GenericSchema> = {
+const backoffUntilTokens = num(Number.isFinite, "finite");
+const calibration = record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count });
+const stalled = record({ at: num(Number.isInteger, "an integer"), reason: str, help: v.custom((x) => Array.isArray(x) && x.every(isString), "must be an array of strings") });
+
+/** The fields a plan reads: `plan` and `estimateTokens` check only these, so they do not carry the rest. */
+const PLAN_FIELDS: Record<string, v.GenericSchema> = { strikes: count, backoffUntilTokens, calibration, pausedUntil: time, stalled };
+
+/**
+ * What each known field must be (valibot); a field that is not is dropped (with a warning), never used.
+ * Built in a call marked pure, as COOLDOWN is: valibot's constructors are calls, which a bundler keeps
+ * unless told they are pure, and only a pass needs these rules.
+ */
+const FIELDS: Record<string, v.GenericSchema> = /* @__PURE__ */ (() => ({
   compactions: count,
   strikes: count,
   fallbackStreak: count,
-  backoffUntilTokens: num(Number.isFinite, "finite"),
+  backoffUntilTokens,
   previousSummary: str,
-  calibration: record({ ratio: num((r) => r >= RATIO_MIN && r <= RATIO_MAX, `in [${RATIO_MIN}, ${RATIO_MAX}]`), samples: count }),
+  calibration,
   cooldowns: v.custom(isObject, "must be an object"),
   recentPasses: v.custom((x) => Array.isArray(x) && x.every(isTime), "must be an array of times in the Date range"),
   pausedUntil: time,
-  stalled: record({ at: num(Number.isInteger, "an integer"), reason: str, help: v.custom((x) => Array.isArray(x) && x.every(isString), "must be an array of strings") }),
+  stalled,
   sent: record({ messages: count, fingerprint: str }),
-};
-const COOLDOWN = record({ until: time, kind: str, failures: count });
+}))();
+const COOLDOWN = /* @__PURE__ */ record({ until: time, kind: str, failures: count });
 
 /** A field's first problem in words ("state.calibration: ratio: must be …"), or undefined when usable. */
 function problem(schema: v.GenericSchema, value: unknown, path: string): string | undefined {
@@ -80,29 +91,48 @@ function problem(schema: v.GenericSchema, value: unknown, path: string): string 
   return `${path}: ${at}${r.issues[0].message}`;
 }
 
+/** A normalised state and the warnings of the fields it dropped. */
+export type Normalized = { state: CompactorState; warnings: string[] };
+
 /**
  * A state from an earlier pass (or nothing) as a complete, usable copy: each unusable field is
  * dropped with a warning; unknown fields pass through. Not an object of version 1: a RangeError.
  */
-export function normalizeState(given: unknown): { state: CompactorState; warnings: string[] } {
+export function normalizeState(given: unknown): Normalized {
+  return normalized(given, FIELDS, (cd, keep) => {
+    const cooldowns = cd === undefined || keep(FIELDS.cooldowns, cd, "state.cooldowns") ? Object.entries(cd ?? {}) : [];
+    return Object.fromEntries(cooldowns.filter(([k, x]) => keep(COOLDOWN, x, `state.cooldowns.${k}`)));
+  });
+}
+
+/**
+ * The state as a plan reads it: normalizeState's checks of the fields a plan reads (PLAN_FIELDS), and
+ * its RangeError; the fields only a pass reads are left as they are (a pass normalises the whole state).
+ */
+export function planState(given: unknown): Normalized {
+  return normalized(given, PLAN_FIELDS, (cd) => cd ?? {});
+}
+
+type Keep = (schema: v.GenericSchema | undefined, value: unknown, path: string) => boolean;
+
+function normalized(given: unknown, fields: Record<string, v.GenericSchema>, cooldownsOf: (cd: any, keep: Keep) => unknown): Normalized {
   const warnings: string[] = [];
   if (given === undefined || given === null) return { state: initialState(), warnings };
   const g = given as Record<string, unknown>;
   if (typeof g !== "object" || g.version !== 1) {
     throw new RangeError("context-compactor: options.state must be a state returned by an earlier pass (version 1)");
   }
-  const keep = (schema: v.GenericSchema | undefined, value: unknown, path: string) => {
+  const keep: Keep = (schema, value, path) => {
     const why = schema && problem(schema, value, path);
     if (why) warnings.push(`${why} (dropped)`);
     return !why;
   };
-  const cd = g.cooldowns;
-  const cooldowns = cd === undefined || keep(FIELDS.cooldowns, cd, "state.cooldowns") ? Object.entries(cd ?? {}) : [];
+  const cooldowns = cooldownsOf(g.cooldowns, keep);
   // Entries, not assignments: a key named "__proto__" stays a key.
   const state = Object.fromEntries([
     ...Object.entries(initialState()),
-    ...Object.entries(g).filter(([k, x]) => k !== "cooldowns" && x !== undefined && keep(Object.hasOwn(FIELDS, k) ? FIELDS[k] : undefined, x, `state.${k}`)),
-    ["cooldowns", Object.fromEntries(cooldowns.filter(([k, x]) => keep(COOLDOWN, x, `state.cooldowns.${k}`)))],
+    ...Object.entries(g).filter(([k, x]) => k !== "cooldowns" && x !== undefined && keep(Object.hasOwn(fields, k) ? fields[k] : undefined, x, `state.${k}`)),
+    ["cooldowns", cooldowns],
   ]) as unknown as CompactorState;
   return { state, warnings };
 }

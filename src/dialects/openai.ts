@@ -136,10 +136,19 @@ function appendNote(m: ChatMessage, note: string): ChatMessage {
   return { ...m, content: c ? `${c}\n\n${note}` : note };
 }
 
+const schema = standard<ChatMessage>(RULES);
+const validate = (input: unknown) => validateWith<ChatMessage>(RULES, input);
+
+/**
+ * The reading half of the default dialect: all `plan` and `estimateTokens` use of it, so that
+ * `import { plan }` does not carry the writing half (what a pass changes in a message).
+ */
+export const openAIReader: Pick<Dialect<ChatMessage>, "name" | "validate" | "view"> = { name: "openai", validate, view };
+
 const dialect: Dialect<ChatMessage> = {
   name: "openai",
-  schema: standard<ChatMessage>(RULES),
-  validate: (input) => validateWith(RULES, input),
+  schema,
+  validate,
   view,
   withResults: (m, outputs) => (outputs.has(0) ? { ...m, content: outputs.get(0)! } : m),
   withArguments,

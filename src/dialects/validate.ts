@@ -30,7 +30,8 @@ export function part(rules: PartRule[], what: string) {
   return v.custom((p) => problem(p) === undefined, (issue) => problem(issue.input)!);
 }
 
-const ANY = v.unknown();
+/** Content that needs no check (a string, or null where allowed): `v.custom`, loaded anyway, rather than `v.unknown`, which would add its own code. */
+const ANY = v.custom(() => true);
 
 /**
  * Content: a string, or an array of parts (null and missing too where `nullable`); `wrong` otherwise.

@@ -1,8 +1,8 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
-// costs for it. Loaded with the rewriting half of a pass (src/pass.ts). Sources of the default rates: docs/NOTES.md.
+// costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
+// defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
 import { hash53 } from "../fingerprint.js";
 import type { CompactorState } from "../state.js";
-import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./rates.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
 /** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
@@ -36,13 +36,13 @@ export interface CacheFacts {
   /** A separate system prompt was changed: nothing after it stays cached. */
   systemChanged: boolean;
   sent: CompactorState["sent"];
-  rates: CacheRates | undefined;
-  anthropic: boolean;
+  /** The caller's `cacheRates`, or the default rates of the dialect's provider. */
+  rates: CacheRates;
 }
 
 /** The report: the previous output (when the input starts with it) or else the input stands for the request the provider cached. */
 export function cacheReport(f: CacheFacts): CacheReport {
-  const rates = checkedRates(f.rates ?? (f.anthropic ? ANTHROPIC_CACHE_RATES : OPENAI_CACHE_RATES));
+  const rates = checkedRates(f.rates);
   const n = f.sent?.messages;
   const previous = n !== undefined && n <= f.input.length && fingerprint(f.input.slice(0, n)) === f.sent!.fingerprint;
   const cached = previous ? n : f.input.length;
