@@ -62,7 +62,10 @@ export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
    * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
    * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
    */
-  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
+  const unboundedIn = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
+  // asked of one output for its line and again for its arguments' reach: the last answer is kept
+  let last: [text: string, unbounded: boolean] = ["", false];
+  const unbounded = (text: string) => (last[0] === text ? last[1] : (last = [text, unboundedIn(text)])[1]);
 
   /**
    * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
@@ -89,8 +92,12 @@ export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
     redactFrom(text, from, to) {
       const w = around(text, from, to);
       if (!w) return undefined;
+      const raw = text.slice(w[0], w[1]);
+      const window = redact(raw);
+      // nothing masked before `from` (as a rule): the window's part before it is the whole's, unread again
+      const head = from - w[0];
+      if (window.length >= head && window.startsWith(raw.slice(0, head)) && (head === raw.length || raw.startsWith(window.slice(head, head + 1), head))) return window.slice(head);
       const before = redact(text.slice(w[0], from));
-      const window = redact(text.slice(w[0], w[1]));
       return window.startsWith(before) ? window.slice(before.length) : undefined;
     },
     readTo: (text, to) => around(text, 0, to)?.[1],
