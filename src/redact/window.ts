@@ -62,10 +62,7 @@ export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
    * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
    * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
    */
-  const unboundedIn = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
-  // asked of one output for its line and again for its arguments' reach: the last answer is kept
-  let last: [text: string, unbounded: boolean] = ["", false];
-  const unbounded = (text: string) => (last[0] === text ? last[1] : (last = [text, unboundedIn(text)])[1]);
+  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
 
   /**
    * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
