@@ -89,8 +89,12 @@ export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
     redactFrom(text, from, to) {
       const w = around(text, from, to);
       if (!w) return undefined;
+      const raw = text.slice(w[0], w[1]);
+      const window = redact(raw);
+      // nothing masked before `from` (as a rule): the window's part before it is the whole's, unread again
+      const head = from - w[0];
+      if (window.length >= head && window.startsWith(raw.slice(0, head)) && (head === raw.length || raw.startsWith(window.slice(head, head + 1), head))) return window.slice(head);
       const before = redact(text.slice(w[0], from));
-      const window = redact(text.slice(w[0], w[1]));
       return window.startsWith(before) ? window.slice(before.length) : undefined;
     },
     readTo: (text, to) => around(text, 0, to)?.[1],
