@@ -91,7 +91,9 @@ const PREDICATE = new Set(
     "too very case only just now then also always never usually probably currently simply really actually still in on at to for of by as a an " +
     "my our his her its their and or but so because since like same different ok okay fine good bad weak strong short long valid known unknown " +
     "secure insecure safe unsafe public private default temporary temp new old blank visible shown sent kept saved located available unavailable " +
-    "gone lost mandatory optional below above all mandatory shared its it is was be been ready done set"
+    "gone lost mandatory below above all shared its it is was be been ready done set whatever whichever itself found read written overwritten " +
+    "chosen taken forgotten broken stolen known shown put left somewhere elsewhere anywhere nowhere unique random simple easy hard trivial " +
+    "plain plaintext cleartext per under behind inside outside within without"
   ).split(" "),
 );
 const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;
