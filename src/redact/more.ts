@@ -73,12 +73,35 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
   if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
-  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || /^[,;)\]}]/.test(after))) return false;
+  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
   if (between.includes(",") && IDENTIFIER.test(value)) return false;
-  // prose names a value only where it reads as one: quoted, or with a digit, a symbol or mixed case
-  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word);
+  // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
+  // after a password's name that is no predicate ("the password is letmein", not "… is too short")
+  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
 }
+
+/**
+ * Words that follow "the password is" as a predicate, not a value: adverbs, articles, prepositions,
+ * adjectives of a policy or a store (NOT_A_VALUE holds the rest), and the suffixes of participles
+ * and adjectives (`hashed`, `expiring`, `sensitive`, `configurable`, `currently`).
+ */
+const PREDICATE = new Set(
+  (
+    "too very case only just now then also always never usually probably currently simply really actually still in on at to for of by as a an " +
+    "my our his her its their and or but so because since like same different ok okay fine good bad weak strong short long valid known unknown " +
+    "secure insecure safe unsafe public private default temporary temp new old blank visible shown sent kept saved located available unavailable " +
+    "gone lost mandatory below above all shared its it is was be been ready done set whatever whichever itself found read written overwritten " +
+    "chosen taken forgotten broken stolen known shown put left somewhere elsewhere anywhere nowhere unique random simple easy hard trivial " +
+    "plain plaintext cleartext per under behind inside outside within without"
+  ).split(" "),
+);
+const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;
+/** A lower-case word in prose after a password's name that reads as its value. */
+const proseWord = (word: string) => {
+  const w = word.toLowerCase();
+  return w.length >= 4 && !NOT_A_VALUE.has(w) && !PREDICATE.has(w) && !PREDICATE_SUFFIX.test(w);
+};
 
 /**
  * The fixed starts vendors document for their token formats: all a marker may keep, so a reader can
@@ -135,8 +158,62 @@ const plainBase64 = (value: string) => {
 /** Commands that print a secret's value: echo/printf/cat, terraform output, base64 -d, a jsonpath, vault get, a secrets manager's read. */
 const SHOWS = /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b/;
 
+/** Words that end a value in prose: articles, pronouns, prepositions, conjunctions. */
+const STOP = "(?:the|a|an|to|for|and|or|in|on|at|with|from|into|of|by|is|was|be|are|if|when|then|that|which|so|but|as|not|no|it|this|your|my|our|their|its|until|unless|while|after|before|because|since|via|using|again)\\b";
+const PROSE_WORD = `(?!${STOP})[a-z]{2,24}`;
+/**
+ * A password in prose: after "password/passphrase is|was" (also "the root password for the box is"),
+ * "pw:", or a bare "passphrase": a passphrase of 3 to 8 words up to the first word that ends it, or one value
+ * (the rule of a credential's name runs first and masks a passphrase's first word: the rest is read after the mask).
+ */
+const PROSE_PASSWORD = new RegExp(
+  String.raw`(?<![\w$.@-])(?:pass(?:word|phrase|wd)(?:[ \t]{1,4}(?:for|of|on)(?:[ \t]{1,4}[\w.@-]{1,32}){1,3})?[ \t]{1,4}(?:is|was)[ \t]{1,4}|pw[ \t]{0,2}[:=][ \t]{0,4}|passphrase[ \t]{1,4})["'\x60]?` +
+    String.raw`(?:(${PROSE_WORD}(?:[ \t]${PROSE_WORD}){2,7})(?![\w-])|\[REDACTED\][ \t](${PROSE_WORD}(?:[ \t]${PROSE_WORD}){1,6})(?![\w-])|([^\s"'\x60]{3,127}[^\s"'\x60.,;:!?)]))`,
+  "gi",
+);
+/** Whether a run of words is a passphrase: its first word no predicate, or four words or more of which no other is one. */
+const passphrase = (run: string) => {
+  const [first, ...rest] = run.split(/[ \t]/);
+  return proseWord(first) || (rest.length >= 3 && rest.every(proseWord));
+};
+
+/** Characters that show as nothing: a zero-width space, non-joiner, joiner, word joiner, byte-order mark. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
+/** The catalogue before these rules: what a run of token characters split by invisible characters is read with, joined. */
+let redactCore: (text: string) => string;
+
 /** The shapes of issue 26 item 3, and the base64-wrapped credentials, as general rules. */
 const moreShapes = ({ GAP, QUOTED }: Parts): Shape[] => [
+  {
+    // A token split by characters that show as nothing (`ghp_Zx81…\u200bk3vT…`): read joined, with its
+    // line before it (a name may be what makes it a secret), and masked whole where the joined run is one
+    // (only from a run's start: a run without one is given up once)
+    // (a run may start with a marker: the part before the invisible character was masked by a rule before)
+    pattern: /\[REDACTED\]((?:[\u200b-\u200d\u2060\ufeff]{1,4}[\w+/=.~-]{1,256}){1,8})|(?<![\w+/=.~-])[\w+/=.~-]{1,256}(?:[\u200b-\u200d\u2060\ufeff]{1,4}[\w+/=.~-]{1,256}){1,8}/g,
+    group: [1],
+    needs: /[\u200b-\u200d\u2060\ufeff]/,
+    valid: (v, before, _after, _match, group) => {
+      if (group === 1) return true;
+      const joined = v.replace(INVISIBLE, "");
+      const line = before.slice(before.lastIndexOf("\n") + 1).replace(INVISIBLE, "");
+      return !redactCore(line + joined).endsWith(joined);
+    },
+  },
+  {
+    // Passwords in prose (issue 26 item 1): where a sentence names the value after more words than the
+    // catalogue's names take, or a passphrase of several words; a bare "passphrase" only before words
+    pattern: PROSE_PASSWORD,
+    // (group 2: the rest of a passphrase whose first word the name's rule masked already)
+    group: [1, 2, 3],
+    needs: /pass|pw/i,
+    valid: (v, _before, _after, match, group) => {
+      if (group !== 3) return group === 1 ? passphrase(v) : v.split(/[ \t]/).every(proseWord);
+      if (/^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
+      const word = v.replace(/[.,;:!?]+$/, "");
+      // a PowerShell cmdlet or a call assigned to a `pw` variable: code, not a value
+      return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
+    },
+  },
   {
     // SQL that sets a password, as Oracle, MySQL, MariaDB and Postgres document it: IDENTIFIED BY,
     // SET PASSWORD FOR … =, [WITH] [ENCRYPTED] PASSWORD after a role or user; not a bind variable
@@ -306,6 +383,7 @@ export function completed(core: PassRedactor, secrets?: string[]): PassRedactor 
   const kit: StreamKit = core.streamKit;
   if (!more) {
     p = kit.parts;
+    redactCore = kit.redact;
     p.hooks.named = namedValue;
     p.hooks.plain = plainBase64;
     p.hooks.prefix = new RegExp(`^(?:${PUBLIC_PREFIXES.map((x) => x.replace(/\./g, "\\.")).join("|")})`);
