@@ -147,5 +147,8 @@ describe("a token split across two messages", () => {
     expect(out[1]).toBe("[REDACTED] ok");
     expect(out.slice(2)).toEqual(["src/app.ts", "Then run"]);
     expect(maskSeams(texts, texts, redact, () => false)).toEqual(texts);
+    // a whole token ending a text, a word beginning the next: nothing of the token comes back
+    const whole = [`use ${GITHUB}`, "and push"];
+    expect(leaks(maskSeams(whole, whole.map(redact), redact).join(" "), GITHUB, 4)).toEqual([]);
   });
 });
