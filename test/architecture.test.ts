@@ -127,6 +127,12 @@ describe("the import graph of src/", () => {
     expect(problems(files, edges)).toEqual([]);
   });
 
+  it("keeps the seams of split secrets a floor below the archive and the summary, loading no redaction", () => {
+    expect(FLOORS[floorOf("redact/seams.ts")][0]).toBe("shared");
+    expect(edges.filter((e) => e.from === "redact/seams.ts")).toEqual([]); // redaction is handed in: the archive must not load it
+    expect(["archive/index.ts", "summarize/material.ts"].every((from) => edges.some((e) => e.from === from && e.to === "redact/seams.ts"))).toBe(true);
+  });
+
   it("keeps the facts of a tool call below both prune and summarize, and neither reads the other's code", () => {
     const reads = (from: RegExp, to: RegExp) => edges.some((e) => from.test(e.from) && to.test(e.to) && !VOCABULARY.test(e.to));
     expect(reads(/^prune\//, /^facts\//) && reads(/^summarize\//, /^facts\//) && reads(/^summarizers\//, /^facts\//)).toBe(true);

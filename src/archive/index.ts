@@ -3,6 +3,7 @@
 import type { MessageView } from "../dialects/view.js";
 import type { Archive, ArchivedMessage } from "./types.js";
 import { refOf, type Refs } from "../refs.js";
+import { maskSeams } from "../redact/seams.js";
 
 /** Characters of JSON an archive holds by default; the oldest entries go first over it. */
 export const ARCHIVE_LIMIT = 5_000_000;
@@ -39,6 +40,9 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
       configurable: true,
       get: () => {
         const value = entryOf(views[i], redact, reasoning.get(i));
+        // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
+        const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
+        if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
         Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
         return value;
       },

@@ -9,6 +9,7 @@ import { commandOf, verdict } from "../facts/outcome.js";
 import { userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
 import type { HandoffMaterial, HandoffTurn } from "./types.js";
+import { maskSeams } from "../redact/seams.js";
 
 export const BODY_LIMIT = 6000;
 const BODY_HEAD = 4000;
@@ -160,7 +161,9 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
     return to as T;
   };
   const m = copy(raw, ["previousSummary", "focus", "latestAsk", "firstAsk"]);
+  const texts: number[] = []; // where each turn's text is in `fields`
   m.turns = turns.map((t) => {
+    texts.push(fields.length);
     const turn = copy(t, ["text", "words"]);
     if (t.errorLines) turn.errorLines = copy(t.errorLines, Object.keys(t.errorLines));
     if (t.attachments) turn.attachments = copy(t.attachments, Object.keys(t.attachments));
@@ -168,7 +171,11 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
     if (t.call) turn.call = copy(t.call, ["name", "arguments"]);
     return turn;
   });
-  const clean = redactMany(fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string)));
+  const whole = fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string));
+  const clean = redactMany(whole);
+  // a secret split across the texts of turns one message apart (src/redact/seams.ts)
+  const seams = maskSeams(texts.map((f) => whole[f]), texts.map((f) => clean[f]), (text) => redactMany([text])[0], (i) => turns[i + 1].index === turns[i].index + 1);
+  texts.forEach((f, i) => (clean[f] = seams[i]));
   fields.forEach(([from, to, k], i) => {
     const cut = cuts.get(from)?.[k];
     to[k] = cut ? bound(clean[i], cut.limit, cut.headShare) : clean[i];
