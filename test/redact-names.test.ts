@@ -146,6 +146,15 @@ describe("a credential's name is enough", () => {
     );
   });
 
+  it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
+    for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
+      expect(redact(line), line).toContain("[REDACTED]");
+    }
+    for (const line of ["STRIPE_KEY=sk_live_xxxxxxxxxxxxxxxx", "password=my-example-key", "password=<your-password>", "password=changeme", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]) {
+      expect(redact(line), line).toBe(line);
+    }
+  });
+
   it("a long value is masked to its end (no length after which the rest is left)", () => {
     const session = `IQoJb3JpZ2luX2VjE${"Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C/+".repeat(20)}Zx9`;
     for (const line of [`AWS_SESSION_TOKEN=${session}`, `aws_session_token = ${session}`, `{"SessionToken": "${session}"}`, `Cookie: session=${session}`]) {

@@ -41,6 +41,15 @@ const CALL = String.raw`\w\(|[$#{]\{`;
  */
 const SHOWN = String.raw`\.\.\.|…|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$`;
 const REPEATED = /^(.)\1+$/;
+/**
+ * A placeholder as a whole value, not a password that contains one: a word of its own (`example`,
+ * `my-fake-key`, `changeme`), AWS's `…EXAMPLE`, a run of x or * with at most a short prefix
+ * (`sk_live_xxxxxxxx`). `Example2024!`, `notfake123` and a random key holding `xxxx` are passwords.
+ */
+const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
+/** Documentation's stand-ins for a value: a placeholder, a word in capitals (`PASSWORD`), the name itself. */
+const standsFor = (value: string) =>
+  PLACEHOLDER_VALUE.test(value) || /EXAMPLE(?:KEY)?$|^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
 /** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
@@ -69,7 +78,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
-  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || p.standsFor(value)) return false;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
   if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
