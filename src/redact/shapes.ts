@@ -255,7 +255,8 @@ export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
 
 /**
  * `source` with each letter outside a class as a class of both cases: the `i` flag's meaning for a
- * pattern whose classes hold no letters to fold, at a third of its compiling (a fresh process's first pass).
+ * pattern whose classes hold no letters to fold and whose escapes no hex digits, at a third of V8's
+ * compiling (which a fresh process's first pass pays).
  */
 const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|[a-z]/gi, (t) => (t.length > 1 ? t : `[${t.toLowerCase()}${t.toUpperCase()}]`));
 
