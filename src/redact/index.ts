@@ -11,7 +11,7 @@ const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
  */
 export function mask(value: string): string {
   const prefix = value.length >= 18 ? PARTS.hooks.prefix?.exec(value)?.[0] : undefined;
-  return prefix && value.length - prefix.length >= 16 && (TOKEN.test(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
+  return prefix && value.length - prefix.length >= 16 && (compiled(TOKEN).test(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
 }
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
