@@ -29,7 +29,7 @@ const NOT_A_VALUE = new Set(
 );
 /**
  * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
- * alias (`!vault`, `*default`), a path of identifiers (`process.env.X`, `os.environ`, `self.token`).
+ * alias (`!vault`, `*default`), a path of identifiers (`env.DB_PASSWORD`, `os.environ`, `self.token`).
  */
 const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
 const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
