@@ -47,9 +47,8 @@ const REPEATED = /^(.)\1+$/;
  * (`sk_live_xxxxxxxx`). `Example2024!`, `notfake123` and a random key holding `xxxx` are passwords.
  */
 const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
-/** Documentation's stand-ins for a value: a placeholder, a word in capitals (`PASSWORD`), the name itself. */
-const standsFor = (value: string) =>
-  PLACEHOLDER_VALUE.test(value) || /EXAMPLE(?:KEY)?$|^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
+/** A named value that stands for one: a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one. */
+const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || /EXAMPLE(?:KEY)?$/.test(value) || p.documented(value);
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
 /** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */

@@ -534,7 +534,9 @@ export const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|e
  * word in capitals as documentation writes one (`postgres://USER:PASSWORD@HOST`, `-p TOKEN`), or the word
  * itself (`user:password@`).
  */
-export const standsFor = (value: string) => PLACEHOLDER.test(value) || /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
+export const standsFor = (value: string) => PLACEHOLDER.test(value) || documented(value);
+/** How documentation writes a value it does not give: a word in capitals (`PASSWORD`, `API_KEY`), or the name itself. */
+const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
@@ -627,5 +629,5 @@ export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor, documented };
 export type Parts = typeof PARTS;
