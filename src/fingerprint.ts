@@ -13,3 +13,6 @@ export function hash53(text: string): string {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
+
+/** A transcript's fingerprint: the hash of its JSON (throws for messages that are not JSON). */
+export const fingerprint = (messages: readonly unknown[]): string => hash53(JSON.stringify(messages));

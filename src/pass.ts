@@ -12,7 +12,7 @@ import { stubForBytes } from "./prune/bytes.js";
 import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
 import { completed } from "./redact/more.js";
 import { written } from "./result.js";
-import { cacheReport, fingerprint } from "./report/cache.js";
+import { cacheReport, sentFingerprint } from "./report/cache.js";
 import { summaryStage } from "./summarize/load.js";
 import type { CacheRates, CompactMode, CompactReport } from "./report/types.js";
 import type { Revised } from "./summarize/stage.js";
@@ -117,7 +117,7 @@ function cached<M>(p: Prepared<M>, out: CompactResult<M>, rates: CacheRates): vo
     sent: p.state.sent,
     rates,
   });
-  const print = fingerprint(out.messages);
+  const print = sentFingerprint(out.messages);
   const { sent: _, ...state } = out.state;
   out.state = print === undefined ? state : { ...state, sent: { messages: out.messages.length, fingerprint: print } };
 }

@@ -55,7 +55,7 @@ function guard(p: Prepared<unknown>, s: CompactorState, after: number, latestUse
   });
 }
 
-const pinnedTokens = (pl: Plan) => pl.pinned.reduce((t, i) => t + pl.tokens.perMessage[i], 0);
+const pinnedTokens = (pl: Plan) => sum(pl.pinned.map((i) => pl.tokens.perMessage[i]));
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT, reasoning?: Map<number, string[]>) {

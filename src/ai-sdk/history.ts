@@ -3,7 +3,7 @@
 // call after call, or compaction would be redone, and the prompt cache broken, at every step.
 import { ARCHIVE_LIMIT } from "../archive/index.js";
 import { createCompactor, type Compactor } from "../compactor.js";
-import { hash53 } from "../fingerprint.js";
+import { fingerprint } from "../fingerprint.js";
 import type { ModelMessage } from "../dialects/ai-sdk.js";
 import type { Dialect } from "../dialects/view.js";
 import type { Archive } from "../archive/types.js";
@@ -53,11 +53,6 @@ export type AiSdkCompactionEvent =
   | { type: "applied"; report: CompactReport; replaced: number; archive?: Archive }
   /** New tool outputs trimmed over `maxToolOutputTokens`: how many, and their whole outputs by the references their stand-ins cite. */
   | { type: "trimmed"; outputs: number; archive: Archive };
-
-/** A 53-bit hash of the messages' JSON: enough to tell one transcript prefix from another. */
-export function fingerprint(messages: unknown[]): string {
-  return hash53(JSON.stringify(messages));
-}
 
 /** A store entry as written by `save`, or a clear error naming the key and what is wrong. */
 function checked(value: unknown, key: string): SavedCompaction | undefined {

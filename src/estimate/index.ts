@@ -63,4 +63,5 @@ export function toolDefinitionTokens(tools: unknown[] | undefined, s: EstimateSe
 }
 
 /** The bytes of a value's JSON, UTF-8, as a request body carries it. */
-export const utf8Bytes = (x: unknown) => new TextEncoder().encode(JSON.stringify(x) ?? "").length;
+const utf8 = /* @__PURE__ */ new TextEncoder();
+export const utf8Bytes = (x: unknown) => utf8.encode(JSON.stringify(x) ?? "").length;

@@ -16,5 +16,5 @@ export function removedIndexes(pl: Plan): number[] {
 /** How many of the middle's messages a handoff replaces, and their tokens. */
 export function removedSpan(pl: Plan, perMessage: number[]): { count: number; tokens: number } {
   const removed = removedIndexes(pl);
-  return { count: removed.length, tokens: removed.reduce((t, i) => t + perMessage[i], 0) };
+  return { count: removed.length, tokens: sum(removed.map((i) => perMessage[i])) };
 }

@@ -5,7 +5,7 @@ import { SHRINK_MIN_KEEP } from "../options.js";
 
 const NOTABLE = /^.*\b(?:error|exception|traceback|failed|failure|fatal|panic|exit(?:ed)?[ _-]?(?:code|status))\b.*$/gim;
 /** A notable line longer than this is clipped. */
-export const NOTABLE_LINE_MAX = 300;
+const NOTABLE_LINE_MAX = 300;
 
 /** The notable (error, exit-status) lines of `text`, in order, each clipped. */
 export const notableLines = (text: string): string[] => (text.match(NOTABLE) ?? []).map((l) => l.slice(0, NOTABLE_LINE_MAX));

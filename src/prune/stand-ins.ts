@@ -41,7 +41,7 @@ function quote(output: string, start: number, max: number): string {
 }
 
 /** 12345 → "12,345", without Intl (slow, and not needed for a count). */
-export function thousands(n: number): string {
+function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 

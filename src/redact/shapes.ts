@@ -161,7 +161,7 @@ function prefixedToken(value: string): boolean {
 export const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 
 /** Names that mark the value beside them as a secret (the last word of the name). */
-export const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
+const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
 /**
  * Words after a secret word that keep the value the secret: `SECRET_KEY_BASE`, `JWT_SECRET_KEY`,
  * `PASSWORD_SALT`, `TOKEN_VALUE`, `SECRET_ACCESS_KEY`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
@@ -177,9 +177,9 @@ const ASSIGN = `${ASSIGN_OP}\\\\?["'\`]?\\s{0,2}`;
 /** A value stops at whitespace, quotes, separators and brackets. */
 export const VALUE = "[^\\s\"'`,;&()<>{}[\\]\\\\]";
 /** A JSON `\u` escape of a printable character: part of a value written in a JSON string (`Maple\u0026Juniper`). */
-export const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
+const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
 /** A value's character, or such an escape: a value is masked whole, never cut at an escape. */
-export const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
+const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
 /**
  * A value in quotes runs to its closing quote on its line, separators and brackets included
  * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
@@ -265,19 +265,19 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-export function idNamed(before: string): boolean {
+function idNamed(before: string): boolean {
   const name = nameBefore(before);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
 /** The text before the value: what precedes the match, and the match up to the value. */
-export const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
+const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
 
 /**
  * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
  * call, reference or path (`[parameters('adminPassword')]`, `@Microsoft.KeyVault(SecretUri=…)`, `#{Pw}`).
  */
-export const passwordLike = (value: string) =>
+const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
@@ -305,7 +305,7 @@ export const hooks = {
  */
 export const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
 /** The flag's value when it follows after spaces. */
-export const SPACED = `${GAP}{1,4}`;
+const SPACED = `${GAP}{1,4}`;
 
 /**
  * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
@@ -526,7 +526,7 @@ export const KUBERNETES_DATA: Shape = {
  * `<key>`, `{{ token }}`, `{token}`, `xxxx`, `EXAMPLE`, `your-key`. Not any value that starts with `%`
  * or `{`: `%40…` is a URL-encoded password, `{5j…}O>C` a generated one.
  */
-export const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|^\*{3}/i;
+const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|fake|dummy|changeme|placeholder|your[_-]|redacted|^\*{3}/i;
 
 /**
  * A value that stands for a secret where any value is a credential (a password in a URL or after a

@@ -111,7 +111,7 @@ const SEPARATOR = "\n\u0000\n";
  * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
  * one scan of the joined text costs a fraction of hundreds of short scans).
  */
-export function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, shapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
+function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, shapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
   return (texts) => {
     if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
     let joined = texts.map((t) => apply(redactKeyBlocks(t), kubernetes)).join(SEPARATOR);

@@ -1,18 +1,20 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { hash53 } from "../fingerprint.js";
+import { fingerprint } from "../fingerprint.js";
+import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
 /** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
-export function fingerprint(messages: readonly unknown[]): string | undefined {
+export function sentFingerprint(messages: readonly unknown[]): string | undefined {
   try {
-    return hash53(JSON.stringify(messages));
+    return fingerprint(messages);
   } catch {
     return undefined;
   }
 }
+
 
 function checkedRates(r: CacheRates): CacheRates {
   for (const k of ["read", "write", "inputPerMTok"] as const) {
@@ -44,11 +46,11 @@ export interface CacheFacts {
 export function cacheReport(f: CacheFacts): CacheReport {
   const rates = checkedRates(f.rates);
   const n = f.sent?.messages;
-  const previous = n !== undefined && n <= f.input.length && fingerprint(f.input.slice(0, n)) === f.sent!.fingerprint;
+  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n)) === f.sent!.fingerprint;
   const cached = previous ? n : f.input.length;
   const same = f.firstChangedIndex === -1 ? f.outputLength : f.firstChangedIndex;
   const keptMessages = f.systemChanged ? 0 : Math.min(same, cached);
-  const tokensOf = (k: number) => f.fixedTokens + f.perMessage.slice(0, k).reduce((a, b) => a + b, 0);
+  const tokensOf = (k: number) => f.fixedTokens + sum(f.perMessage, 0, k);
   const keptTokens = f.systemChanged ? 0 : tokensOf(keptMessages);
   const cost = (read: number, total: number) => Math.round(read * rates.read + (total - read) * rates.write);
   const report: CacheReport = {
