@@ -66,6 +66,14 @@ describe("dialect.schema is a Standard Schema of the dialect's messages", () => 
     expect(issues!.slice(0, pass.length)).toEqual(pass);
   });
 
+  it("a `tool_calls` field on a message that is not the assistant's is no call: the schema and a pass both accept it, and it passes through (was a TypeError, seed 1936009096)", async () => {
+    const input = [{ role: "user", tool_calls: [{}], content: "hi" }, { role: "assistant", content: "hello" }];
+    expect(await standard("openAIChat", input)).toBeUndefined();
+    expect(passSays("openAIChat", input)).toBeUndefined();
+    const r = await compact(input as ChatMessage[], { contextWindow: 1_000, force: true });
+    expect(r.messages[0]).toBe(input[0]);
+  });
+
   it("any transcript: the schema and a pass agree on whether it is valid (property)", async () => {
     const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.constant(undefined), fc.constantFrom("user", "assistant", "tool", "system", "text", "tool_use", "tool-call", "function_call"));
     const part = fc.dictionary(fc.constantFrom("type", "text", "id", "name", "tool_use_id", "toolCallId", "toolName", "output"), value);

@@ -91,7 +91,8 @@ const reasoningOf = (m: ChatMessage) => REASONING.filter((k) => m[k] != null && 
 function view(m: ChatMessage): MessageView {
   const p = parts(m.content);
   for (const k of reasoningOf(m)) p.otherChars += jsonOf(m[k]).length;
-  const toolCalls: ToolCallView[] = (m.tool_calls ?? []).map(callView);
+  // only an assistant's calls are checked and sent as calls: another role's `tool_calls` is a field like any other
+  const toolCalls: ToolCallView[] = m.role === "assistant" ? (m.tool_calls ?? []).map(callView) : [];
   if (m.role === "tool") {
     const result = { id: m.tool_call_id!, text: p.text, images: p.images + p.attachments };
     return { role: "tool", text: "", images: 0, attachments: 0, otherChars: p.otherChars, toolCalls, results: [result] };
