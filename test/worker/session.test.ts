@@ -272,3 +272,28 @@ describe("what still starts with the stored span", () => {
 function recallText(ref: string, archive: Record<string, unknown>): string {
   return recall(archive as never, ref)!;
 }
+
+describe("requests parsed anew adopt the objects of the last one (their token counts are kept)", () => {
+  type Out = { result: { messages: unknown[]; report: { mode: string } } };
+  const parsed = (m: unknown[]) => JSON.parse(JSON.stringify(m)) as unknown[];
+
+  it("under the threshold and after a pass: each message that reads the same is the last request's object, the JSON unchanged", async () => {
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`adopt-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      const at = async (n: number, contextWindow: number) => (await instance.rewrite(parsed(session.slice(0, n)), { contextWindow })) as Out;
+      const a = await at(40, 1_000_000);
+      const b = await at(42, 1_000_000);
+      expect(b.result.report.mode).toBe("noop");
+      expect(b.result.messages.slice(0, 40).every((m, i) => m === a.result.messages[i])).toBe(true);
+      expect(JSON.stringify(b.result.messages)).toBe(JSON.stringify(session.slice(0, 42)));
+      // After a pass the next request's input is the stored span (read from storage anew) and its new turns.
+      const c = await at(120, WINDOW);
+      expect(passed(c.result.report.mode)).toBe(true);
+      const d = await at(122, WINDOW);
+      expect(d.result.report.mode).toBe("reused");
+      const kept = c.result.messages.length;
+      expect(d.result.messages.slice(0, kept).every((m, i) => m === c.result.messages[i])).toBe(true);
+      expect(JSON.stringify(d.result.messages.slice(0, kept))).toBe(JSON.stringify(c.result.messages));
+    });
+  });
+});
