@@ -3,15 +3,20 @@
 // message object (src/estimate) is found and only what is new is counted. Not on `plan`'s path, nor
 // exported by the package (its bundle has no room): the worker's session imports it.
 
-/** What JSON writes as an object or an array; any other object (a Date, a Uint8Array) reads the same only as itself. */
-const JSONISH = [Object.prototype, Array.prototype, null];
-
-/** Whether two values write the same JSON, key order included. */
+/**
+ * Whether two values write the same JSON, key order included: arrays, plain objects and primitives
+ * compared in depth; any other object (a Date, a Uint8Array) only when it is the same object.
+ */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
   const proto = Object.getPrototypeOf(a);
-  if (proto !== Object.getPrototypeOf(b) || !JSONISH.includes(proto)) return false;
+  if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== null)) return false;
   const keys = Object.keys(a);
   const others = Object.keys(b);
   if (keys.length !== others.length) return false;
