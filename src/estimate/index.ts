@@ -35,24 +35,27 @@ const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, ke
 const KEPT_TOKENS = 128;
 
 /** Whether two views (plain objects, arrays, strings and numbers) read the same. */
-const same = (a: unknown, b: unknown): boolean =>
-  a === b ||
-  (typeof a === "object" && typeof b === "object" && a !== null && b !== null && Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, x]) => same(x, (b as Record<string, unknown>)[k])));
+function same(a: unknown, b: unknown): boolean {
+  if (!a || !b || typeof a != "object" || typeof b != "object") return a === b;
+  for (const k in a) if (!same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return Object.keys(a).length === Object.keys(b).length;
+}
 
 /** Tokens of a message's view; `message`, the object it views, keeps the count for later passes. */
 export function messageTokens(m: MessageView, s: EstimateSettings, message?: unknown): number {
   const b = s.basis;
-  const kept = b && message !== null && typeof message === "object" ? counted.get(message) : undefined;
+  // Only an object can key a count (a custom dialect's message may be a string).
+  const key = b && message === Object(message) && (message as object);
+  const kept = key && counted.get(key);
   if (kept && kept[1] === b!.counter && kept[2] === b!.key && same(kept[0], m)) return kept[3];
   let t = MESSAGE_OVERHEAD + (m.text ? s.countText(m.text) : 0);
-  t += (m.images + m.attachments) * s.imageTokens;
-  if (m.otherChars) t += Math.ceil(m.otherChars / 4);
+  t += (m.images + m.attachments) * s.imageTokens + Math.ceil(m.otherChars / 4);
   for (const call of m.toolCalls) {
     t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
   }
   for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
   // A short message costs less to count again than to keep (a WeakMap entry costs about what counting 500 characters does).
-  if (b && t >= KEPT_TOKENS && message !== null && typeof message === "object") counted.set(message, [m, b.counter, b.key, t]);
+  if (key && t >= KEPT_TOKENS) counted.set(key, [m, b.counter, b.key, t]);
   return t;
 }
 
