@@ -7,7 +7,7 @@ import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
 import { ownSecrets, summarizerFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, type ErrorData } from "./errors.js";
-import { spanOf, substitute, whole, type Span } from "./span.js";
+import { rememberedFingerprint, spanOf, substitute, whole, type Span } from "./span.js";
 import { trimmedFor } from "./trim.js";
 import { adoptUnchanged } from "../src/estimate/adopt.js";
 
@@ -58,6 +58,8 @@ export class SessionObject extends DurableObject<Env> {
    * given that earlier object, whose token count is kept (src/estimate): only what is new is counted.
    */
   private last: { request?: readonly unknown[]; input?: readonly unknown[] } = {};
+  /** The span's fingerprint of the last request's messages, kept while the next one starts with the same objects. */
+  private fingerprint = rememberedFingerprint();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -224,9 +226,10 @@ export class SessionObject extends DurableObject<Env> {
    */
   async rewrite(messages: unknown[], options: HttpOptions, maxToolOutputTokens?: number): Promise<{ result: SessionResult } | { error: ErrorData }> {
     try {
-      messages = this.last.request = adoptUnchanged(this.last.request, messages) as unknown[];
       const t = trimmedFor(messages, options, maxToolOutputTokens);
-      const result = await this.serial(() => this.rewriteInTurn(t.messages, options));
+      // Trimmed outputs are trimmed anew each request: adopted with the rest.
+      const request = (this.last.request = adoptUnchanged(this.last.request, t.messages) as unknown[]);
+      const result = await this.serial(() => this.rewriteInTurn(request, options));
       if (t.trimmed) {
         result.trimmed = t.trimmed;
         this.keepTrimmed(t.archive);
@@ -241,10 +244,10 @@ export class SessionObject extends DurableObject<Env> {
     const span = this.read<Span>("span");
     const stored = this.read<CompactorState>("state");
     const core = coreOptions(options);
-    const substituted = substitute(span, messages);
+    const substituted = substitute(span, messages, this.fingerprint);
     const base = this.read<number>("nextRef") ?? 0;
     const given = substituted ?? whole(messages, base);
-    // The span's own messages are read from storage anew, and trimmed outputs trimmed anew: adopted too.
+    // The span's own messages are read from storage anew: adopted too.
     const input = { ...given, messages: adoptUnchanged(this.last.input, given.messages) as unknown[] };
     // Another conversation (or an edited history) starts its own line: not the last one's summary.
     const state = span && !substituted && stored ? ownConversation(stored) : stored;
@@ -258,7 +261,7 @@ export class SessionObject extends DurableObject<Env> {
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
       if (!effective) return;
       const next = substituted ? span!.next + messages.length - span!.n : base + messages.length;
-      const kept = JSON.stringify(spanOf(input, result.messages, messages, next, noted || Boolean(result.report.systemChanged)));
+      const kept = JSON.stringify(spanOf(input, result.messages, messages, next, noted || Boolean(result.report.systemChanged), this.fingerprint));
       if (utf8Bytes(kept) <= ARCHIVE_ROW) this.ctx.storage.sql.exec("INSERT INTO kv (k, v) VALUES ('span', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", kept);
       else {
         this.ctx.storage.sql.exec("DELETE FROM kv WHERE k = 'span'");

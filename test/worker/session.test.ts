@@ -8,6 +8,7 @@ import { SYSTEM_NOTE, plan, recall, type ChatMessage } from "../../src/index.js"
 import { dialects, fromOpenAI } from "../../src/convert.js";
 import { app } from "../../workers/app.js";
 import type { SessionObject } from "../../workers/session.js";
+import { fingerprintOf, rememberedFingerprint } from "../../workers/span.js";
 import { trajectories } from "../portable/fixtures.gen.js";
 
 const auth = { authorization: "Bearer test-token", "content-type": "application/json" };
@@ -295,5 +296,22 @@ describe("requests parsed anew adopt the objects of the last one (their token co
       expect(d.result.messages.slice(0, kept).every((m, i) => m === c.result.messages[i])).toBe(true);
       expect(JSON.stringify(d.result.messages.slice(0, kept))).toBe(JSON.stringify(c.result.messages));
     });
+  });
+});
+
+describe("the span's fingerprint, remembered for the objects it read", () => {
+  it("equals fingerprintOf; a request starting with the same objects is not read again, one parsed anew or another length is", () => {
+    let reads = 0;
+    const watched = (m: object) => ({ ...m, toJSON: () => (reads++, m) });
+    const messages = session.slice(0, 30).map(watched);
+    const fingerprint = rememberedFingerprint();
+    expect(fingerprint(messages, 20)).toBe(fingerprintOf(session.slice(0, 30), 20));
+    reads = 0;
+    expect(fingerprint([...messages, watched(session[30])], 20)).toBe(fingerprintOf(session, 20));
+    expect(reads).toBe(0);
+    expect(fingerprint(session.slice(0, 30).map(watched), 20)).toBe(fingerprintOf(session, 20));
+    expect(reads).toBe(20);
+    expect(fingerprint(messages, 25)).toBe(fingerprintOf(session, 25));
+    expect(reads).toBe(45);
   });
 });
