@@ -52,12 +52,6 @@ export interface Settings extends EstimateSettings {
   maxRequestBytes: number | undefined;
 }
 
-function calibrated(count: (t: string) => number, state: CompactorState | undefined): (t: string) => number {
-  const ratio = state?.calibration?.ratio;
-  if (!ratio || ratio === 1) return count;
-  return (t) => Math.round(count(t) * ratio);
-}
-
 /** The caller's counter, held to its contract: every answer a finite number ≥ 0, or a RangeError. */
 function checkedCounter(count: (t: string) => number): (t: string) => number {
   return (t) => {
@@ -126,6 +120,10 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
   const thresholdTokens = Math.floor(effectiveWindow * threshold);
   const tailTokens = o.tailTokens;
   const { maxRequestBytes } = o;
+  const count = o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens;
+  // The calibration learned from usage, applied to a message's texts together (src/estimate) or to one text.
+  const ratio = state?.calibration?.ratio;
+  const scale = !ratio || ratio === 1 ? (n: number) => n : (n: number) => Math.round(n * ratio);
   return {
     contextWindow,
     maxOutputTokens,
@@ -140,7 +138,7 @@ export function resolveSettings(o: CompactOptions<unknown>, state?: CompactorSta
     now: o.now ?? Date.now,
     maxRequestBytes,
     imageTokens,
-    countText: calibrated(o.countTokens ? checkedCounter(o.countTokens) : heuristicTokens, state),
-    basis: { counter: o.countTokens ?? heuristicTokens, key: `${state?.calibration?.ratio} ${imageTokens}` },
+    countText: (t) => scale(count(t)),
+    basis: { counter: o.countTokens ?? heuristicTokens, count, scale },
   };
 }

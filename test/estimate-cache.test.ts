@@ -74,6 +74,18 @@ describe("counts kept by message object across passes", () => {
     );
   });
 
+  it("a calibration that moves (usage observed after each answer) counts nothing again, and counts as a fresh plan does", () => {
+    const m = messages();
+    const r = recording();
+    const at = (ratio: number) => ({ contextWindow: 32_000, countTokens: r.count, state: { ...initialState(), calibration: { ratio, samples: 3 } } });
+    plan(m, at(1.1));
+    const counted = r.chars();
+    const moved = plan(m, at(1.234));
+    expect(r.chars() - counted).toBeLessThan(counted / 10); // the short messages, never kept
+    expect(moved.tokens).toEqual(plan(structuredClone(m), at(1.234)).tokens);
+    expect(moved.tokens.total).toBeGreaterThan(plan(structuredClone(m), at(1.1)).tokens.total);
+  });
+
   it("a count made with one counter, calibration or image price never answers for another", () => {
     const m: ChatMessage[] = [{ role: "user", content: [{ type: "text", text: long }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }];
     const fresh = (o: object) => estimateTokens(structuredClone(m), o);

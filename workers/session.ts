@@ -7,8 +7,9 @@ import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
 import { ownSecrets, summarizerFor, type Env } from "./env.js";
 import { ErrorAnswer, errorData, type ErrorData } from "./errors.js";
-import { spanOf, substitute, whole, type Span } from "./span.js";
+import { rememberedFingerprint, spanOf, substitute, whole, type Span } from "./span.js";
 import { trimmedFor } from "./trim.js";
+import { adoptUnchanged } from "../src/estimate/adopt.js";
 
 const KEEP_REPORTS = 20;
 /** Proposals a session holds for review at once; older ones go first. */
@@ -51,6 +52,14 @@ export class SessionObject extends DurableObject<Env> {
   private proposals = new Map<string, { proposal: Proposal<unknown>; from: string }>();
   /** Characters of archived JSON kept (tests lower it). */
   archiveCap: number;
+  /**
+   * The last request's messages and the last pass's messages, in memory: each request arrives parsed
+   * anew, and its messages that read the same as the last one's at their index (the same JSON) are
+   * given that earlier object, whose token count is kept (src/estimate): only what is new is counted.
+   */
+  private last: { request?: readonly unknown[]; input?: readonly unknown[] } = {};
+  /** The span's fingerprint of the last request's messages, kept while the next one starts with the same objects. */
+  private fingerprint = rememberedFingerprint();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -145,7 +154,8 @@ export class SessionObject extends DurableObject<Env> {
   private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env), onEvent });
+      const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env), onEvent });
+      this.last.input = result.messages; // what the client goes on from
       this.commit(result, state);
       return result;
     });
@@ -217,7 +227,9 @@ export class SessionObject extends DurableObject<Env> {
   async rewrite(messages: unknown[], options: HttpOptions, maxToolOutputTokens?: number): Promise<{ result: SessionResult } | { error: ErrorData }> {
     try {
       const t = trimmedFor(messages, options, maxToolOutputTokens);
-      const result = await this.serial(() => this.rewriteInTurn(t.messages, options));
+      // Trimmed outputs are trimmed anew each request: adopted with the rest.
+      const request = (this.last.request = adoptUnchanged(this.last.request, t.messages) as unknown[]);
+      const result = await this.serial(() => this.rewriteInTurn(request, options));
       if (t.trimmed) {
         result.trimmed = t.trimmed;
         this.keepTrimmed(t.archive);
@@ -232,21 +244,24 @@ export class SessionObject extends DurableObject<Env> {
     const span = this.read<Span>("span");
     const stored = this.read<CompactorState>("state");
     const core = coreOptions(options);
-    const substituted = substitute(span, messages);
+    const substituted = substitute(span, messages, this.fingerprint);
     const base = this.read<number>("nextRef") ?? 0;
-    const input = substituted ?? whole(messages, base);
+    const given = substituted ?? whole(messages, base);
+    // The span's own messages are read from storage anew: adopted too.
+    const input = { ...given, messages: adoptUnchanged(this.last.input, given.messages) as unknown[] };
     // Another conversation (or an edited history) starts its own line: not the last one's summary.
     const state = span && !substituted && stored ? ownConversation(stored) : stored;
     const noted = Boolean(substituted && span!.noted);
     const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
     const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
+    this.last.input = result.messages; // the span the next request's input starts with
     const effective = result.report.mode !== "noop" && result.report.mode !== "aborted" && result.report.mode !== "stalled";
     this.ctx.storage.transactionSync(() => {
       if (effective || !span || substituted) this.write("state", result.state);
       this.write("lastEstimate", result.report.tokensAfter / (state?.calibration?.ratio ?? 1));
       if (!effective) return;
       const next = substituted ? span!.next + messages.length - span!.n : base + messages.length;
-      const kept = JSON.stringify(spanOf(input, result.messages, messages, next, noted || Boolean(result.report.systemChanged)));
+      const kept = JSON.stringify(spanOf(input, result.messages, messages, next, noted || Boolean(result.report.systemChanged), this.fingerprint));
       if (utf8Bytes(kept) <= ARCHIVE_ROW) this.ctx.storage.sql.exec("INSERT INTO kv (k, v) VALUES ('span', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", kept);
       else {
         this.ctx.storage.sql.exec("DELETE FROM kv WHERE k = 'span'");

@@ -36,6 +36,25 @@ export function fingerprintOf(messages: unknown[], n: number): string {
   return hash53(canonical([lead, messages.slice(lead, n)]));
 }
 
+/** How a span's messages are fingerprinted: fingerprintOf, or a session's memo of it. */
+export type Fingerprint = (messages: unknown[], n: number) => string;
+
+/**
+ * fingerprintOf, remembered for the messages it last read: a request whose first n messages are the
+ * same objects (the session adopts each unchanged message of a request, src/estimate/adopt.ts) has
+ * it without a walk over their JSON (~2× JSON.stringify, every request). Objects are never changed in
+ * place here: the pass keeps its input as it was.
+ */
+export function rememberedFingerprint(): Fingerprint {
+  let last: { of: unknown[]; fingerprint: string } | undefined;
+  return (messages, n) => {
+    if (last && last.of.length === n && messages.length >= n && last.of.every((m, i) => m === messages[i])) return last.fingerprint;
+    const fingerprint = fingerprintOf(messages, n);
+    last = { of: messages.slice(0, n), fingerprint };
+    return fingerprint;
+  };
+}
+
 /** What a pass is given: the transcript, each message's number, and its index in the client's request (if it is one of them). */
 export interface Input {
   messages: unknown[];
@@ -44,8 +63,8 @@ export interface Input {
 }
 
 /** The request with the span in place of the messages it stands for; undefined when it does not start with them. */
-export function substitute(span: Span | undefined, messages: unknown[]): Input | undefined {
-  if (!span || messages.length < span.n || fingerprintOf(messages, span.n) !== span.fingerprint) return undefined;
+export function substitute(span: Span | undefined, messages: unknown[], fingerprint: Fingerprint = fingerprintOf): Input | undefined {
+  if (!span || messages.length < span.n || fingerprint(messages, span.n) !== span.fingerprint) return undefined;
   const fresh = messages.slice(span.n);
   return {
     messages: [...span.entries.map((e) => ("at" in e ? messages[e.at] : e.message)), ...fresh],
@@ -92,11 +111,11 @@ function outputRefs(input: Input, output: unknown[]): { refs: (number | null)[];
 }
 
 /** The span a pass's output stands for: the client's `messages`, whose numbers continue from `next`. */
-export function spanOf(input: Input, output: unknown[], messages: unknown[], next: number, noted: boolean): Span {
+export function spanOf(input: Input, output: unknown[], messages: unknown[], next: number, noted: boolean, fingerprint: Fingerprint = fingerprintOf): Span {
   const { refs, from } = outputRefs(input, output);
   const entries = output.map((message, i): Entry => {
     const origin = from[i] === undefined ? undefined : input.origin[from[i]!];
     return origin === undefined ? { message } : { at: origin };
   });
-  return { n: messages.length, fingerprint: fingerprintOf(messages, messages.length), entries, refs, next, noted };
+  return { n: messages.length, fingerprint: fingerprint(messages, messages.length), entries, refs, next, noted };
 }

@@ -12,54 +12,61 @@ export type TextCounter = (text: string) => number;
 export { heuristicTokens } from "./heuristic.js";
 
 export interface EstimateSettings {
+  /** The counter, calibrated: each text's count scaled by the calibration learned from usage. */
   countText: TextCounter;
   imageTokens: number;
   /**
-   * What a count depends on besides the message: the counter `countText` wraps (the caller's, or the
-   * heuristic), and `key`, its calibration ratio and the image price. A message's count is kept under
-   * it (see messageTokens); without it nothing is kept.
+   * A message's texts are counted by `count` (uncalibrated: the caller's counter, checked, or the
+   * heuristic) and their sum scaled once by `scale` (the calibration). What a kept count depends on:
+   * `counter`, the function the caller gave (or the heuristic), and `imageTokens`.
    */
-  basis?: { counter: TextCounter; key: string };
+  basis: { counter: TextCounter; count: TextCounter; scale: (n: number) => number };
 }
 
 /**
  * Counts by message object: a later pass given the same object (head and tail are, between passes)
  * reads its count here instead of scanning it again. Kept per object, never across sessions: a
  * message object belongs to one transcript, and its entry goes with it. An entry holds the view it
- * was counted from (a message changed in place since is counted again), the counter and what else
- * the count depends on.
+ * was counted from (a message changed in place since is counted again), the counter, the image price,
+ * the fixed tokens (framing, images) and the texts' uncalibrated count, scaled when read: a
+ * calibration that moves (usage calibrates after each answer) never makes a message be counted again.
  */
-const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, key: string, tokens: number]>();
+const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, imageTokens: number, fixed: number, text: number]>();
 
 /** A message is kept from this many tokens on (~500 characters). */
 const KEPT_TOKENS = 128;
 
 /** Whether two views (plain objects, arrays, strings and numbers) read the same. */
-const same = (a: unknown, b: unknown): boolean =>
-  a === b ||
-  (typeof a === "object" && typeof b === "object" && a !== null && b !== null && Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, x]) => same(x, (b as Record<string, unknown>)[k])));
+function same(a: unknown, b: unknown): boolean {
+  if (!a || !b || typeof a != "object" || typeof b != "object") return a === b;
+  for (const k in a) if (!same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return Object.keys(a).length === Object.keys(b).length;
+}
 
 /** Tokens of a message's view; `message`, the object it views, keeps the count for later passes. */
 export function messageTokens(m: MessageView, s: EstimateSettings, message?: unknown): number {
   const b = s.basis;
-  const kept = b && message !== null && typeof message === "object" ? counted.get(message) : undefined;
-  if (kept && kept[1] === b!.counter && kept[2] === b!.key && same(kept[0], m)) return kept[3];
-  let t = MESSAGE_OVERHEAD + (m.text ? s.countText(m.text) : 0);
-  t += (m.images + m.attachments) * s.imageTokens;
-  if (m.otherChars) t += Math.ceil(m.otherChars / 4);
+  const kept = counted.get(message as object); // (undefined for anything but an object)
+  if (kept && kept[1] === b.counter && kept[2] === s.imageTokens && same(kept[0], m)) return kept[3] + b.scale(kept[4]);
+  let text = m.text ? b.count(m.text) : 0;
+  let t = MESSAGE_OVERHEAD + (m.images + m.attachments) * s.imageTokens + Math.ceil(m.otherChars / 4);
   for (const call of m.toolCalls) {
-    t += TOOL_CALL_OVERHEAD + s.countText(call.name) + s.countText(call.arguments);
+    t += TOOL_CALL_OVERHEAD;
+    text += b.count(call.name) + b.count(call.arguments);
   }
-  for (const r of m.results) t += (r.text ? s.countText(r.text) : 0) + r.images * s.imageTokens;
+  for (const r of m.results) {
+    t += r.images * s.imageTokens;
+    text += r.text ? b.count(r.text) : 0;
+  }
   // A short message costs less to count again than to keep (a WeakMap entry costs about what counting 500 characters does).
-  if (b && t >= KEPT_TOKENS && message !== null && typeof message === "object") counted.set(message, [m, b.counter, b.key, t]);
-  return t;
+  // Only an object can key a count (a custom dialect's message may be a string).
+  if (t + text >= KEPT_TOKENS && message === Object(message)) counted.set(message as object, [m, b.counter, s.imageTokens, t, text]);
+  return t + b.scale(text);
 }
 
 /** Tool definitions are sent with every request: they count, though they are never rewritten. */
 export function toolDefinitionTokens(tools: unknown[] | undefined, s: EstimateSettings): number {
-  if (!tools || tools.length === 0) return 0;
-  return s.countText(jsonOf(tools)); // a definition that does not stringify (cyclic, BigInt) counts as nothing
+  return tools?.length ? s.countText(jsonOf(tools)) : 0; // a definition that does not stringify (cyclic, BigInt) counts as nothing
 }
 
 /** The bytes of a value's JSON, UTF-8, as a request body carries it. */

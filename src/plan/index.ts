@@ -301,8 +301,7 @@ export function planViews(
   // pinned too, after the request: after the head comes a user turn (or the handoff), which answers
   // the calls the head left open.
   // (Not for itemized formats: there a role-less item views as system and may close a model turn.)
-  const sys = newestSystem;
-  const pins = [...block, sys < tStart && !block.includes(sys) ? sys : -1].filter((i) => i >= hEnd && i < tStart);
+  const pins = [...block, newestSystem < tStart && !block.includes(newestSystem) ? newestSystem : -1].filter((i) => i >= hEnd && i < tStart);
 
   const thresholdTokens = s.thresholdTokens;
   const middleEmpty = tStart <= hEnd;

@@ -8,6 +8,7 @@ import { SYSTEM_NOTE, plan, recall, type ChatMessage } from "../../src/index.js"
 import { dialects, fromOpenAI } from "../../src/convert.js";
 import { app } from "../../workers/app.js";
 import type { SessionObject } from "../../workers/session.js";
+import { fingerprintOf, rememberedFingerprint } from "../../workers/span.js";
 import { trajectories } from "../portable/fixtures.gen.js";
 
 const auth = { authorization: "Bearer test-token", "content-type": "application/json" };
@@ -272,3 +273,45 @@ describe("what still starts with the stored span", () => {
 function recallText(ref: string, archive: Record<string, unknown>): string {
   return recall(archive as never, ref)!;
 }
+
+describe("requests parsed anew adopt the objects of the last one (their token counts are kept)", () => {
+  type Out = { result: { messages: unknown[]; report: { mode: string } } };
+  const parsed = (m: unknown[]) => JSON.parse(JSON.stringify(m)) as unknown[];
+
+  it("under the threshold and after a pass: each message that reads the same is the last request's object, the JSON unchanged", async () => {
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`adopt-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      const at = async (n: number, contextWindow: number) => (await instance.rewrite(parsed(session.slice(0, n)), { contextWindow })) as Out;
+      const a = await at(40, 1_000_000);
+      const b = await at(42, 1_000_000);
+      expect(b.result.report.mode).toBe("noop");
+      expect(b.result.messages.slice(0, 40).every((m, i) => m === a.result.messages[i])).toBe(true);
+      expect(JSON.stringify(b.result.messages)).toBe(JSON.stringify(session.slice(0, 42)));
+      // After a pass the next request's input is the stored span (read from storage anew) and its new turns.
+      const c = await at(120, WINDOW);
+      expect(passed(c.result.report.mode)).toBe(true);
+      const d = await at(122, WINDOW);
+      expect(d.result.report.mode).toBe("reused");
+      const kept = c.result.messages.length;
+      expect(d.result.messages.slice(0, kept).every((m, i) => m === c.result.messages[i])).toBe(true);
+      expect(JSON.stringify(d.result.messages.slice(0, kept))).toBe(JSON.stringify(c.result.messages));
+    });
+  });
+});
+
+describe("the span's fingerprint, remembered for the objects it read", () => {
+  it("equals fingerprintOf; a request starting with the same objects is not read again, one parsed anew or another length is", () => {
+    let reads = 0;
+    const watched = (m: object) => ({ ...m, toJSON: () => (reads++, m) });
+    const messages = session.slice(0, 30).map(watched);
+    const fingerprint = rememberedFingerprint();
+    expect(fingerprint(messages, 20)).toBe(fingerprintOf(session.slice(0, 30), 20));
+    reads = 0;
+    expect(fingerprint([...messages, watched(session[30])], 20)).toBe(fingerprintOf(session, 20));
+    expect(reads).toBe(0);
+    expect(fingerprint(session.slice(0, 30).map(watched), 20)).toBe(fingerprintOf(session, 20));
+    expect(reads).toBe(20);
+    expect(fingerprint(messages, 25)).toBe(fingerprintOf(session, 25));
+    expect(reads).toBe(45);
+  });
+});
