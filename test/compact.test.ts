@@ -202,7 +202,7 @@ describe("summarizer chain", () => {
   const windowAt = (input: ChatMessage[], share: number) => Math.ceil(plan(input, opts).tokens.total / share / 0.75);
 
   /** A pass of a fresh `compact` module with the rewriting code's loads counted (`fails`: how many of the first fail). */
-  async function loadsOfPass(run: (c: typeof compact, loaded: () => number) => Promise<void>, fails = 0): Promise<number> {
+  async function loadsOfPass(run: (c: typeof compact, loaded: () => number, compactor: typeof createCompactor) => Promise<void>, fails = 0): Promise<number> {
     vi.resetModules();
     let loads = 0;
     vi.doMock("../src/pass.js", async (importOriginal) => {
@@ -210,7 +210,7 @@ describe("summarizer chain", () => {
       return importOriginal();
     });
     try {
-      await run((await import("../src/compact.js")).compact, () => loads);
+      await run((await import("../src/compact.js")).compact, () => loads, (await import("../src/compactor.js")).createCompactor);
       return loads;
     } finally {
       vi.doUnmock("../src/pass.js");
@@ -232,6 +232,16 @@ describe("summarizer chain", () => {
     });
     expect(loads).toBe(1);
     expect(await loadsOfPass(async (c) => void (await c(input, { contextWindow: windowAt(input, 0.5) }), await modelTurn()))).toBe(0);
+  });
+
+  it("a compactor asked near its threshold starts loading the rewriting code too", async () => {
+    const input = chatty();
+    const loads = await loadsOfPass(async (_, loaded, compactor) => {
+      expect(compactor({ contextWindow: windowAt(input, 0.85) }).shouldCompact(input)).toBe(false);
+      await modelTurn();
+      expect(loaded()).toBe(1);
+    });
+    expect(loads).toBe(1);
   });
 
   it("a load started near the threshold that fails is tried again by the pass that rewrites", async () => {
