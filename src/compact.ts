@@ -81,7 +81,7 @@ const NEAR_THRESHOLD = 0.8;
  */
 export function prefetchNear({ tokens }: Plan): void {
   if (rewriteCode || tokens.total < NEAR_THRESHOLD * tokens.threshold) return;
-  (rewriteCode = import("./pass.js")).catch(() => (rewriteCode = undefined)); // attached first: forgotten before a waiting pass sees it
+  (rewriteCode = import("./pass.js")).catch(() => (rewriteCode = undefined)); // attached first: forgotten before a later pass asks
   import("./summarize/stage.js").catch(() => {}); // its own loader (src/summarize/load.ts) then finds it loaded
 }
 
