@@ -4,6 +4,7 @@ import type { Dialect } from "./dialects/view.js";
 import { BUILT_IN, PASS, prepare } from "./prepare.js";
 import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES } from "./report/rates.js";
 import type { Prepared } from "./plan/prepared.js";
+import type { Plan } from "./plan/types.js";
 import type { CompactMode, CompactReport } from "./report/types.js";
 import type { Compacted, CompactOptions, CompactResult, DefaultWritten, OpenAIChatInput } from "./types.js";
 
@@ -68,6 +69,23 @@ async function loadError(error: unknown): Promise<string> {
 }
 
 /**
+ * A transcript at this share of its threshold will soon be compacted: a no-op pass starts loading the
+ * rewriting code and the summary stage, so that the pass that rewrites finds them loaded (the app
+ * meanwhile waits for its model; in a fresh Node process the loading is ~5 ms of a first pass).
+ */
+const NEAR_THRESHOLD = 0.8;
+
+/**
+ * Starts loading what a pass that rewrites needs when the plan finds the transcript near its threshold
+ * (a no-op pass, `Compactor.shouldCompact`). A failed load is forgotten: the pass that needs it tries again.
+ */
+export function prefetchNear({ tokens }: Plan): void {
+  if (rewriteCode || tokens.total < NEAR_THRESHOLD * tokens.threshold) return;
+  (rewriteCode = import("./pass.js")).catch(() => (rewriteCode = undefined)); // attached first: forgotten before a later pass asks
+  import("./summarize/stage.js").catch(() => {}); // its own loader (src/summarize/load.ts) then finds it loaded
+}
+
+/**
  * One compaction pass. Under the threshold it is a no-op that returns the same array. `M`, the
  * caller's message type (an SDK's own), must be one the dialect reads (`D`); the result is `M[]`,
  * widened with what the dialect writes (`W`) only when `M` does not hold it.
@@ -86,7 +104,10 @@ export async function compactPass<M>(messages: unknown, options: CompactOptions<
   p.warnings.push(...misread(p.dialect as Dialect<unknown>, p.input)); // a pass's word, not the plan's: `{ plan }` skips the sniffing
   const emit = options.onEvent ?? (() => {});
   emit({ type: "plan", plan: p.plan });
-  if (!p.plan.shouldCompact) return unchanged(p, "noop", started);
+  if (!p.plan.shouldCompact) {
+    prefetchNear(p.plan);
+    return unchanged(p, "noop", started);
+  }
   if (options.signal?.aborted) return unchanged(p, "aborted", started, "aborted before compaction started");
 
   // Pruning, summarizing and writing the result load with the first pass that rewrites.

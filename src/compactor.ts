@@ -1,5 +1,5 @@
 // createCompactor: the same pipeline, holding the state between passes.
-import { compact } from "./compact.js";
+import { compact, prefetchNear } from "./compact.js";
 import { estimateTokens, plan } from "./prepare.js";
 import { calibrate, initialState, normalizeState, promptTokensOf } from "./state.js";
 import type { CompactorState } from "./state.js";
@@ -46,6 +46,7 @@ export function createCompactor<D = OpenAIChatInput, W = DefaultWritten<D>>(opti
     shouldCompact(messages) {
       const p = plan(messages, { ...options, state });
       lastRaw = uncalibrated(p.tokens.total, state);
+      prefetchNear(p);
       return p.shouldCompact;
     },
     async compact(messages, pass = {}) {

@@ -198,6 +198,65 @@ describe("summarizer chain", () => {
     }
   });
 
+  /** A window that puts `input` at `share` of its threshold (the default threshold is 0.75 of the window). */
+  const windowAt = (input: ChatMessage[], share: number) => Math.ceil(plan(input, opts).tokens.total / share / 0.75);
+
+  /** A pass of a fresh `compact` module with the rewriting code's loads counted (`fails`: how many of the first fail). */
+  async function loadsOfPass(run: (c: typeof compact, loaded: () => number, compactor: typeof createCompactor) => Promise<void>, fails = 0): Promise<number> {
+    vi.resetModules();
+    let loads = 0;
+    vi.doMock("../src/pass.js", async (importOriginal) => {
+      if (loads++ < fails) throw new Error("Failed to fetch dynamically imported module: pass");
+      return importOriginal();
+    });
+    try {
+      await run((await import("../src/compact.js")).compact, () => loads, (await import("../src/compactor.js")).createCompactor);
+      return loads;
+    } finally {
+      vi.doUnmock("../src/pass.js");
+      vi.resetModules();
+    }
+  }
+  const modelTurn = () => new Promise((done) => setTimeout(done, 20));
+
+  it("a no-op pass near its threshold starts loading the rewriting code, which the pass that rewrites then uses; far under it, nothing loads", async () => {
+    const input = chatty();
+    const near = { contextWindow: windowAt(input, 0.85) };
+    const loads = await loadsOfPass(async (c, loaded) => {
+      const r = await c(input, near);
+      expect(r.report.mode).toBe("noop");
+      expect(r.messages).toBe(input);
+      await vi.waitFor(() => expect(loaded()).toBe(1)); // the load started (under load it may take a while)
+      await modelTurn(); // and a failed one was forgotten
+      expect((await c(input, opts)).report.mode).not.toBe("noop");
+    });
+    expect(loads).toBe(1);
+    expect(await loadsOfPass(async (c) => void (await c(input, { contextWindow: windowAt(input, 0.5) }), await modelTurn()))).toBe(0);
+  });
+
+  it("a compactor asked near its threshold starts loading the rewriting code too", async () => {
+    const input = chatty();
+    const loads = await loadsOfPass(async (_, loaded, compactor) => {
+      expect(compactor({ contextWindow: windowAt(input, 0.85) }).shouldCompact(input)).toBe(false);
+      await vi.waitFor(() => expect(loaded()).toBe(1)); // the load started (under load it may take a while)
+      await modelTurn(); // and a failed one was forgotten
+    });
+    expect(loads).toBe(1);
+  });
+
+  it("a load started near the threshold that fails is tried again by the pass that rewrites", async () => {
+    const input = chatty();
+    const loads = await loadsOfPass(async (c, loaded) => {
+      await c(input, { contextWindow: windowAt(input, 0.9) });
+      await vi.waitFor(() => expect(loaded()).toBe(1)); // the load started (under load it may take a while)
+      await modelTurn(); // and a failed one was forgotten
+      const r = await c(input, opts);
+      expect(r.report.mode).not.toBe("noop");
+      expect(r.report.warnings.join("\n")).not.toMatch(/could not be loaded/);
+    }, 1);
+    expect(loads).toBe(2);
+  });
+
   it("an abort returns the input unchanged", async () => {
     const input = chatty();
     const before = new AbortController();
