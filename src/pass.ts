@@ -8,6 +8,7 @@ import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune, type PruneResult } from "./prune/index.js";
+import { isDeterministic } from "./summarizers/local.js";
 import { stubForBytes } from "./prune/bytes.js";
 import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
 import { completed } from "./redact/more.js";
@@ -64,9 +65,17 @@ export async function rewritten<M>(
   // Over maxRequestBytes alone (the tokens under the threshold): only the oldest images go, nothing else changes.
   const overBytes = pl.bytes! > settings.maxRequestBytes!;
   const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
-  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
+  // The middle's one-liners drafted (quoting raw text, for their sizes): written through redaction only
+  // where they leave the pass, in the output or to a model summarizer (src/prune/index.ts).
+  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, true);
+  const accepts = () => pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
+  const summarizes = () => !accepts() && !middleEmpty && !bytesOnly;
+  // Accepted on the drafts' sizes, then counted again as written (a mask may change a line's size),
+  // before images are stubbed for bytes.
+  // Ours alone (none given, or only deterministicSummarizer()s) reads no line of the middle.
+  if (overBytes || !summarizes() || ![options.summarizer ?? []].flat().every(isDeterministic)) pruned.finalize?.();
   if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs);
-  const pruneAccepted = pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
+  const pruneAccepted = accepts();
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
   let handoff: string | undefined;
@@ -77,7 +86,9 @@ export async function rewritten<M>(
   let cooldowns = p.state.cooldowns;
   let revise: ((text: string) => Revised) | undefined;
 
-  if (!pruneAccepted && !middleEmpty && !bytesOnly) {
+  if (summarizes()) {
+    // Lines still drafted reach our summarizer alone, which quotes none (a tool result is judged on its
+    // whole output: src/summarizers/deterministic.ts, `quotable`), only sizes them.
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
     ({ handoff, mode, summary, summaryText, failures, cooldowns, revise } = stage);

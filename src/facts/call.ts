@@ -123,11 +123,11 @@ export interface ArgumentTrees {
  * Tool-call arguments parsed and redacted as a whole (a sibling may say what a value is:
  * `"kind":"Secret"`, `"password"`), each long string leaf read only as far as it is kept: a 40 KB
  * file being written costs a window, not the file. `raw`: the same tree as the call has it, for the
- * lengths of the leaves. Undefined when not JSON, or nested deeper than the stack.
+ * lengths of the leaves (parsed already, or here). Undefined when not JSON, or nested deeper than the stack.
  */
-export function redactedArguments(args: string, r: Redaction): ArgumentTrees | undefined {
+export function redactedArguments(args: string, r: Redaction, raw: unknown = undefined): ArgumentTrees | undefined {
   try {
-    const raw: unknown = JSON.parse(args);
+    raw ??= JSON.parse(args);
     const cut = { any: false };
     // a shape of unbounded reach anywhere in them (a Secret's kind in a sibling): all of every leaf
     const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r.readTo, cut);

@@ -76,6 +76,13 @@ const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|pre
 const DECISION = /\b(?:decided|decision|going with|go with|instead of|rather than|chose|opted|switch(?:ed|ing)? to|we'll use|I'll use|let's use|the fix is|root cause is)\b/i;
 const CHECKBOX = /^\s*[-*] \[([ xX])\] (.+)$/gm;
 
+/**
+ * Whether the ledgers may take anything from an agent's words: a decision, a plan's checkboxes, a
+ * path. A mask adds none of these, so a text that shows none raw shows none redacted; a long one
+ * may (the material cuts it after redaction, which shifts what the cut keeps), and counts as mined.
+ */
+export const mined = (text: string): boolean => text.length > 5000 || DECISION.test(text) || /^\s*[-*] \[[ xX]\] ./m.test(text) || pathsIn(text).length > 0;
+
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];
 }
@@ -123,8 +130,8 @@ function commonDir(paths: string[]): string {
   return parts && parts.length > 2 ? parts.join("/") : "";
 }
 
-/** The ledgers of `turns`, in one pass. */
-export function ledgers(turns: HandoffTurn[]): Ledgers {
+/** The ledgers of `turns`, in one pass; a call's values read from `argumentsOf` it (the material's: src/summarize/material.ts). */
+export function ledgers(turns: HandoffTurn[], argumentsOf = (c: { arguments: string }) => c.arguments): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
   const touched: [path: string, op: string, at: number][] = [];
   // A failure is judged as its last step (`git add … && git commit` as its commit, `mix compile &&
@@ -157,7 +164,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const boxes = [...t.text.matchAll(CHECKBOX)];
       if (boxes.length) l.plan = { items: boxes.map((b) => [b[1].trim() ? "x" : " ", b[2]]), at: t.index };
       for (const c of t.toolCalls) {
-        const args = parseArguments(c.arguments) ?? {};
+        const args = parseArguments(argumentsOf(c)) ?? {};
         const todos = args.todos ?? args.plan;
         if (Array.isArray(todos)) {
           l.plan = {
@@ -168,7 +175,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       }
     }
     if (t.role === "tool") {
-      const args = (t.call && parseArguments(t.call.arguments)) || {};
+      const args = (t.call && parseArguments(argumentsOf(t.call))) || {};
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.

@@ -51,6 +51,14 @@ function bounded<T extends object>(o: T, key: keyof T & string, text: string, li
   return o;
 }
 
+/** A copy of a material object with `changes`; its other fields keep the whole text a cut left (see `cuts`). */
+export function derived<T extends object>(from: T, changes: Partial<T>): T {
+  const to = { ...from, ...changes };
+  const cut = cuts.get(from);
+  if (cut) cuts.set(to, Object.fromEntries(Object.entries(cut).filter(([k]) => !(k in changes))));
+  return to;
+}
+
 /** Attachment lines (`[image/png a.png]`), as many as `count`, the rest counted. */
 function attachmentLines(named: string[], count: number): string[] {
   const lines = named.slice(0, count).map((a) => `[${a}]`);
@@ -68,7 +76,19 @@ function withAttachments(turn: { text: string; attachments?: string[] }, text: s
   return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
 }
 
-function turnOf(m: MessageView, index: number, named: string[], count: number): HandoffTurn | undefined {
+/** The arguments the transcript has for a call of the material, where pruning or the bound shortened its own, by the call. */
+const sources = new WeakMap<object, string>();
+/** A call's arguments as the transcript has them: its values are read from these, each redacted whole where quoted. */
+export const argumentsOf = (c: { arguments: string }): string => sources.get(c) ?? c.arguments;
+
+/** A call of the material, bounded, remembering the arguments the transcript has when pruning or the bound changed them. */
+function callOf(c: ToolCallView, whole = c.arguments): { name: string; arguments: string } {
+  const call = bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT);
+  if (whole !== call.arguments) sources.set(call, whole);
+  return call;
+}
+
+function turnOf(m: MessageView, index: number, named: string[], count: number, sources: ToolCallView[]): HandoffTurn | undefined {
   let text = m.text;
   const handoff = m.role === "user" || m.role === "assistant" ? findHandoff(text) : undefined;
   if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
@@ -76,7 +96,7 @@ function turnOf(m: MessageView, index: number, named: string[], count: number): 
   const own = text;
   text = withAttachments(turn, text, named, count);
   if (!text && !m.toolCalls.length) return undefined;
-  turn.toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
+  turn.toolCalls = m.toolCalls.map((c, k) => callOf(c, sources[k]?.arguments));
   bounded(turn, "text", text, BODY_LIMIT, BODY_SHARE);
   // The user's own words, taken from the whole text: a cut could fall inside a harness block.
   const words = ownWords(own);
@@ -89,13 +109,13 @@ function turnOf(m: MessageView, index: number, named: string[], count: number): 
  * output before pruning (`whole`): whether it failed, and then its error lines, taken from the whole
  * output redacted (an extract of raw text could hold a piece of a secret no shape recognises).
  */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], redact: (t: string) => string, whole: MessageView | undefined, named: string[]): HandoffTurn[] {
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], sources: (ToolCallView | undefined)[], redact: (t: string) => string, whole: MessageView | undefined, named: string[]): HandoffTurn[] {
   return m.results.map((r, k) => {
     const turn: HandoffTurn = { index, role: "tool", text: "", toolCalls: [] };
     const count = (whole ?? m).results[k]?.images ?? r.images; // before pruning stubbed them
     bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, count), count), BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
-    if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
+    if (call) turn.call = callOf(call, sources[k]?.arguments);
     const output = whole?.results[k]?.text;
     if (output === undefined) return turn;
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
@@ -172,7 +192,11 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
     return turn;
   });
   const whole = fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string));
-  const clean = redactMany(whole);
+  // each distinct text once: names and paths repeat, and many fields are empty
+  const distinct = [...new Set(whole)].filter(Boolean);
+  const redacted = redactMany(distinct);
+  const cleaned = new Map(distinct.map((text, i) => [text, redacted[i]]));
+  const clean = whole.map((text) => cleaned.get(text) ?? text);
   // a secret split across the texts of turns one message apart (src/redact/seams.ts)
   const seams = maskSeams(texts.map((f) => whole[f]), texts.map((f) => clean[f]), (text) => redactMany([text])[0], (i) => turns[i + 1].index === turns[i].index + 1);
   texts.forEach((f, i) => (clean[f] = seams[i]));
@@ -204,6 +228,8 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const { views, middle } = x;
   // Paired on the pruned views: their calls carry shrunk arguments, still JSON once bounded.
   const calls = callsOfResults(views);
+  // The calls as the transcript has them: what their values are read from (`argumentsOf`).
+  const whole = x.original ? callsOfResults(x.original) : calls;
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
@@ -215,8 +241,8 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
     const count = own + o.results.reduce((n, r) => n + r.images, 0);
     const named = count && x.messages ? attachmentsOf(x.messages[i]) : [];
     if (named.length !== count) named.length = 0; // described apart from the view's count: counted only
-    turns.push(...resultTurns(v, i, calls[i], x.redact, x.original?.[i], named));
-    const turn = turnOf(v, i, named, own);
+    turns.push(...resultTurns(v, i, calls[i], whole[i], x.redact, x.original?.[i], named));
+    const turn = turnOf(v, i, named, own, o.toolCalls);
     if (turn) turns.push(turn);
   }
   // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.
