@@ -8,7 +8,6 @@ import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
 import { prune, type PruneResult } from "./prune/index.js";
-import { isDeterministic } from "./summarizers/local.js";
 import { stubForBytes } from "./prune/bytes.js";
 import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
 import { completed } from "./redact/more.js";
@@ -65,15 +64,16 @@ export async function rewritten<M>(
   // Over maxRequestBytes alone (the tokens under the threshold): only the oldest images go, nothing else changes.
   const overBytes = pl.bytes! > settings.maxRequestBytes!;
   const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
-  // The middle's one-liners drafted (quoting raw text, for their sizes): written through redaction only
-  // where they leave the pass, in the output or to a model summarizer (src/prune/index.ts).
-  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, true);
+  // Where a summary by ours (no summarizer given) is likely, the middle's one-liners and shrunk
+  // arguments are drafted (quoting raw text, for their sizes) to decide: ours reads no line of the
+  // middle. Written through redaction only if pruning is accepted after all (counted again as written:
+  // a mask changes a line's size). Likely: a transcript over five times the prune target (pruning
+  // rarely shrinks one that far: outputs go, all else stays).
+  const draft = !overBytes && !options.summarizer && pl.tokens.total > 5 * pl.pruneTarget;
+  const prunes = (draft: boolean) => prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, draft);
+  let pruned = bytesOnly ? untouched(p) : prunes(draft);
   const accepts = () => pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
-  const summarizes = () => !accepts() && !middleEmpty && !bytesOnly;
-  // Accepted on the drafts' sizes, then counted again as written (a mask may change a line's size),
-  // before images are stubbed for bytes.
-  // Ours alone (none given, or only deterministicSummarizer()s) reads no line of the middle.
-  if (overBytes || !summarizes() || ![options.summarizer ?? []].flat().every(isDeterministic)) pruned.finalize?.();
+  if (draft && accepts()) pruned = prunes(false);
   if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs);
   const pruneAccepted = accepts();
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
@@ -86,9 +86,9 @@ export async function rewritten<M>(
   let cooldowns = p.state.cooldowns;
   let revise: ((text: string) => Revised) | undefined;
 
-  if (summarizes()) {
-    // Lines still drafted reach our summarizer alone, which quotes none (a tool result is judged on its
-    // whole output: src/summarizers/deterministic.ts, `quotable`), only sizes them.
+  if (!pruneAccepted && !middleEmpty && !bytesOnly) {
+    // Drafts reach our summarizer alone, which quotes no line (a tool result is judged on its whole
+    // output) and reads a call's values from the arguments as the transcript has them (`argumentsOf`).
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
     ({ handoff, mode, summary, summaryText, failures, cooldowns, revise } = stage);

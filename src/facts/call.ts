@@ -10,29 +10,14 @@ export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | 
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
-function parseObject(args: string): Record<string, unknown> | undefined {
+/** Tool-call arguments as an object; undefined when they are not a JSON object. */
+export function parseArguments(args: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(args);
     return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-}
-
-// A pass describes each call several times (prune, then the summary) and most arguments are short:
-// those are parsed once. Bounded, so a long-lived isolate holds no more than a few hundred strings.
-const parsedArguments = new Map<string, Record<string, unknown> | undefined>();
-const CACHED_ARGUMENTS = 512;
-const CACHED_ARGUMENT_CHARS = 4096;
-
-/** Tool-call arguments as an object; undefined when they are not a JSON object. Treat the result as read-only. */
-export function parseArguments(args: string): Record<string, unknown> | undefined {
-  if (args.length > CACHED_ARGUMENT_CHARS) return parseObject(args);
-  if (parsedArguments.has(args)) return parsedArguments.get(args);
-  if (parsedArguments.size >= CACHED_ARGUMENTS) parsedArguments.clear();
-  const parsed = parseObject(args);
-  parsedArguments.set(args, parsed);
-  return parsed;
 }
 
 /**
@@ -123,11 +108,11 @@ export interface ArgumentTrees {
  * Tool-call arguments parsed and redacted as a whole (a sibling may say what a value is:
  * `"kind":"Secret"`, `"password"`), each long string leaf read only as far as it is kept: a 40 KB
  * file being written costs a window, not the file. `raw`: the same tree as the call has it, for the
- * lengths of the leaves (parsed already, or here). Undefined when not JSON, or nested deeper than the stack.
+ * lengths of the leaves. Undefined when not JSON, or nested deeper than the stack.
  */
-export function redactedArguments(args: string, r: Redaction, raw: unknown = undefined): ArgumentTrees | undefined {
+export function redactedArguments(args: string, r: Redaction): ArgumentTrees | undefined {
   try {
-    raw ??= JSON.parse(args);
+    const raw: unknown = JSON.parse(args);
     const cut = { any: false };
     // a shape of unbounded reach anywhere in them (a Secret's kind in a sibling): all of every leaf
     const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r.readTo, cut);

@@ -14,13 +14,14 @@ import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
 import { describeCall, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
 import { IMAGE_STUB } from "../facts/call.js";
-import { duplicateLine, outputReading, prunedOutputLine, shrinkArguments, type OutputReading } from "./stand-ins.js";
+import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
 
 /** Quoting that reads nothing: a drafted line quotes raw text, for its size alone, and never leaves a pass. */
 const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined };
+
 
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
@@ -31,8 +32,6 @@ export interface PruneResult<M> {
   perMessage: number[];
   total: number;
   items: PrunedItem[];
-  /** With `draft`: writes the drafted messages through redaction, counted again (gone once called). */
-  finalize?: () => void;
 }
 
 /** Index of the newest message holding each tool output worth deduplicating. */
@@ -50,7 +49,7 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean, readings: Map<string, OutputReading>) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -65,10 +64,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      // what the line says of the output whatever is masked: read once for the draft and the line written
-      let read = readings.get(r.text);
-      if (!read) readings.set(r.text, (read = outputReading(r.text)));
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, read), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once), ref));
     }
   });
   return { outputs, duplicate };
@@ -88,9 +84,9 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
  * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
- * cite unique across passes. Redaction is handed in (see src/pass.ts). With `draft`, the middle's
- * one-liners and shrunk arguments quote raw text (DRAFT: for their sizes, reading nothing) until
- * `finalize` writes them through redaction: a pass that summarizes the middle never sends them.
+ * cite unique across passes. Redaction is handed in (see src/pass.ts). A `draft` quotes raw text in
+ * the middle's one-liners and shrunk arguments (DRAFT: for their sizes, reading nothing): a pass
+ * that summarizes the middle never sends them, and prunes again where they would leave.
  */
 export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0, draft = false): PruneResult<M> {
   const out = messages.slice();
@@ -102,36 +98,17 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
   const pictures = s.imageTokens > IMAGE_PRUNE_MIN; // a stub must save something: its own words cost about 8 tokens
   // A call's arguments are parsed and redacted to describe the call and again to shrink it: once.
-  // A draft reads the arguments as they are; the redacted tree is read from the same parse.
-  const drafts = onceOf(DRAFT, (args) => {
-    try {
-      const raw: unknown = JSON.parse(args);
-      return { raw, clean: raw };
-    } catch {
-      return undefined; // not JSON, or nested deeper than the stack
-    }
-  });
-  const once = onceOf(windowed(redaction), (args, o) => redactedArguments(args, o, drafts.argumentsOf(args)?.raw));
-  const readings = new Map<string, OutputReading>();
-  /** The middle's messages pruned in draft, with what was written in each (src/pass.ts finalizes them). */
-  const drafted = new Map<number, string>();
-  let reset = false;
+  const trees = new Map<string, ArgumentTrees | undefined>();
+  const once: Once = { ...windowed(redaction), argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
+  const quote: Once = draft ? { ...DRAFT, argumentsOf: (args) => redactedArguments(args, DRAFT) } : once;
 
   const pruneAt = (i: number, quote = once) => {
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, quote, pictures, readings);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, quote, pictures);
     const shrunk = shrunkCalls(m, isProtected, quote);
-    const written = JSON.stringify([...results.outputs, ...shrunk]);
-    if (quote === drafts) drafted.set(i, written);
-    else if (drafted.has(i)) {
-      if (drafted.get(i) === written) return; // nothing masked: the draft is what is written
-      // written again from the message as it came: a change that no longer saves anything is not made
-      items.splice(0, items.length, ...items.filter((x) => x.index !== i));
-      [out[i], outViews[i], perMessage[i], reset] = [messages[i], views[i], plan.tokens.perMessage[i], true];
-    }
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
@@ -157,7 +134,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     perMessage[i] = tokens;
   };
 
-  for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i, draft ? drafts : once); // the pinned request stays verbatim
+  for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i, quote); // the pinned request stays verbatim
   /** Shrinks the long outputs of message `i` to save about `excess` of its tokens. */
   const shrinkAt = (i: number, excess: number) => {
     const share = Math.max(0, perMessage[i] - excess) / perMessage[i];
@@ -194,22 +171,6 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
 
   const reasoning = new Map<number, string[]>();
   pruneReasoning({ messages: out, views: outViews, perMessage, items, reasoning }, plan, dialect, s);
-  const result: PruneResult<M> = { messages: out, views: outViews, perMessage, total: plan.fixedTokens + sum(perMessage), items, reasoning };
-  /** The drafts written through redaction, counted again (a mask changes a line's size), their reasoning removed after. */
-  if (draft) {
-    result.finalize = () => {
-      delete result.finalize;
-      for (const i of drafted.keys()) pruneAt(i);
-      if (reset) pruneReasoning({ messages: out, views: outViews, perMessage, items, reasoning }, plan, dialect, s); // only those written again have any left
-      result.total = plan.fixedTokens + sum(perMessage);
-    };
-  }
-  return result;
-}
-
-/** A pass's redaction as quoting reads it, each call's arguments read (`read`) once. */
-function onceOf(r: Redaction, read: (args: string, o: Once) => ArgumentTrees | undefined): Once {
-  const trees = new Map<string, ArgumentTrees | undefined>();
-  const once: Once = { ...r, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, read(args, once)).get(args)) };
-  return once;
+  const total = plan.fixedTokens + sum(perMessage);
+  return { messages: out, views: outViews, perMessage, total, items, reasoning };
 }

@@ -17,26 +17,13 @@ function salient(output: string): [start: number, max: number] | undefined {
   return first ? [first.index, 100] : undefined;
 }
 
-/** What a one-liner says of an output whatever redaction masks (its size, exit code, images aside), and where its salient line is. */
-export interface OutputReading {
-  facts: string[];
-  at: [start: number, max: number] | undefined;
-}
-
-/** An output read for its one-liner: its lines counted and searched once, however often the line is written. */
-export function outputReading(output: string): OutputReading {
-  const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
-  const code = exitCode(output);
-  if (code !== undefined) facts.push(`exit ${code}`);
-  return { facts, at: salient(output) };
-}
-
 /**
- * The salient line of an output (at `at`), redacted as the whole output redacts it (the END after a
- * key's body, a name on the line before, a Secret's kind anywhere), reading only a window around it
- * where that tells the same.
+ * The salient line of an output, redacted as the whole output redacts it (the END after a key's body,
+ * a name on the line before, a Secret's kind anywhere), reading only a window around it where that
+ * tells the same.
  */
-function salientLine(output: string, r: Redaction, at = salient(output)): string | undefined {
+function salientLine(output: string, r: Redaction): string | undefined {
+  const at = salient(output);
   if (!at) return undefined;
   const [start, max] = at;
   const end = output.indexOf("\n", start);
@@ -64,9 +51,12 @@ function countLines(s: string): number {
   return n;
 }
 
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, read = outputReading(output)): string {
-  const facts = images ? [...read.facts, `${images} image${images > 1 ? "s" : ""}`] : read.facts;
-  const line = salientLine(output, r, read.at);
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction): string {
+  const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
+  const code = exitCode(output);
+  if (code !== undefined) facts.push(`exit ${code}`);
+  if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
+  const line = salientLine(output, r);
   return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
 }
 

@@ -8,7 +8,6 @@ import type { Redactor } from "../redact/index.js";
 import { SECTIONS } from "./checkpoint.js";
 import type { HandoffMaterial, SummaryCheck } from "./types.js";
 import { ledgers, shortWhat } from "./ledgers.js";
-import { argumentsOf } from "./material.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
@@ -23,7 +22,7 @@ const SECTION = new RegExp(`^\\s*(#+\\s*|\\*\\*|__)?(${SECTIONS.join("|")})(\\*\
 export const notCheckpoint = (text: string): string | undefined => (SECTION.test(text) ? undefined : `no checkpoint section (## Active task, …) in "${clip(text, 80)}"`);
 
 export function checkSummary(text: string, material: HandoffMaterial, redactor: Redactor): { text: string; check: SummaryCheck } {
-  const l = ledgers(material.turns, argumentsOf);
+  const l = ledgers(material.turns);
   // The latest request in the user's own words is kept verbatim (tail or pinned) unless the messages
   // after it hold only harness blocks (a reminder, a notification): then it lies in the middle.
   const latest = material.latestAskInMiddle ? material.latestAsk : undefined;

@@ -76,13 +76,6 @@ const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|pre
 const DECISION = /\b(?:decided|decision|going with|go with|instead of|rather than|chose|opted|switch(?:ed|ing)? to|we'll use|I'll use|let's use|the fix is|root cause is)\b/i;
 const CHECKBOX = /^\s*[-*] \[([ xX])\] (.+)$/gm;
 
-/**
- * Whether the ledgers may take anything from an agent's words: a decision, a plan's checkboxes, a
- * path. A mask adds none of these, so a text that shows none raw shows none redacted; a long one
- * may (the material cuts it after redaction, which shifts what the cut keeps), and counts as mined.
- */
-export const mined = (text: string): boolean => text.length > 5000 || DECISION.test(text) || /^\s*[-*] \[[ xX]\] ./m.test(text) || pathsIn(text).length > 0;
-
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];
 }
@@ -130,8 +123,16 @@ function commonDir(paths: string[]): string {
   return parts && parts.length > 2 ? parts.join("/") : "";
 }
 
-/** The ledgers of `turns`, in one pass; a call's values read from `argumentsOf` it (the material's: src/summarize/material.ts). */
-export function ledgers(turns: HandoffTurn[], argumentsOf = (c: { arguments: string }) => c.arguments): Ledgers {
+/**
+ * The arguments the transcript has for a call of the material where pruning or the material's bound
+ * shortened its own, by the call (src/summarize/material.ts).
+ */
+export const sourceArguments = new WeakMap<object, string>();
+/** A call's arguments as the transcript has them: its values are read from these, each redacted whole where quoted. */
+export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
+
+/** The ledgers of `turns`, in one pass. */
+export function ledgers(turns: HandoffTurn[]): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
   const touched: [path: string, op: string, at: number][] = [];
   // A failure is judged as its last step (`git add … && git commit` as its commit, `mix compile &&

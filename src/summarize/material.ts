@@ -6,7 +6,7 @@ import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
 import { exitCode, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
-import { userWords } from "./ledgers.js";
+import { sourceArguments, userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
 import type { HandoffMaterial, HandoffTurn } from "./types.js";
 import { maskSeams } from "../redact/seams.js";
@@ -51,14 +51,6 @@ function bounded<T extends object>(o: T, key: keyof T & string, text: string, li
   return o;
 }
 
-/** A copy of a material object with `changes`; its other fields keep the whole text a cut left (see `cuts`). */
-export function derived<T extends object>(from: T, changes: Partial<T>): T {
-  const to = { ...from, ...changes };
-  const cut = cuts.get(from);
-  if (cut) cuts.set(to, Object.fromEntries(Object.entries(cut).filter(([k]) => !(k in changes))));
-  return to;
-}
-
 /** Attachment lines (`[image/png a.png]`), as many as `count`, the rest counted. */
 function attachmentLines(named: string[], count: number): string[] {
   const lines = named.slice(0, count).map((a) => `[${a}]`);
@@ -76,15 +68,10 @@ function withAttachments(turn: { text: string; attachments?: string[] }, text: s
   return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
 }
 
-/** The arguments the transcript has for a call of the material, where pruning or the bound shortened its own, by the call. */
-const sources = new WeakMap<object, string>();
-/** A call's arguments as the transcript has them: its values are read from these, each redacted whole where quoted. */
-export const argumentsOf = (c: { arguments: string }): string => sources.get(c) ?? c.arguments;
-
 /** A call of the material, bounded, remembering the arguments the transcript has when pruning or the bound changed them. */
 function callOf(c: ToolCallView, whole = c.arguments): { name: string; arguments: string } {
   const call = bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT);
-  if (whole !== call.arguments) sources.set(call, whole);
+  sourceArguments.set(call, whole);
   return call;
 }
 
@@ -192,11 +179,7 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
     return turn;
   });
   const whole = fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string));
-  // each distinct text once: names and paths repeat, and many fields are empty
-  const distinct = [...new Set(whole)].filter(Boolean);
-  const redacted = redactMany(distinct);
-  const cleaned = new Map(distinct.map((text, i) => [text, redacted[i]]));
-  const clean = whole.map((text) => cleaned.get(text) ?? text);
+  const clean = redactMany(whole);
   // a secret split across the texts of turns one message apart (src/redact/seams.ts)
   const seams = maskSeams(texts.map((f) => whole[f]), texts.map((f) => clean[f]), (text) => redactMany([text])[0], (i) => turns[i + 1].index === turns[i].index + 1);
   texts.forEach((f, i) => (clean[f] = seams[i]));
@@ -229,7 +212,7 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   // Paired on the pruned views: their calls carry shrunk arguments, still JSON once bounded.
   const calls = callsOfResults(views);
   // The calls as the transcript has them: what their values are read from (`argumentsOf`).
-  const whole = x.original ? callsOfResults(x.original) : calls;
+  const whole = callsOfResults(x.original ?? views);
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk

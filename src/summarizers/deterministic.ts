@@ -4,9 +4,9 @@ import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
-import { argumentsOf, derived, redactedMaterial } from "../summarize/material.js";
+import { redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { ledgers, mined, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -317,10 +317,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
-  // What the agent said last is quoted; its other words only where the ledgers or a URL may come from them.
-  let last: HandoffTurn | undefined;
-  for (const t of m.turns) if (t.role === "assistant" && t.text.trim()) last = t;
-  const clean = redactedMaterial(m, r.redactMany, m.turns.map((t) => quotable(t, t === last)));
+  const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
@@ -343,19 +340,17 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
  * A turn as the checkpoint may quote it, so that nothing is redacted for nothing: a tool result judged
  * on its whole output (failed, error lines redacted) is never quoted by its text.
  */
-function quotable(t: HandoffTurn, last: boolean): HandoffTurn {
+function quotable(t: HandoffTurn): HandoffTurn {
   if (t.role === "tool") {
     if (t.failed === undefined) return t;
     // Of its call, only the command and the path are quoted, from the arguments the transcript has
     // (pruning's are shortened, or drafts): each value is redacted whole, the rest not at all.
     const args = t.call && parseArguments(argumentsOf(t.call));
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
-    return derived(t, { text: "", call: call || t.call });
+    return { ...t, text: "", call: call || t.call };
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
-  const calls = t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" }));
-  const said = t.role !== "assistant" || last || mined(t.text) || t.text.includes("http");
-  return derived(t, said ? { toolCalls: calls } : { text: "", toolCalls: calls });
+  return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) } : t;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
