@@ -22,7 +22,6 @@ type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined }
 /** Quoting that reads nothing: a drafted line quotes raw text, for its size alone, and never leaves a pass. */
 const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined };
 
-
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
   messages: M[];

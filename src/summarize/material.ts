@@ -68,7 +68,7 @@ function withAttachments(turn: { text: string; attachments?: string[] }, text: s
   return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
 }
 
-/** A call of the material, bounded, remembering the arguments the transcript has when pruning or the bound changed them. */
+/** A call of the material, bounded, remembering the arguments the transcript has (pruning shortens or drafts its own). */
 function callOf(c: ToolCallView, whole = c.arguments): { name: string; arguments: string } {
   const call = bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT);
   sourceArguments.set(call, whole);
