@@ -64,9 +64,18 @@ export async function rewritten<M>(
   // Over maxRequestBytes alone (the tokens under the threshold): only the oldest images go, nothing else changes.
   const overBytes = pl.bytes! > settings.maxRequestBytes!;
   const bytesOnly = overBytes && pl.tokens.total <= pl.tokens.threshold && !options.force;
-  const pruned = bytesOnly ? untouched(p) : prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs);
+  // Where a summary by ours (no summarizer given) is likely, the middle's one-liners and shrunk
+  // arguments are drafted (quoting raw text, for their sizes) to decide: ours reads no line of the
+  // middle. Written through redaction only if pruning is accepted after all (counted again as written:
+  // a mask changes a line's size). Likely: a transcript over five times the prune target (pruning
+  // rarely shrinks one that far: outputs go, all else stays).
+  const draft = !overBytes && !options.summarizer && pl.tokens.total > 5 * pl.pruneTarget;
+  const prunes = (draft: boolean) => prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, draft);
+  let pruned = bytesOnly ? untouched(p) : prunes(draft);
+  const accepts = () => pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
+  if (draft && accepts()) pruned = prunes(false);
   if (overBytes) stubForBytes(pruned, p.input, p.bytes!, pl, settings, dialect, p.refs);
-  const pruneAccepted = pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
+  const pruneAccepted = accepts();
   emit({ type: "prune", items: pruned.items.length, tokensSaved: pl.tokens.total - pruned.total, accepted: pruneAccepted });
 
   let handoff: string | undefined;
@@ -78,6 +87,8 @@ export async function rewritten<M>(
   let revise: ((text: string) => Revised) | undefined;
 
   if (!pruneAccepted && !middleEmpty && !bytesOnly) {
+    // Drafts reach our summarizer alone, which quotes no line (a tool result is judged on its whole
+    // output) and reads a call's values from the arguments as the transcript has them (`argumentsOf`).
     const stage = await summaryStage(p, pruned.views, pruned.perMessage, options, redactor);
     if (stage === "aborted") return stage;
     ({ handoff, mode, summary, summaryText, failures, cooldowns, revise } = stage);

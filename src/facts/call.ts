@@ -10,29 +10,14 @@ export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | 
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
-function parseObject(args: string): Record<string, unknown> | undefined {
+/** Tool-call arguments as an object; undefined when they are not a JSON object. */
+export function parseArguments(args: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(args);
     return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-}
-
-// A pass describes each call several times (prune, then the summary) and most arguments are short:
-// those are parsed once. Bounded, so a long-lived isolate holds no more than a few hundred strings.
-const parsedArguments = new Map<string, Record<string, unknown> | undefined>();
-const CACHED_ARGUMENTS = 512;
-const CACHED_ARGUMENT_CHARS = 4096;
-
-/** Tool-call arguments as an object; undefined when they are not a JSON object. Treat the result as read-only. */
-export function parseArguments(args: string): Record<string, unknown> | undefined {
-  if (args.length > CACHED_ARGUMENT_CHARS) return parseObject(args);
-  if (parsedArguments.has(args)) return parsedArguments.get(args);
-  if (parsedArguments.size >= CACHED_ARGUMENTS) parsedArguments.clear();
-  const parsed = parseObject(args);
-  parsedArguments.set(args, parsed);
-  return parsed;
 }
 
 /**

@@ -9,9 +9,12 @@ import type { Settings } from "../options.js";
 import type { Plan } from "../plan/types.js";
 import type { PruneResult } from "./index.js";
 
-/** The request's bytes counted as plan counted them, for `messages` (each one the input kept by identity costs what it did). */
+/**
+ * The request's bytes counted as plan counted them, for `messages` (each one the input kept by
+ * identity costs what it did): their JSON array's brackets and commas too, `[]` when none are left.
+ */
 export function requestBytes<M>(messages: M[], input: M[], bytes: number[], plan: Plan): number {
-  let total = plan.bytes! - bytes.reduce((a, b) => a + b, input.length + 1) + messages.length + 1;
+  let total = plan.bytes! - bytes.reduce((a, b) => a + b, input.length + 1) + (messages.length || 1) + 1;
   const known = new Map(input.map((m, i) => [m, bytes[i]]));
   for (const m of messages) total += known.get(m) ?? size(m);
   return total;

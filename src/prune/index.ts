@@ -19,6 +19,9 @@ import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
 
+/** Quoting that reads nothing: a drafted line quotes raw text, for its size alone, and never leaves a pass. */
+const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined };
+
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
   messages: M[];
@@ -80,9 +83,11 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * Prunes the middle; with `tail`, then the tail's tool calls and results, oldest first, only while
  * what compaction keeps verbatim is over the prune target (the latest request never, nor results the
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
- * cite unique across passes. Redaction is handed in (see src/pass.ts).
+ * cite unique across passes. Redaction is handed in (see src/pass.ts). A `draft` quotes raw text in
+ * the middle's one-liners and shrunk arguments (DRAFT: for their sizes, reading nothing): a pass
+ * that summarizes the middle never sends them, and prunes again where they would leave.
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0, draft = false): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -91,24 +96,22 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
   const pictures = s.imageTokens > IMAGE_PRUNE_MIN; // a stub must save something: its own words cost about 8 tokens
-  // A call's arguments are parsed and redacted to describe the call and again to shrink it, each leaf
-  // redacted again alone: once a pass.
-  const redacted = new Map<string, string>();
+  // A call's arguments are parsed and redacted to describe the call and again to shrink it: once.
   const trees = new Map<string, ArgumentTrees | undefined>();
-  const redact = (text: string) => redacted.get(text) ?? redacted.set(text, redaction.redact(text)).get(text)!;
-  const once: Once = { ...windowed(redaction), redact, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
+  const once: Once = { ...windowed(redaction), argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
+  const quote: Once = draft ? { ...DRAFT, argumentsOf: (args) => redactedArguments(args, DRAFT) } : once;
 
-  const pruneAt = (i: number) => {
+  const pruneAt = (i: number, quote = once) => {
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, once, pictures);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, quote, pictures);
+    const shrunk = shrunkCalls(m, isProtected, quote);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
     }
-    const shrunk = shrunkCalls(m, isProtected, once);
     if (shrunk.size) {
       next = dialect.withArguments(next, shrunk);
       kind ??= "arguments";
@@ -130,7 +133,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     perMessage[i] = tokens;
   };
 
-  for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i); // the pinned request stays verbatim
+  for (let i = plan.middle.start; i < plan.middle.end; i++) if (!plan.pinned.includes(i)) pruneAt(i, quote); // the pinned request stays verbatim
   /** Shrinks the long outputs of message `i` to save about `excess` of its tokens. */
   const shrinkAt = (i: number, excess: number) => {
     const share = Math.max(0, perMessage[i] - excess) / perMessage[i];

@@ -123,6 +123,14 @@ function commonDir(paths: string[]): string {
   return parts && parts.length > 2 ? parts.join("/") : "";
 }
 
+/**
+ * The arguments the transcript has for a call of the material where pruning or the material's bound
+ * shortened its own, by the call (src/summarize/material.ts).
+ */
+export const sourceArguments = new WeakMap<object, string>();
+/** A call's arguments as the transcript has them: its values are read from these, each redacted whole where quoted. */
+export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
+
 /** The ledgers of `turns`, in one pass. */
 export function ledgers(turns: HandoffTurn[]): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
@@ -157,7 +165,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const boxes = [...t.text.matchAll(CHECKBOX)];
       if (boxes.length) l.plan = { items: boxes.map((b) => [b[1].trim() ? "x" : " ", b[2]]), at: t.index };
       for (const c of t.toolCalls) {
-        const args = parseArguments(c.arguments) ?? {};
+        const args = parseArguments(argumentsOf(c)) ?? {};
         const todos = args.todos ?? args.plan;
         if (Array.isArray(todos)) {
           l.plan = {
@@ -168,7 +176,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       }
     }
     if (t.role === "tool") {
-      const args = (t.call && parseArguments(t.call.arguments)) || {};
+      const args = (t.call && parseArguments(argumentsOf(t.call))) || {};
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.

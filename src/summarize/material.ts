@@ -6,7 +6,7 @@ import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
 import { exitCode, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
-import { userWords } from "./ledgers.js";
+import { sourceArguments, userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
 import type { HandoffMaterial, HandoffTurn } from "./types.js";
 import { maskSeams } from "../redact/seams.js";
@@ -68,7 +68,14 @@ function withAttachments(turn: { text: string; attachments?: string[] }, text: s
   return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
 }
 
-function turnOf(m: MessageView, index: number, named: string[], count: number): HandoffTurn | undefined {
+/** A call of the material, bounded, remembering the arguments the transcript has (pruning shortens or drafts its own). */
+function callOf(c: ToolCallView, whole = c.arguments): { name: string; arguments: string } {
+  const call = bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT);
+  sourceArguments.set(call, whole);
+  return call;
+}
+
+function turnOf(m: MessageView, index: number, named: string[], count: number, sources: ToolCallView[]): HandoffTurn | undefined {
   let text = m.text;
   const handoff = m.role === "user" || m.role === "assistant" ? findHandoff(text) : undefined;
   if (handoff) text = handoff.rest; // the summary itself travels as previousSummary
@@ -76,7 +83,7 @@ function turnOf(m: MessageView, index: number, named: string[], count: number): 
   const own = text;
   text = withAttachments(turn, text, named, count);
   if (!text && !m.toolCalls.length) return undefined;
-  turn.toolCalls = m.toolCalls.map((c) => bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT));
+  turn.toolCalls = m.toolCalls.map((c, k) => callOf(c, sources[k]?.arguments));
   bounded(turn, "text", text, BODY_LIMIT, BODY_SHARE);
   // The user's own words, taken from the whole text: a cut could fall inside a harness block.
   const words = ownWords(own);
@@ -89,13 +96,13 @@ function turnOf(m: MessageView, index: number, named: string[], count: number): 
  * output before pruning (`whole`): whether it failed, and then its error lines, taken from the whole
  * output redacted (an extract of raw text could hold a piece of a secret no shape recognises).
  */
-function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], redact: (t: string) => string, whole: MessageView | undefined, named: string[]): HandoffTurn[] {
+function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undefined)[], sources: (ToolCallView | undefined)[], redact: (t: string) => string, whole: MessageView | undefined, named: string[]): HandoffTurn[] {
   return m.results.map((r, k) => {
     const turn: HandoffTurn = { index, role: "tool", text: "", toolCalls: [] };
     const count = (whole ?? m).results[k]?.images ?? r.images; // before pruning stubbed them
     bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, count), count), BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
-    if (call) turn.call = bounded({ name: call.name, arguments: "" }, "arguments", call.arguments, ARGUMENTS_LIMIT);
+    if (call) turn.call = callOf(call, sources[k]?.arguments);
     const output = whole?.results[k]?.text;
     if (output === undefined) return turn;
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
@@ -204,6 +211,8 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
   const { views, middle } = x;
   // Paired on the pruned views: their calls carry shrunk arguments, still JSON once bounded.
   const calls = callsOfResults(views);
+  // The calls as the transcript has them: what their values are read from (`argumentsOf`).
+  const whole = callsOfResults(x.original ?? views);
   const turns: HandoffTurn[] = [];
   for (let i = middle.start; i < middle.end; i++) {
     if (x.pinned.includes(i)) continue; // kept verbatim; it reaches the summarizer as latestAsk
@@ -215,8 +224,8 @@ export function handoffMaterial(x: MaterialInput): HandoffMaterial {
     const count = own + o.results.reduce((n, r) => n + r.images, 0);
     const named = count && x.messages ? attachmentsOf(x.messages[i]) : [];
     if (named.length !== count) named.length = 0; // described apart from the view's count: counted only
-    turns.push(...resultTurns(v, i, calls[i], x.redact, x.original?.[i], named));
-    const turn = turnOf(v, i, named, own);
+    turns.push(...resultTurns(v, i, calls[i], whole[i], x.redact, x.original?.[i], named));
+    const turn = turnOf(v, i, named, own, o.toolCalls);
     if (turn) turns.push(turn);
   }
   // An earlier handoff in the middle is the previous checkpoint: update it, don't summarize it.

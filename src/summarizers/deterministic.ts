@@ -6,7 +6,7 @@ import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import { redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -318,7 +318,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
   const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
-  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, c.arguments, r)]);
+  const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
   const l = ledgers(clean.turns);
@@ -343,13 +343,14 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
 function quotable(t: HandoffTurn): HandoffTurn {
   if (t.role === "tool") {
     if (t.failed === undefined) return t;
-    // Of its call, only the command and the path are quoted: each value is redacted whole, the rest not at all.
-    const args = t.call && parseArguments(t.call.arguments);
+    // Of its call, only the command and the path are quoted, from the arguments the transcript has
+    // (pruning's are shortened, or drafts): each value is redacted whole, the rest not at all.
+    const args = t.call && parseArguments(argumentsOf(t.call));
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
     return { ...t, text: "", call: call || t.call };
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
-  return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => (PLAN_TOOL.test(c.name) ? c : { name: c.name, arguments: "" })) } : t;
+  return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) } : t;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
