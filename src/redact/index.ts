@@ -1,5 +1,6 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
 import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
+import { anyStart, triggersOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -160,9 +161,19 @@ function redactBlocks(text: string, manifest = false): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
-/** Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
-const shapesOf = (shapes: Shape[]) => (text: string, about = false): string => {
-  for (const shape of shapes) text = apply(text, shape, about && shape.context);
+/**
+ * Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold
+ * the context a `context` shape needs; `live`: the shapes to read (all when absent). A shape whose
+ * trigger the text lacks cannot match and is not read; a mask changes the text, which is scanned again.
+ */
+const shapesOf = (shapes: Shape[], triggers = triggersOf(shapes)) => (text: string, about = false, live?: Uint8Array): string => {
+  let hit = triggers(text);
+  for (let k = 0; k < shapes.length; k++) {
+    const needed = about && shapes[k].context;
+    if ((live && !live[k]) || !(needed || hit[k])) continue;
+    const out = apply(text, shapes[k], needed);
+    if (out !== text) hit = triggers((text = out));
+  }
   return text;
 };
 
@@ -226,7 +237,7 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
+const encodedOf = (shapes: Shape[], redactShapes: ReturnType<typeof shapesOf>, triggers: ReturnType<typeof triggersOf>, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
   if (!ESCAPE_NEAR.test(text)) return text;
   // Regions first: raw context from `from`, decoded from `start` to `stop`
   const regions: number[] = [];
@@ -258,13 +269,13 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
     windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
   }
   const all = windows.map((w) => w[0]).join("\n\0\n");
-  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
+  const found = triggers(all);
+  const live = Uint8Array.from(shapes, ({ needs, gate }, k) => +((found[k] || !triggers.byNeeds[k]) && (!needs || needs.test(all)) && (!gate || gate(all))));
   let out = "";
   let at = 0; // text before `at` is written
   for (let w = 0; w < windows.length; w++) {
     const [window, before, marks] = windows[w];
-    let clean = window;
-    for (const shape of live) clean = apply(clean, shape);
+    const clean = window && redactShapes(window, false, live);
     if (clean === window) continue;
     // the stretch that changed, and where its ends stand in the text
     const from = regions[w * 3];
@@ -289,8 +300,9 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
  * both loaded lazily, work with: handed over, not imported, so no chunk is shared.
  */
 function kitOf(shapes: Shape[]) {
-  const redactShapes = shapesOf(shapes);
-  const redactEncoded = encodedOf(shapes);
+  const triggers = triggersOf(shapes);
+  const redactShapes = shapesOf(shapes, triggers);
+  const redactEncoded = encodedOf(shapes, redactShapes, triggers);
   return {
     redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
@@ -302,6 +314,8 @@ function kitOf(shapes: Shape[]) {
     shapes,
     kubernetes: KUBERNETES_DATA,
     bodyLine: BODY_LINE,
+    /** For ./window.ts: whether a text may match one of some patterns (./triggers.ts). */
+    anyStart,
     /** For ./more.ts: what its rules are built from, and how it completes the catalogue in use. */
     parts: PARTS,
     extend,
