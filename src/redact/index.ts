@@ -1,6 +1,6 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
 import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
-import { anyStart, triggersOf } from "./triggers.js";
+import { anyWord, triggersOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -145,7 +145,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     pattern.lastIndex = next;
     if (!valid) continue;
     const start = at + (group ? match.lastIndexOf(value) : 0);
-    if (escapedOn(text, start + value.length)) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
+    if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
@@ -190,17 +190,13 @@ const RUNS = Uint8Array.from({ length: 128 }, (_, c) => +RUN.test(String.fromCha
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to. */
 const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
-/** Whether an escape of a token character (`\u0042`, `%41`) starts at `i`: a token does not end there. */
-function escapedOn(text: string, i: number): boolean {
+/** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
+function escapedAt(text: string, i: number): number {
   const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
   const high = len && text.charCodeAt(i + len - 2) - 48;
-  const low = len ? hexAt(text, i + len - 1) : -1;
-  return high >= 2 && high <= 7 && low >= 0 && !!DECODES[high * 16 + low];
-}
-/** The hex digit at `i`, or -1. */
-function hexAt(text: string, i: number): number {
-  const c = text.charCodeAt(i) | 32;
-  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+  const hex = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
+  const low = hex >= 48 && hex <= 57 ? hex - 48 : hex >= 97 && hex <= 102 ? hex - 87 : -1;
+  return high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low] ? high * 16 + low : -1;
 }
 
 /**
@@ -215,14 +211,12 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
   for (let i = start; i < stop; i++) {
     const c = text.charCodeAt(i);
     if (c !== 37 && c !== 92) continue;
-    const len = c === 37 ? 3 : text.startsWith("u00", i + 1) ? 6 : 0;
-    if (!len || i + len > stop) continue;
-    const high = text.charCodeAt(i + len - 2) - 48;
-    const low = hexAt(text, i + len - 1);
-    if (high < 2 || high > 7 || low < 0 || !DECODES[high * 16 + low]) continue;
+    const len = c === 37 ? 3 : 6;
+    const code = i + len > stop ? -1 : escapedAt(text, i);
+    if (code < 0) continue;
     plain += text.slice(seg, i);
     marks.push(plain.length, len);
-    plain += String.fromCharCode(high * 16 + low);
+    plain += String.fromCharCode(code);
     i += len - 1;
     seg = i + 1;
   }
@@ -270,7 +264,7 @@ const encodedOf = (shapes: Shape[], redactShapes: ReturnType<typeof shapesOf>, t
   }
   const all = windows.map((w) => w[0]).join("\n\0\n");
   const found = triggers(all);
-  const live = Uint8Array.from(shapes, ({ needs, gate }, k) => +((found[k] || !triggers.byNeeds[k]) && (!needs || needs.test(all)) && (!gate || gate(all))));
+  const live = Uint8Array.from(shapes, ({ needs, gate }, k) => +(found[k] && (!needs || needs.test(all)) && (!gate || gate(all))));
   let out = "";
   let at = 0; // text before `at` is written
   for (let w = 0; w < windows.length; w++) {
@@ -315,7 +309,7 @@ function kitOf(shapes: Shape[]) {
     kubernetes: KUBERNETES_DATA,
     bodyLine: BODY_LINE,
     /** For ./window.ts: whether a text may match one of some patterns (./triggers.ts). */
-    anyStart,
+    anyWord,
     /** For ./more.ts: what its rules are built from, and how it completes the catalogue in use. */
     parts: PARTS,
     extend,

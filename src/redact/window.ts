@@ -35,32 +35,25 @@ export interface Windows {
   readTo(text: string, to: number): number | undefined;
 }
 
-/**
- * Whether a text holds a prefilter of the shapes `pick` selects (one pattern for those read in any
- * case, one for the rest: a prefilter's source is never rewritten).
- */
-function startsOf(shapes: Shape[], pick: (s: Shape) => boolean | undefined, anyStart: StreamKit["anyStart"]): (text: string) => boolean {
-  const prefilters = shapes.filter(pick).map((s) => (s.lite?.[0] ?? s.needs)!);
-  const sources = (ignoreCase: boolean) => prefilters.filter((r) => r.ignoreCase === ignoreCase).map((r) => r.source);
-  const [anyCase, cased] = [sources(true), sources(false)].map((list, i) => (list.length ? new RegExp(list.join("|"), i ? "" : "i") : undefined));
-  const may = anyStart(prefilters) ?? (() => true); // a text without a start of any is not read by them
-  return (text) => may(text) && (!!anyCase?.test(text) || !!cased?.test(text));
-}
-
 /** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
 const prefilters = new WeakMap<Shape[], Record<"far" | "long" | "context", (text: string) => boolean>>();
 
-export function windowsOf({ redact, shapes, kubernetes, anyStart }: StreamKit): Windows {
+export function windowsOf({ redact, shapes, kubernetes, anyWord }: StreamKit): Windows {
+  /** Whether a text holds a prefilter of the shapes `pick` selects (read only where it holds a word of one: ./triggers.ts). */
+  const startsOf = (pick: (s: Shape) => boolean | undefined): ((text: string) => boolean) => {
+    const list = shapes.filter(pick).map((s) => (s.lite?.[0] ?? s.needs)!);
+    const may = anyWord(list);
+    return (text) => may(text) && list.some((r) => r.test(text));
+  };
   let starts = prefilters.get(shapes);
-  if (!starts) prefilters.set(shapes, (starts = { far: startsOf(shapes, (s) => s.far, anyStart), long: startsOf(shapes, (s) => s.long, anyStart), context: startsOf(shapes, (s) => s.context, anyStart) }));
+  if (!starts) prefilters.set(shapes, (starts = { far: startsOf((s) => s.far), long: startsOf((s) => s.long), context: startsOf((s) => s.context) }));
   const { far, long, context } = starts;
 
   /**
    * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
    * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
    */
-  const kind = anyStart([kubernetes.needs!]) ?? (() => true);
-  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || (kind(text) && kubernetes.needs!.test(text)) || context(text);
+  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
 
   /**
    * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
