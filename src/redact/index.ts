@@ -1,6 +1,6 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
 import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
-import { anyWord, triggersOf } from "./triggers.js";
+import { triggersOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -163,14 +163,14 @@ function redactBlocks(text: string, manifest = false): string {
 
 /**
  * Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold
- * the context a `context` shape needs; `live`: the shapes to read (all when absent). A shape whose
- * trigger the text lacks cannot match and is not read; a mask changes the text, which is scanned again.
+ * the context a `context` shape needs. A shape whose prefilter's words the text lacks (./triggers.ts)
+ * cannot match and is not read; a mask changes the text, which is scanned again.
  */
-const shapesOf = (shapes: Shape[], triggers = triggersOf(shapes)) => (text: string, about = false, live?: Uint8Array): string => {
+const shapesOf = (shapes: Shape[], triggers = triggersOf(shapes.map((s) => s.needs))) => (text: string, about = false): string => {
   let hit = triggers(text);
   for (let k = 0; k < shapes.length; k++) {
     const needed = about && shapes[k].context;
-    if ((live && !live[k]) || !(needed || hit[k])) continue;
+    if (!(needed || hit[k])) continue;
     const out = apply(text, shapes[k], needed);
     if (out !== text) hit = triggers((text = out));
   }
@@ -231,7 +231,7 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (shapes: Shape[], redactShapes: ReturnType<typeof shapesOf>, triggers: ReturnType<typeof triggersOf>, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
+const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
   if (!ESCAPE_NEAR.test(text)) return text;
   // Regions first: raw context from `from`, decoded from `start` to `stop`
   const regions: number[] = [];
@@ -263,13 +263,13 @@ const encodedOf = (shapes: Shape[], redactShapes: ReturnType<typeof shapesOf>, t
     windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
   }
   const all = windows.map((w) => w[0]).join("\n\0\n");
-  const found = triggers(all);
-  const live = Uint8Array.from(shapes, ({ needs, gate }, k) => +(found[k] && (!needs || needs.test(all)) && (!gate || gate(all))));
+  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
   let out = "";
   let at = 0; // text before `at` is written
   for (let w = 0; w < windows.length; w++) {
     const [window, before, marks] = windows[w];
-    const clean = window && redactShapes(window, false, live);
+    let clean = window;
+    for (const shape of live) clean = apply(clean, shape);
     if (clean === window) continue;
     // the stretch that changed, and where its ends stand in the text
     const from = regions[w * 3];
@@ -294,9 +294,8 @@ const encodedOf = (shapes: Shape[], redactShapes: ReturnType<typeof shapesOf>, t
  * both loaded lazily, work with: handed over, not imported, so no chunk is shared.
  */
 function kitOf(shapes: Shape[]) {
-  const triggers = triggersOf(shapes);
-  const redactShapes = shapesOf(shapes, triggers);
-  const redactEncoded = encodedOf(shapes, redactShapes, triggers);
+  const redactShapes = shapesOf(shapes);
+  const redactEncoded = encodedOf(shapes);
   return {
     redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
@@ -308,8 +307,8 @@ function kitOf(shapes: Shape[]) {
     shapes,
     kubernetes: KUBERNETES_DATA,
     bodyLine: BODY_LINE,
-    /** For ./window.ts: whether a text may match one of some patterns (./triggers.ts). */
-    anyWord,
+    /** For ./window.ts: which of some shapes' prefilters a text may hold (./triggers.ts). */
+    triggersOf,
     /** For ./more.ts: what its rules are built from, and how it completes the catalogue in use. */
     parts: PARTS,
     extend,
@@ -357,8 +356,8 @@ export function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassReda
  * The redactor in use: the catalogue of ./shapes.ts, completed by ./more.ts once that has loaded (with
  * the first pass that rewrites, or with the package's `redact`), through `extend`.
  */
-export let redactor = /* @__PURE__ */ redactorOf(SHAPES);
 export let streamKit = /* @__PURE__ */ kitOf(SHAPES);
+export let redactor = /* @__PURE__ */ redactorOf(SHAPES, streamKit);
 export const redact = (text: string): string => redactor.redact(text);
 export const redactMessage = (text: string, max?: number): string => redactor.redactMessage(text, max);
 export const redactEncoded = (text: string): string => streamKit.redactEncoded(text);

@@ -3,7 +3,6 @@
 // that holds none of a shape's, in either case, is not read by the shape at all. The prefilter itself
 // still runs where a word is found. Small texts are redacted by the hundred, and dozens of prefilter
 // scans of each cost several times the one scan here.
-import type { Shape } from "./shapes.js";
 
 /** An alternative's leading literals (a few escaped too), to the first a quantifier may drop. */
 const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
@@ -19,11 +18,11 @@ export function wordsOf(pattern: RegExp | undefined): string[] | undefined {
 }
 
 /**
- * For a catalogue, a scan that tells which of its shapes can match a text (1: may match, 0: its
- * prefilter fails): one with words only where the text holds one (test/redact-triggers.test.ts).
+ * For some prefilters (a catalogue's `needs`), a scan that tells which a text may hold (1) and which
+ * it cannot (0): one with words only where the text holds one (test/redact-triggers.test.ts).
  */
-export function triggersOf(shapes: Shape[]): (text: string) => Uint8Array {
-  const lists = shapes.map((s) => wordsOf(s.needs));
+export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) => Uint8Array {
+  const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
   // one pattern for every word, the longest first: where it finds one, each word it starts with is there too
   const words = [...new Set(lists.flat())].filter((w) => w !== undefined).sort((a, b) => b.length - a.length);
@@ -39,18 +38,5 @@ export function triggersOf(shapes: Shape[]): (text: string) => Uint8Array {
       any.lastIndex = m.index + 1; // a word may start inside another
     }
     return found;
-  };
-}
-
-/**
- * Whether a text may match one of `patterns`: it holds a word of one, in either case (a few native
- * searches of a long text cost less than one case-blind alternation); always where one's are not known.
- */
-export function anyWord(patterns: RegExp[]): (text: string) => boolean {
-  const lists = patterns.map(wordsOf);
-  const words = lists.every(Boolean) && (lists.flat() as string[]);
-  return (text) => {
-    const low = text.toLowerCase();
-    return !words || words.some((w) => low.includes(w));
   };
 }

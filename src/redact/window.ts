@@ -38,12 +38,15 @@ export interface Windows {
 /** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
 const prefilters = new WeakMap<Shape[], Record<"far" | "long" | "context", (text: string) => boolean>>();
 
-export function windowsOf({ redact, shapes, kubernetes, anyWord }: StreamKit): Windows {
-  /** Whether a text holds a prefilter of the shapes `pick` selects (read only where it holds a word of one: ./triggers.ts). */
+export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit): Windows {
+  /** Whether a text holds a prefilter of the shapes `pick` selects (each read only where the scan of ./triggers.ts says it may). */
   const startsOf = (pick: (s: Shape) => boolean | undefined): ((text: string) => boolean) => {
     const list = shapes.filter(pick).map((s) => (s.lite?.[0] ?? s.needs)!);
-    const may = anyWord(list);
-    return (text) => may(text) && list.some((r) => r.test(text));
+    const may = triggersOf(list);
+    return (text) => {
+      const hit = may(text);
+      return list.some((r, k) => hit[k] && r.test(text));
+    };
   };
   let starts = prefilters.get(shapes);
   if (!starts) prefilters.set(shapes, (starts = { far: startsOf((s) => s.far), long: startsOf((s) => s.long), context: startsOf((s) => s.context) }));
