@@ -171,7 +171,7 @@ const shapesOf = (shapes: Shape[], triggers = triggersOf(shapes.map((s) => s.nee
   for (let k = 0; k < shapes.length; k++) {
     const needed = about && shapes[k].context;
     if (!(needed || hit[k])) continue;
-    const out = apply(text, shapes[k], needed);
+    const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
     if (out !== text) hit = triggers((text = out));
   }
   return text;

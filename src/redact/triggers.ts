@@ -18,12 +18,14 @@ export function wordsOf(pattern: RegExp | undefined): string[] | undefined {
 }
 
 /**
- * For some prefilters (a catalogue's `needs`), a scan that tells which a text may hold (1) and which
- * it cannot (0): one with words only where the text holds one (test/redact-triggers.test.ts).
+ * For some prefilters (a catalogue's `needs`), a scan that tells which a text holds (2), may hold (1)
+ * and cannot (0): one with words only where the text holds one, and one that is its words alone (in
+ * either case) wherever it does (test/redact-triggers.test.ts).
  */
 export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) => Uint8Array {
   const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
+  const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
   // one pattern for every word, the longest first: where it finds one, each word it starts with is there too
   const words = [...new Set(lists.flat())].filter((w) => w !== undefined).sort((a, b) => b.length - a.length);
   const within = new Map(words.map((w) => [w, lists.flatMap((l, k) => (l?.some((v) => w.startsWith(v)) ? [k] : []))]));
@@ -34,7 +36,7 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
     const low = text.toLowerCase();
     any.lastIndex = 0;
     for (let m = any.exec(low); m; m = any.exec(low)) {
-      for (const k of within.get(m[0])!) found[k] = 1;
+      for (const k of within.get(m[0])!) found[k] = holds[k];
       any.lastIndex = m.index + 1; // a word may start inside another
     }
     return found;
