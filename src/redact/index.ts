@@ -166,15 +166,18 @@ function redactBlocks(text: string, manifest = false): string {
  * the context a `context` shape needs. A shape whose prefilter's words the text lacks (./triggers.ts)
  * cannot match and is not read; a mask changes the text, which is scanned again.
  */
-const shapesOf = (shapes: Shape[], triggers = triggersOf(shapes.map((s) => s.needs))) => (text: string, about = false): string => {
-  let hit = triggers(text);
-  for (let k = 0; k < shapes.length; k++) {
-    const needed = about && shapes[k].context;
-    if (!(needed || hit[k])) continue;
-    const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
-    if (out !== text) hit = triggers((text = out));
-  }
-  return text;
+const shapesOf = (shapes: Shape[]) => {
+  let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
+  return (text: string, about = false): string => {
+    let hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(text);
+    for (let k = 0; k < shapes.length; k++) {
+      const needed = about && shapes[k].context;
+      if (!(needed || hit[k])) continue;
+      const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
+      if (out !== text) hit = triggers((text = out));
+    }
+    return text;
+  };
 };
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
