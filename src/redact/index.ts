@@ -1,5 +1,6 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
 import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
+import { triggersOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -144,7 +145,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     pattern.lastIndex = next;
     if (!valid) continue;
     const start = at + (group ? match.lastIndexOf(value) : 0);
-    if (escapedOn(text, start + value.length)) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
+    if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
@@ -160,10 +161,23 @@ function redactBlocks(text: string, manifest = false): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
 }
 
-/** Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold the context a `context` shape needs. */
-const shapesOf = (shapes: Shape[]) => (text: string, about = false): string => {
-  for (const shape of shapes) text = apply(text, shape, about && shape.context);
-  return text;
+/**
+ * Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold
+ * the context a `context` shape needs. A shape whose prefilter's words the text lacks (./triggers.ts)
+ * cannot match and is not read; a mask changes the text, which is scanned again.
+ */
+const shapesOf = (shapes: Shape[]) => {
+  let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
+  return (text: string, about = false): string => {
+    let hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(text);
+    for (let k = 0; k < shapes.length; k++) {
+      const needed = about && shapes[k].context;
+      if (!(needed || hit[k])) continue;
+      const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
+      if (out !== text) hit = triggers((text = out));
+    }
+    return text;
+  };
 };
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
@@ -179,17 +193,13 @@ const RUNS = Uint8Array.from({ length: 128 }, (_, c) => +RUN.test(String.fromCha
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to. */
 const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
-/** Whether an escape of a token character (`\u0042`, `%41`) starts at `i`: a token does not end there. */
-function escapedOn(text: string, i: number): boolean {
+/** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
+function escapedAt(text: string, i: number): number {
   const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
   const high = len && text.charCodeAt(i + len - 2) - 48;
-  const low = len ? hexAt(text, i + len - 1) : -1;
-  return high >= 2 && high <= 7 && low >= 0 && !!DECODES[high * 16 + low];
-}
-/** The hex digit at `i`, or -1. */
-function hexAt(text: string, i: number): number {
-  const c = text.charCodeAt(i) | 32;
-  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+  const hex = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
+  const low = hex >= 48 && hex <= 57 ? hex - 48 : hex >= 97 && hex <= 102 ? hex - 87 : -1;
+  return high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low] ? high * 16 + low : -1;
 }
 
 /**
@@ -204,14 +214,12 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
   for (let i = start; i < stop; i++) {
     const c = text.charCodeAt(i);
     if (c !== 37 && c !== 92) continue;
-    const len = c === 37 ? 3 : text.startsWith("u00", i + 1) ? 6 : 0;
-    if (!len || i + len > stop) continue;
-    const high = text.charCodeAt(i + len - 2) - 48;
-    const low = hexAt(text, i + len - 1);
-    if (high < 2 || high > 7 || low < 0 || !DECODES[high * 16 + low]) continue;
+    const len = c === 37 ? 3 : 6;
+    const code = i + len > stop ? -1 : escapedAt(text, i);
+    if (code < 0) continue;
     plain += text.slice(seg, i);
     marks.push(plain.length, len);
-    plain += String.fromCharCode(high * 16 + low);
+    plain += String.fromCharCode(code);
     i += len - 1;
     seg = i + 1;
   }
@@ -302,6 +310,8 @@ function kitOf(shapes: Shape[]) {
     shapes,
     kubernetes: KUBERNETES_DATA,
     bodyLine: BODY_LINE,
+    /** For ./window.ts: which of some shapes' prefilters a text may hold (./triggers.ts). */
+    triggersOf,
     /** For ./more.ts: what its rules are built from, and how it completes the catalogue in use. */
     parts: PARTS,
     extend,
@@ -349,8 +359,8 @@ export function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassReda
  * The redactor in use: the catalogue of ./shapes.ts, completed by ./more.ts once that has loaded (with
  * the first pass that rewrites, or with the package's `redact`), through `extend`.
  */
-export let redactor = /* @__PURE__ */ redactorOf(SHAPES);
 export let streamKit = /* @__PURE__ */ kitOf(SHAPES);
+export let redactor = /* @__PURE__ */ redactorOf(SHAPES, streamKit);
 export const redact = (text: string): string => redactor.redact(text);
 export const redactMessage = (text: string, max?: number): string => redactor.redactMessage(text, max);
 export const redactEncoded = (text: string): string => streamKit.redactEncoded(text);

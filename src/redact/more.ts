@@ -299,7 +299,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     valid: (v) => !named(v),
   },
   // A Go driver's DSN: user:password@tcp(host)/db
-  { pattern: /["'`][\w.-]{1,64}:([^\s:@/"'`]{1,128})@(?:tcp|unix)\(/g, group: [1], needs: /@(?:tcp|unix)\(/, valid: (v) => !named(v) },
+  { pattern: /["'`][\w.-]{1,64}:([^\s:@/"'`]{1,128})@(?:tcp|unix)\(/g, group: [1], needs: /@tcp\(|@unix\(/, valid: (v) => !named(v) },
   {
     // .pgpass lines, as Postgres documents them: hostname:port:database:username:password
     pattern: /^(?:[\w.-]{1,253}|\*):(?:\d{1,5}|\*):(?:[\w.-]{1,63}|\*):(?:[\w.@-]{1,63}|\*):([^\s:]{4,256})$/gm,
@@ -354,7 +354,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // config's `auth`)
     pattern: /(?<![\w+/=-])(?:LS0tLS1CRUdJT|ew|ey|e3)[A-Za-z\d+/]{22}[A-Za-z\d+/]*={0,2}(?![\w+/=-])|(?:\bBasic\s{1,4}|["']auth["']\s{0,4}:\s{0,4}["'])([A-Za-z\d+/]{8}[A-Za-z\d+/]*={0,2})/g,
     group: [1],
-    gate: (t) => /LS0tLS1CRUdJT|\bew|\bey|\be3|Basic|auth/.test(t),
+    needs: /LS0tLS1CRUdJT|\bew|\bey|\be3|Basic|auth/,
     valid: (v, _before, _after, _match, group) => {
       const text = decoded(v);
       return text !== undefined && holdsCredential(text, group === 1);

@@ -355,7 +355,7 @@ export const SHAPES: Shape[] = [
       "g",
     ),
     group: [4],
-    needs: /auth|login|["'](?:SK|AC|rzp_)/i,
+    needs: /auth|login|"sk|'sk|"ac|'ac|"rzp_|'rzp_/i, // (words to the triggers of ./triggers.ts)
     far: true, // arguments on lines of their own, the first up to 128 characters
     valid: (v) => looksRandom(v) || passwordLike(v),
   },
@@ -401,7 +401,7 @@ export const SHAPES: Shape[] = [
   // Programs that take a password after a short flag, as each documents it, within their first arguments
   passwordFlag("mysql|mariadb", "p", ""), // glued: a bare -p asks for it
   passwordFlag("mongo(?:sh)?|rabbitmqadmin|cqlsh", "p", SPACED),
-  passwordFlag("(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az) login", "p", SPACED),
+  passwordFlag("docker login|podman login|nerdctl login|buildah login|skopeo login|oras login|helm registry login|az login", "p", SPACED),
   passwordFlag("sshpass", "p", "[ \\t]{0,4}"),
   passwordFlag("redis-cli", "a", SPACED),
   passwordFlag("ssh-keygen", "N", SPACED), // the new passphrase
@@ -418,7 +418,7 @@ export const SHAPES: Shape[] = [
     // spaced -p asks for the password and leaves the next argument to name the database
     pattern: new RegExp(String.raw`(?:^|[ \t])-[uU]${SPACED}["']?[^\s"'-][^\s"']{0,47}["']?${SPACED}-[pP]${SPACED}${QUOTED}`, "g"),
     group: [1, 2, 3],
-    needs: /-[uU][ \t]/,
+    needs: /-u[ \t]/i,
     breaks: true, // continued lines before the password: 91 characters in at most
     valid: (v, before) => (looksRandom(v) || passwordLike(v)) && !/(?:^|:)\d{1,5}(?:\/[a-z]{3,4})?$|^[\w-]+\.[a-z]{2,5}$/.test(v) && !/\bm(?:ysql|ariadb)[^\n]*$/.test(before),
   },
@@ -478,6 +478,7 @@ export const SHAPES: Shape[] = [
     ),
     group: [1, 2, 3, 4, 5],
     random: [5],
+    needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // a word of every name above
     // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
     // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
     // is a logprob's too) or after a bare space it must look random, or be a password as policies ask

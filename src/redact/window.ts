@@ -35,27 +35,21 @@ export interface Windows {
   readTo(text: string, to: number): number | undefined;
 }
 
-/**
- * Whether a text holds a prefilter of the shapes `pick` selects (one pattern for those read in any
- * case, one for the rest: a prefilter's source is never rewritten).
- */
-function startsOf(shapes: Shape[], pick: (s: Shape) => boolean | undefined): (text: string) => boolean {
-  const sources = (ignoreCase: boolean) =>
-    shapes
-      .filter(pick)
-      .map((s) => (s.lite?.[0] ?? s.needs)!)
-      .filter((r) => r.ignoreCase === ignoreCase)
-      .map((r) => r.source);
-  const [anyCase, cased] = [sources(true), sources(false)].map((list, i) => (list.length ? new RegExp(list.join("|"), i ? "" : "i") : undefined));
-  return (text) => !!anyCase?.test(text) || !!cased?.test(text);
-}
-
 /** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
 const prefilters = new WeakMap<Shape[], Record<"far" | "long" | "context", (text: string) => boolean>>();
 
-export function windowsOf({ redact, shapes, kubernetes }: StreamKit): Windows {
+export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit): Windows {
+  /** Whether a text holds a prefilter of the shapes `pick` selects (each read only where the scan of ./triggers.ts says it may). */
+  const startsOf = (pick: (s: Shape) => boolean | undefined): ((text: string) => boolean) => {
+    const list = shapes.filter(pick).map((s) => (s.lite?.[0] ?? s.needs)!);
+    const may = triggersOf(list);
+    return (text) => {
+      const hit = may(text);
+      return list.some((r, k) => hit[k] && r.test(text));
+    };
+  };
   let starts = prefilters.get(shapes);
-  if (!starts) prefilters.set(shapes, (starts = { far: startsOf(shapes, (s) => s.far), long: startsOf(shapes, (s) => s.long), context: startsOf(shapes, (s) => s.context) }));
+  if (!starts) prefilters.set(shapes, (starts = { far: startsOf((s) => s.far), long: startsOf((s) => s.long), context: startsOf((s) => s.context) }));
   const { far, long, context } = starts;
 
   /**
@@ -111,11 +105,10 @@ const SEPARATOR = "\n\u0000\n";
  * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
  * one scan of the joined text costs a fraction of hundreds of short scans).
  */
-function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, shapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
+function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, redactShapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
   return (texts) => {
     if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-    let joined = texts.map((t) => apply(redactKeyBlocks(t), kubernetes)).join(SEPARATOR);
-    for (const shape of shapes) joined = apply(joined, shape);
+    const joined = redactShapes(texts.map((t) => apply(redactKeyBlocks(t), kubernetes)).join(SEPARATOR));
     const out = joined.split(SEPARATOR);
     // escapes are decoded text by text (their windows never cross a text's end)
     return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
