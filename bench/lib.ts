@@ -138,8 +138,13 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * which the redaction catalogue is ~13 KB: the issue's 36 KB would take most of issue 26's catalogue
  * (see the size section of bench/RESULTS.md).
  */
-/** Everything `import { compact }` can load, once a model summarizer has run too. */
-const TOTAL_COMPACT = 47_500;
+/**
+ * Everything `import { compact }` can load, once a model summarizer has run too. Issue 29 (round 4)
+ * moved it from 47,500 by 1,000 B: the trigger scan that tells which redaction shapes can match a
+ * text (+277 B), the pass's drafts and what a pass reads once (+~200 B), loading ahead near the
+ * threshold; speed the issue asked for, paid in bytes the issue's budgets (at import) still hold.
+ */
+const TOTAL_COMPACT = 48_500;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },
