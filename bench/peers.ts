@@ -67,7 +67,7 @@ const lcCounter = (ms: BaseMessage[]) =>
     return sum + n;
   }, 0);
 
-/** Tokens of the last prompt a fake model was sent: what a real one would have to read (not timed). */
+/** Tokens of the last prompt a fake model was sent: what a real one would have to read (counted after the timing). */
 const promptTokens = (text: string) => estimateTokens([{ role: "user", content: text }]);
 
 /**
@@ -78,9 +78,9 @@ const promptTokens = (text: string) => estimateTokens([{ role: "user", content: 
  */
 async function langChainSummarization(messages: ChatMessage[]) {
   const model = new FakeListChatModel({ responses: [FAKE_SUMMARY] });
-  let sent = 0;
+  let prompt: string | undefined;
   const invoke = model.invoke.bind(model);
-  model.invoke = (input, options) => ((sent = promptTokens(String(input))), invoke(input, options));
+  model.invoke = (input, options) => ((prompt = String(input)), invoke(input, options));
   const { summarizationMiddleware } = await import("langchain");
   const middleware = summarizationMiddleware({ model, trigger: { tokens: BUDGET }, keep: { tokens: TAIL }, tokenCounter: lcCounter });
   const beforeModel = middleware.beforeModel as (state: { messages: BaseMessage[] }, runtime: { context: object }) => Promise<{ messages: BaseMessage[] } | undefined>;
@@ -90,7 +90,7 @@ async function langChainSummarization(messages: ChatMessage[]) {
     const update = await beforeModel({ messages: [...conversation] }, { context: {} });
     return [...system, ...fromLangChain((update?.messages ?? conversation).filter((m) => !RemoveMessage.isInstance(m)))];
   };
-  return { run, sent: () => sent };
+  return { run, sent: () => (prompt === undefined ? 0 : promptTokens(prompt)) };
 }
 
 const leadingSystem = (messages: ChatMessage[]) => messages.slice(0, Math.max(0, messages.findIndex((m) => m.role !== "system" && m.role !== "developer")));
@@ -140,18 +140,18 @@ function fromAdkContents(contents: AdkContent[]): ChatMessage[] {
  * run before a model call (the compactor's processor, then the one that builds the contents): over
  * `tokenThreshold` (its own estimate, characters ÷ 4, without usage metadata) it summarizes every event
  * before the last `eventRetentionSize` (reaching back to keep a response with its call), sending the
- * span's text to the model (no tool calls, no tool outputs); the summary goes in as a user message. The system prompt is the agent's
- * instruction, outside the events.
+ * span's text to the model (no tool calls, no tool outputs); the summary goes in as a user message.
+ * The system prompt is the agent's instruction, outside the events.
  */
 async function adkTokenBased(messages: ChatMessage[]) {
   const adk = await import("@google/adk");
-  let sent = 0;
+  let prompt: AdkContent[] | undefined;
   class FixedSummaryLlm extends adk.BaseLlm {
     constructor() {
       super({ model: "fixed-summary" });
     }
     async *generateContentAsync(request: { contents: AdkContent[] }) {
-      sent = promptTokens(request.contents.flatMap((c) => (c.parts ?? []).map((p) => p.text ?? "")).join("\n"));
+      prompt = request.contents;
       yield { content: { role: "model", parts: [{ text: FAKE_SUMMARY }] } };
     }
     connect(): never {
@@ -171,7 +171,7 @@ async function adkTokenBased(messages: ChatMessage[]) {
     for (const processor of [compaction, adk.CONTENT_REQUEST_PROCESSOR]) for await (const _ of processor.runAsync(context, request as never));
     return [...system, ...fromAdkContents(request.contents)];
   };
-  return { run, sent: () => sent };
+  return { run, sent: () => (prompt ? promptTokens(prompt.flatMap((c) => (c.parts ?? []).map((p) => p.text ?? "")).join("\n")) : 0) };
 }
 
 /**
