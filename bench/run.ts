@@ -36,7 +36,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   size: { title: "Bundle size", run: size },
   scaling: { title: "Scaling: 10 to 10,000 messages", run: scalingBench },
   estimation: { title: "Token estimation against o200k_base", run: estimationBench },
-  peers: { title: "Side by side: AI SDK pruneMessages, LangChain trimMessages", run: peersBench },
+  peers: { title: "Side by side: AI SDK pruneMessages, LangChain trimMessages and summarizationMiddleware, ADK TokenBasedContextCompactor", run: peersBench },
   quality: { title: "Quality without a model: artifact recall of the handoff", run: qualityBench },
   unresolved: { title: "Unresolved errors kept by the handoff", run: unresolvedBench },
   cache: { title: "Cache economics: a long session turn by turn", run: cacheBench },
