@@ -48,6 +48,14 @@ describe("summary deltas", () => {
     }
   });
 
+  it("a Secret's data shown masked stays masked when a later key block swallows the Secret's kind (property counterexample)", () => {
+    const text = ["data:", "  tls.key: |", `    ${B64}`, "-----BEGIN OPENSSH PRIVATE KEY-----", "kind: Secret", "-----END OPENSSH PRIVATE KEY-----", ""].join("\n");
+    const { shown, text: final } = stream(text, text.split("\n").map((_, i, all) => all.slice(0, i).join("\n").length + 1));
+    expect(final).toBe(redact(text));
+    expect(final).not.toContain(B64);
+    expect(final.startsWith(shown)).toBe(true);
+  });
+
   it("still streams ordinary lines as they complete", () => {
     const { deltas } = stream("## Goal\nship it\n## Done\n- tests\npartial", [3, 9, 16, 25]);
     expect(deltas.slice(0, -1).join("")).toBe("## Goal\nship it\n## Done\n- tests\n");

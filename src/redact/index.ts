@@ -155,10 +155,12 @@ export function apply(text: string, shape: Shape, needed = false): string {
 
 /**
  * What is redacted text by text, even in a batch: key blocks, and Kubernetes data only where a Secret
- * is (`manifest`: known to be one, when the text is a window of a longer one).
+ * is (`manifest`: known to be one, when the text is a window of a longer one). The Secret is looked
+ * for before the key blocks are masked: a block's marker that swallowed the `kind` line must not
+ * unmask the data a stream, reading the lines before the block, has already shown masked.
  */
 function redactBlocks(text: string, manifest = false): string {
-  return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest);
+  return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest || KUBERNETES_DATA.needs!.test(text));
 }
 
 /**
