@@ -165,7 +165,8 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const boxes = [...t.text.matchAll(CHECKBOX)];
       if (boxes.length) l.plan = { items: boxes.map((b) => [b[1].trim() ? "x" : " ", b[2]]), at: t.index };
       for (const c of t.toolCalls) {
-        const args = parseArguments(argumentsOf(c)) ?? {};
+        const text = argumentsOf(c);
+        const args = (text && parseArguments(text)) || {}; // "" (a call the checkpoint does not quote) throws: costly
         const todos = args.todos ?? args.plan;
         if (Array.isArray(todos)) {
           l.plan = {
