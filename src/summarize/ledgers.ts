@@ -140,7 +140,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   // an open error once they have done every file it named, or one ran on no file in particular
   // (`mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not); a failure that covers
   // it takes its place (the latest run tells what still fails). Settled errors stay, in order of failure.
-  const judge = (ran: Step[], failed: boolean, what: string, lines: string[], at: number) => {
+  const judge = (ran: Step[], failed: boolean, what: string, lines: () => string[], at: number) => {
     const by = failed ? ran.slice(-1) : ran;
     for (const [k, e] of l.errors) {
       const same = by.filter((step) => step.key === e.step.key);
@@ -152,7 +152,8 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       } else if (left.length) e.step = { ...e.step, files: left };
       else e.resolvedAt = at;
     }
-    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, lines: lines.length ? lines : ["failed"], at, step: by[0] });
+    // its lines read when quoted (a failed run's redact its whole output): most errors are settled or replaced
+    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, get lines() { const x = lines(); return x.length ? x : ["failed"]; }, at, step: by[0] });
   };
   for (const t of turns) {
     const words = t.role === "user" ? t.words ?? userWords(t.text) : "";
@@ -181,7 +182,9 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.
-      const { failed, errorLines } = t.failed !== undefined ? { failed: t.failed, errorLines: t.errorLines ?? [] } : verdict(t.text, command !== undefined);
+      const judged = t.failed === undefined ? verdict(t.text, command !== undefined) : undefined;
+      const failed = judged ? judged.failed : t.failed!;
+      const errorLines = () => judged?.errorLines ?? t.errorLines ?? [];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
         const code = t.failed !== undefined ? t.exit : exitCode(t.text);

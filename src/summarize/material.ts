@@ -108,9 +108,18 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
     turn.failed = verdict(output, isCommand).failed;
     turn.exit = exitCode(output);
-    if (turn.failed) turn.errorLines = verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000));
+    if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
   });
+}
+
+/**
+ * Defines `o[key]` as what `value` returns, computed when first read: a failed run's error lines
+ * redact its whole output, and the deterministic checkpoint quotes those of few runs.
+ */
+export function lazily<T extends object>(o: T, key: keyof T & string, value: () => unknown): void {
+  let v: unknown;
+  Object.defineProperty(o, key, { get: () => (v ??= value()), enumerable: true, configurable: true });
 }
 
 function turnSize(t: HandoffTurn): number {

@@ -4,7 +4,7 @@ import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
-import { redactedMaterial } from "../summarize/material.js";
+import { lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
 import { argumentsOf, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
@@ -318,6 +318,8 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
   const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
+  // A failed run's error lines redacted again, as the rest, when the checkpoint quotes them.
+  m.turns.forEach((t, i) => t.failed && lazily(clean.turns[i], "errorLines", () => r.redactMany(t.errorLines ?? [])));
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
@@ -347,7 +349,9 @@ function quotable(t: HandoffTurn): HandoffTurn {
     // (pruning's are shortened, or drafts): each value is redacted whole, the rest not at all.
     const args = t.call && parseArguments(argumentsOf(t.call));
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
-    return { ...t, text: "", call: call || t.call };
+    // its fields but the error lines (read when quoted, see deterministicCheckpoint): a spread would read them
+    const { index, role, toolCalls, failed, exit, attachments } = t;
+    return { index, role, text: "", toolCalls, failed, exit, attachments, call: call || t.call };
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
   return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) } : t;
