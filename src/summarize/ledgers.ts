@@ -75,6 +75,14 @@ const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|pre
 /** A sentence that states a choice, not any sentence with "because". */
 const DECISION = /\b(?:decided|decision|going with|go with|instead of|rather than|chose|opted|switch(?:ed|ing)? to|we'll use|I'll use|let's use|the fix is|root cause is)\b/i;
 const CHECKBOX = /^\s*[-*] \[([ xX])\] (.+)$/gm;
+/** DECISION without its word boundaries: a mask beside a word makes one. */
+const DECISION_ANYWHERE = new RegExp(DECISION.source.replace(/\\b/g, ""), "i");
+
+/**
+ * Whether an agent's words may give the ledgers a decision, a plan's box or a path, or the checkpoint
+ * a URL. Read in the raw text: what its redaction holds of these the raw holds too (a mask adds none).
+ */
+export const readsWords = (text: string): boolean => DECISION_ANYWHERE.test(text) || /[-*] \[[ xX]\] |https?:\/\//.test(text) || pathsIn(text).length > 0;
 
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];

@@ -169,7 +169,7 @@ function userText(m: MessageView): string {
  * again after. `turns` narrows the copy to some of the material's turns (the deterministic summarizer
  * redacts only those it quotes). The material itself stays raw.
  */
-export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: string[]) => string[], turns = raw.turns): HandoffMaterial {
+export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: string[]) => string[], turns = raw.turns, unread?: (t: HandoffTurn) => boolean): HandoffMaterial {
   const fields: [from: object, to: Record<string, unknown>, key: string][] = [];
   const copy = <T extends object>(from: T, keys: string[]): T => {
     const to = (Array.isArray(from) ? [...from] : { ...from }) as Record<string, unknown>;
@@ -188,13 +188,18 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
     return turn;
   });
   const whole = fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string));
-  const clean = redactMany(whole);
+  // A turn's text `unread` says nothing is taken from (and not cut) is not redacted: written "", read
+  // raw for its neighbours' seams. Each distinct text is redacted once (names, paths, commands repeat).
+  const skip = fields.map(([from, , k]) => k === "text" && !!unread?.(from as HandoffTurn) && !cuts.get(from)?.text);
+  const distinct = [...new Set(whole.filter((_, i) => !skip[i]))];
+  const done = new Map(redactMany(distinct).map((c, i) => [distinct[i], c]));
+  const clean = whole.map((w, i) => (skip[i] ? w : done.get(w)!));
   // a secret split across the texts of turns one message apart (src/redact/seams.ts)
   const seams = maskSeams(texts.map((f) => whole[f]), texts.map((f) => clean[f]), (text) => redactMany([text])[0], (i) => turns[i + 1].index === turns[i].index + 1);
   texts.forEach((f, i) => (clean[f] = seams[i]));
   fields.forEach(([from, to, k], i) => {
     const cut = cuts.get(from)?.[k];
-    to[k] = cut ? bound(clean[i], cut.limit, cut.headShare) : clean[i];
+    to[k] = skip[i] ? "" : cut ? bound(clean[i], cut.limit, cut.headShare) : clean[i];
   });
   return m;
 }

@@ -6,7 +6,7 @@ import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
 import { lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { argumentsOf, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -317,7 +317,11 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
-  const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
+  const turns = m.turns.map(quotable);
+  // What the agent last said is quoted; its other words only for what the ledgers take from them.
+  let said: HandoffTurn | undefined;
+  for (const t of turns) if (t.role === "assistant" && t.text.trim()) said = t;
+  const clean = redactedMaterial(m, r.redactMany, turns, (t) => t.role === "assistant" && t !== said && !readsWords(t.text));
   // A failed run's error lines redacted again, as the rest, when the checkpoint quotes them.
   m.turns.forEach((t, i) => t.failed && lazily(clean.turns[i], "errorLines", () => r.redactMany(t.errorLines ?? [])));
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
