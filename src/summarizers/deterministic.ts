@@ -111,10 +111,10 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   };
   // Most important last (what is kept when the room is short): commands that only look, the others,
   // those that failed then passed, finished plan items, errors settled.
-  const rank = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1);
+  const ranks = new Map([...l.commands.values()].map((c) => [c, LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1])); // once, not per comparison
   cp.set("Completed actions", [
     // A command whose last run is still failing is told under Blocked.
-    ...[...l.commands.values()].filter((c) => !blocked.has(last(c))).sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
+    ...[...l.commands.values()].filter((c) => !blocked.has(last(c))).sort((a, b) => ranks.get(a)! - ranks.get(b)! || last(a) - last(b)).map(line),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
     ...[...settled.values()].map((e) => `resolved: ${clip(e.what, 90)} failed ${at(e.at)} ${quote(e)}`),
   ]);
