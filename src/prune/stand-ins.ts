@@ -51,7 +51,8 @@ function countLines(s: string): number {
   return n;
 }
 
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, code = exitCode(output)): string {
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, exit = () => exitCode(output)): string {
+  const code = exit();
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);

@@ -108,7 +108,7 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     const output = result.text;
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
     turn.exit = exitOf(result);
-    turn.failed = verdict(output, isCommand, turn.exit).failed;
+    turn.failed = verdict(output, isCommand, () => turn.exit).failed;
     if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
   });
