@@ -102,3 +102,25 @@ describe("what the deterministic checkpoint redacts", () => {
     for (const said of ["all set", "looking into it", `token ${GITHUB}`, "[REDACTED]", "[REDACTED PRIVATE KEY]", "ghp_…[REDACTED]"]) expect(readsWords(said), said).toBe(false);
   });
 });
+
+describe("an agent's long words with a call", () => {
+  it("are redacted whole before the material's cut, as words without a call are", async () => {
+    // the cut of the material's bound (4,363 characters kept from the start) falls inside the token
+    const before = `${filler(2000)}`.slice(0, 4320);
+    const said = `${before}\nso we decided to use ${GITHUB} for the push\n${filler(600)}`;
+    const input: ChatMessage[] = [
+      sys(),
+      user("push the branch"),
+      ...Array.from({ length: 3 }, (_, i) => [assistant(`first ${i} ${filler(300)}`), user(`then ${i}`)]).flat(),
+      { role: "assistant", content: said, tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: "git push" }) } }] },
+      { role: "tool", tool_call_id: "c1", content: "Everything up-to-date" },
+      ...Array.from({ length: 12 }, (_, i) => [assistant(`step ${i} ${filler(600)}`), user(`go on ${i}`)]).flat(),
+      user("what now?"),
+    ];
+    const r = await compact(input, { contextWindow: 4000, force: true });
+    expect(r.report.mode).toBe("summary");
+    const summary = JSON.stringify(r.messages.filter((m) => typeof m.content === "string" && m.content.includes("## ")));
+    expect(summary).toContain("so we decided to use");
+    expect(summary).not.toContain(GITHUB.slice(4, 12));
+  });
+});

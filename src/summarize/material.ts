@@ -43,6 +43,9 @@ interface Cut {
  */
 const cuts = new WeakMap<object, Record<string, Cut>>();
 
+/** A copy of a turn that keeps what `bound` cut of it (redaction reads the whole). */
+export const cutLike = <T extends object>(copy: T, from: object): T => (cuts.has(from) && cuts.set(copy, cuts.get(from)!), copy);
+
 /** Sets `o[key]` to `text` bounded, remembering the whole text when it was cut. */
 function bounded<T extends object>(o: T, key: keyof T & string, text: string, limit: number, headShare?: number): T {
   const value = bound(text, limit, headShare);

@@ -4,7 +4,7 @@ import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
-import { lazily, redactedMaterial } from "../summarize/material.js";
+import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
 import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
@@ -358,7 +358,7 @@ function quotable(t: HandoffTurn): HandoffTurn {
     return { index, role, text: "", toolCalls, failed, exit, attachments, call: call || t.call };
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
-  return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) } : t;
+  return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
