@@ -59,10 +59,6 @@ export function exitCode(output: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-const exits = new WeakMap<object, number | undefined>();
-/** A tool result's exit status, read once a pass (its one-liner and the summary's material both ask). */
-export const exitOf = (r: { text: string }): number | undefined => (exits.has(r) ? exits.get(r) : exits.set(r, exitCode(r.text)).get(r));
-
 export const LEAF_LIMIT = 200;
 
 /**

@@ -4,7 +4,7 @@ import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
-import { exitOf, parseArguments } from "../facts/call.js";
+import { exitCode, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
 import { sourceArguments, userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
@@ -106,11 +106,10 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, count), count), BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = callOf(call, sources[k]?.arguments);
-    const result = whole?.results[k];
-    if (!result) return turn;
-    const output = result.text;
+    const output = whole?.results[k]?.text;
+    if (output === undefined) return turn;
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
-    turn.exit = exitOf(result);
+    turn.exit = exitCode(output); // once: the verdict is given it
     turn.failed = verdict(output, isCommand, () => turn.exit).failed;
     if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
@@ -119,11 +118,12 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
 
 /**
  * Defines `o[key]` as what `value` returns, computed when first read: a failed run's error lines
- * redact its whole output, and the deterministic checkpoint quotes those of few runs.
+ * redact its whole output, and the deterministic checkpoint quotes those of few runs. Not enumerable:
+ * a copy by spread neither reads nor carries it (a model's material copies it by name).
  */
 export function lazily<T extends object>(o: T, key: keyof T & string, value: () => unknown): void {
   let v: unknown;
-  Object.defineProperty(o, key, { get: () => (v ??= value()), enumerable: true, configurable: true });
+  Object.defineProperty(o, key, { get: () => (v ??= value()) });
 }
 
 function turnSize(t: HandoffTurn): number {

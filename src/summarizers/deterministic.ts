@@ -353,9 +353,7 @@ function quotable(t: HandoffTurn): HandoffTurn {
     // (pruning's are shortened, or drafts): each value is redacted whole, the rest not at all.
     const args = t.call && parseArguments(argumentsOf(t.call));
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
-    // its fields but the error lines (read when quoted, see deterministicCheckpoint): a spread would read them
-    const { index, role, toolCalls, failed, exit, attachments } = t;
-    return { index, role, text: "", toolCalls, failed, exit, attachments, call: call || t.call };
+    return { ...t, text: "", call: call || t.call }; // without the error lines: see deterministicCheckpoint
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
   return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
