@@ -122,7 +122,8 @@ export function redactedArguments(args: string, r: Redaction): ArgumentTrees | u
       // masked text past the kept part, whose length no longer tells what the whole would keep
       if (clean !== undefined && unmasked(raw, short, clean, r.redact)) return { raw, clean };
     }
-    return { raw, clean: JSON.parse(r.redact(args)) };
+    const whole = r.redact(args);
+    return { raw, clean: whole === args ? raw : JSON.parse(whole) }; // nothing masked: the same tree, parsed once
   } catch {
     return undefined;
   }

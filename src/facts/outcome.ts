@@ -22,8 +22,8 @@ export function commandOf(args: Record<string, unknown>): string | undefined {
  * status decides; else an error word in its first line, or, for a command, in its last lines
  * (where a run sums up), unless its end says nothing failed.
  */
-export function verdict(text: string, isCommand: boolean): { failed: boolean; errorLines: string[] } {
-  const code = exitCode(text);
+export function verdict(text: string, isCommand: boolean, exit = () => exitCode(text)): { failed: boolean; errorLines: string[] } {
+  const code = exit();
   const t = text.trim();
   const nl = t.indexOf("\n");
   const first = nl < 0 ? t : t.slice(0, nl);

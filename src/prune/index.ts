@@ -22,6 +22,13 @@ type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined }
 /** Quoting that reads nothing: a drafted line quotes raw text, for its size alone, and never leaves a pass. */
 const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined };
 
+/** A call's arguments are parsed and redacted to describe the call and again to shrink it: once (drafted or not). */
+function parsedOnce(r: Redaction): Once {
+  const trees = new Map<string, ArgumentTrees | undefined>();
+  const once: Once = { ...r, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
+  return once;
+}
+
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
   messages: M[];
@@ -96,10 +103,8 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const newest = newestCopies(views);
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
   const pictures = s.imageTokens > IMAGE_PRUNE_MIN; // a stub must save something: its own words cost about 8 tokens
-  // A call's arguments are parsed and redacted to describe the call and again to shrink it: once.
-  const trees = new Map<string, ArgumentTrees | undefined>();
-  const once: Once = { ...windowed(redaction), argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
-  const quote: Once = draft ? { ...DRAFT, argumentsOf: (args) => redactedArguments(args, DRAFT) } : once;
+  const once = parsedOnce(windowed(redaction));
+  const quote = draft ? parsedOnce(DRAFT) : once;
 
   const pruneAt = (i: number, quote = once) => {
     const m = views[i];

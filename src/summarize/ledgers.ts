@@ -75,6 +75,14 @@ const CONSTRAINT = /\b(?:don't|do not|never|always|must|should not|shouldn't|pre
 /** A sentence that states a choice, not any sentence with "because". */
 const DECISION = /\b(?:decided|decision|going with|go with|instead of|rather than|chose|opted|switch(?:ed|ing)? to|we'll use|I'll use|let's use|the fix is|root cause is)\b/i;
 const CHECKBOX = /^\s*[-*] \[([ xX])\] (.+)$/gm;
+/** DECISION without its word boundaries: a mask beside a word makes one. */
+const DECISION_ANYWHERE = new RegExp(DECISION.source.replace(/\\b/g, ""), "i");
+
+/**
+ * Whether an agent's words may give the ledgers a decision, a plan's box or a path, or the checkpoint
+ * a URL. Read in the raw text: what its redaction holds of these the raw holds too (a mask adds none).
+ */
+export const readsWords = (text: string): boolean => DECISION_ANYWHERE.test(text) || /[-*] \[[ xX]\] |https?:\/\//.test(text) || pathsIn(text).length > 0;
 
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];
@@ -140,7 +148,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
   // an open error once they have done every file it named, or one ran on no file in particular
   // (`mix test` settles `mix test a_test.exs`, `mix test b_test.exs` does not); a failure that covers
   // it takes its place (the latest run tells what still fails). Settled errors stay, in order of failure.
-  const judge = (ran: Step[], failed: boolean, what: string, lines: string[], at: number) => {
+  const judge = (ran: Step[], failed: boolean, what: string, lines: () => string[], at: number) => {
     const by = failed ? ran.slice(-1) : ran;
     for (const [k, e] of l.errors) {
       const same = by.filter((step) => step.key === e.step.key);
@@ -152,7 +160,8 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       } else if (left.length) e.step = { ...e.step, files: left };
       else e.resolvedAt = at;
     }
-    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, lines: lines.length ? lines : ["failed"], at, step: by[0] });
+    // its lines read when quoted (a failed run's redact its whole output): most errors are settled or replaced
+    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, get lines() { const x = lines(); return x.length ? x : ["failed"]; }, at, step: by[0] });
   };
   for (const t of turns) {
     const words = t.role === "user" ? t.words ?? userWords(t.text) : "";
@@ -165,7 +174,8 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const boxes = [...t.text.matchAll(CHECKBOX)];
       if (boxes.length) l.plan = { items: boxes.map((b) => [b[1].trim() ? "x" : " ", b[2]]), at: t.index };
       for (const c of t.toolCalls) {
-        const args = parseArguments(argumentsOf(c)) ?? {};
+        const text = argumentsOf(c);
+        const args = (text && parseArguments(text)) || {}; // "" (a call the checkpoint does not quote) throws: costly
         const todos = args.todos ?? args.plan;
         if (Array.isArray(todos)) {
           l.plan = {
@@ -180,7 +190,9 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.
-      const { failed, errorLines } = t.failed !== undefined ? { failed: t.failed, errorLines: t.errorLines ?? [] } : verdict(t.text, command !== undefined);
+      const judged = t.failed === undefined ? verdict(t.text, command !== undefined) : undefined;
+      const failed = judged ? judged.failed : t.failed!;
+      const errorLines = () => judged?.errorLines ?? t.errorLines ?? [];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
         const code = t.failed !== undefined ? t.exit : exitCode(t.text);

@@ -43,6 +43,9 @@ interface Cut {
  */
 const cuts = new WeakMap<object, Record<string, Cut>>();
 
+/** A copy of a turn that keeps what `bound` cut of it (redaction reads the whole). */
+export const cutLike = <T extends object>(copy: T, from: object): T => (cuts.has(from) && cuts.set(copy, cuts.get(from)!), copy);
+
 /** Sets `o[key]` to `text` bounded, remembering the whole text when it was cut. */
 function bounded<T extends object>(o: T, key: keyof T & string, text: string, limit: number, headShare?: number): T {
   const value = bound(text, limit, headShare);
@@ -106,11 +109,21 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     const output = whole?.results[k]?.text;
     if (output === undefined) return turn;
     const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
-    turn.failed = verdict(output, isCommand).failed;
-    turn.exit = exitCode(output);
-    if (turn.failed) turn.errorLines = verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000));
+    turn.exit = exitCode(output); // once: the verdict is given it
+    turn.failed = verdict(output, isCommand, () => turn.exit).failed;
+    if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
   });
+}
+
+/**
+ * Defines `o[key]` as what `value` returns, computed when first read: a failed run's error lines
+ * redact its whole output, and the deterministic checkpoint quotes those of few runs. Not enumerable:
+ * a copy by spread neither reads nor carries it (a model's material copies it by name).
+ */
+export function lazily<T extends object>(o: T, key: keyof T & string, value: () => unknown): void {
+  let v: unknown;
+  Object.defineProperty(o, key, { get: () => (v ??= value()) });
 }
 
 function turnSize(t: HandoffTurn): number {
@@ -160,7 +173,7 @@ function userText(m: MessageView): string {
  * again after. `turns` narrows the copy to some of the material's turns (the deterministic summarizer
  * redacts only those it quotes). The material itself stays raw.
  */
-export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: string[]) => string[], turns = raw.turns): HandoffMaterial {
+export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: string[]) => string[], turns = raw.turns, unread?: (t: HandoffTurn) => boolean): HandoffMaterial {
   const fields: [from: object, to: Record<string, unknown>, key: string][] = [];
   const copy = <T extends object>(from: T, keys: string[]): T => {
     const to = (Array.isArray(from) ? [...from] : { ...from }) as Record<string, unknown>;
@@ -179,13 +192,18 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
     return turn;
   });
   const whole = fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string));
-  const clean = redactMany(whole);
+  // A turn's text `unread` says nothing is taken from (and not cut) is not redacted: written "", read
+  // raw for its neighbours' seams. Each distinct text is redacted once (names, paths, commands repeat).
+  const skip = fields.map(([from, , k]) => k === "text" && !!unread?.(from as HandoffTurn) && !cuts.get(from)?.text);
+  const distinct = [...new Set(whole.filter((_, i) => !skip[i]))];
+  const done = new Map(redactMany(distinct).map((c, i) => [distinct[i], c]));
+  const clean = whole.map((w, i) => (skip[i] ? w : done.get(w)!));
   // a secret split across the texts of turns one message apart (src/redact/seams.ts)
   const seams = maskSeams(texts.map((f) => whole[f]), texts.map((f) => clean[f]), (text) => redactMany([text])[0], (i) => turns[i + 1].index === turns[i].index + 1);
   texts.forEach((f, i) => (clean[f] = seams[i]));
   fields.forEach(([from, to, k], i) => {
     const cut = cuts.get(from)?.[k];
-    to[k] = cut ? bound(clean[i], cut.limit, cut.headShare) : clean[i];
+    to[k] = skip[i] ? "" : cut ? bound(clean[i], cut.limit, cut.headShare) : clean[i];
   });
   return m;
 }

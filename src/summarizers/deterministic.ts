@@ -4,9 +4,9 @@ import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
 import { windowed } from "../redact/window.js";
-import { redactedMaterial } from "../summarize/material.js";
+import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { argumentsOf, ledgers, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -111,10 +111,10 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   };
   // Most important last (what is kept when the room is short): commands that only look, the others,
   // those that failed then passed, finished plan items, errors settled.
-  const rank = (c: CommandEntry) => (LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1);
+  const ranks = new Map([...l.commands.values()].map((c) => [c, LOOKS.test(c.command) ? 0 : settled.has(`\`${c.command}\``) ? 2 : 1])); // once, not per comparison
   cp.set("Completed actions", [
     // A command whose last run is still failing is told under Blocked.
-    ...[...l.commands.values()].filter((c) => !blocked.has(last(c))).sort((a, b) => rank(a) - rank(b) || last(a) - last(b)).map(line),
+    ...[...l.commands.values()].filter((c) => !blocked.has(last(c))).sort((a, b) => ranks.get(a)! - ranks.get(b)! || last(a) - last(b)).map(line),
     ...(l.plan?.items.filter(([done]) => done === "x").map(([, t]) => `done: ${clip(t, 160)} ${at(l.plan!.at)}`) ?? []),
     ...[...settled.values()].map((e) => `resolved: ${clip(e.what, 90)} failed ${at(e.at)} ${quote(e)}`),
   ]);
@@ -317,7 +317,13 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
-  const clean = redactedMaterial(m, r.redactMany, m.turns.map(quotable));
+  const turns = m.turns.map(quotable);
+  // What the agent last said is quoted; its other words only for what the ledgers take from them.
+  let said: HandoffTurn | undefined;
+  for (const t of turns) if (t.role === "assistant" && t.text.trim()) said = t;
+  const clean = redactedMaterial(m, r.redactMany, turns, (t) => t.role === "assistant" && t !== said && !readsWords(t.text));
+  // A failed run's error lines redacted again, as the rest, when the checkpoint quotes them.
+  m.turns.forEach((t, i) => t.failed && lazily(clean.turns[i], "errorLines", () => r.redactMany(t.errorLines ?? [])));
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
@@ -347,10 +353,10 @@ function quotable(t: HandoffTurn): HandoffTurn {
     // (pruning's are shortened, or drafts): each value is redacted whole, the rest not at all.
     const args = t.call && parseArguments(argumentsOf(t.call));
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
-    return { ...t, text: "", call: call || t.call };
+    return { ...t, text: "", call: call || t.call }; // without the error lines: see deterministicCheckpoint
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
-  return t.toolCalls.length ? { ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) } : t;
+  return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
