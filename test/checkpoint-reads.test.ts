@@ -24,6 +24,20 @@ describe("what the deterministic checkpoint redacts", () => {
     expect(redactor.redact(`password:\n  ${HIDDEN} denied`)).not.toContain(HIDDEN);
   });
 
+  it("a command the checkpoint quotes is redacted as its call's whole arguments redact it (a sibling argument says Oracle: scott/<password>@host)", async () => {
+    const input: ChatMessage[] = [sys(), user("Fix the build"), assistant("Looking.")];
+    for (let i = 0; i < 40; i++) {
+      const args = { description: `oracle ${i}`, command: `connect scott/Tiger2024x${i}@dbhost/ORCL && run step${i} ${filler(300)}` };
+      input.push(...call("Bash", args, `${filler(400)}\nError: failed at step${i}\nexit code: 2`));
+    }
+    input.push(user("and then?"), assistant("next"));
+    const r = await compact(input, { contextWindow: 16_000 });
+    expect(r.report.summary?.source).toBe("deterministic");
+    const handoff = String(r.messages.find((m) => String(m.content).includes("## Blocked"))?.content);
+    expect(handoff).toContain("connect scott/");
+    expect(handoff).not.toContain("Tiger2024x");
+  });
+
   it("a failed run's error line is quoted as its whole output redacts it, for ours and in a model's material", async () => {
     const input: ChatMessage[] = [
       sys(),

@@ -1,5 +1,5 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall, parseArguments } from "../facts/call.js";
+import { clip, describeCall, redactedArguments, type Redaction } from "../facts/call.js";
 import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor } from "../redact/index.js";
@@ -317,7 +317,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
-  const turns = m.turns.map(quotable);
+  const turns = m.turns.map((t) => quotable(t, r));
   // What the agent last said is quoted; its other words only for what the ledgers take from them.
   let said: HandoffTurn | undefined;
   for (const t of turns) if (t.role === "assistant" && t.text.trim()) said = t;
@@ -346,12 +346,14 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
  * A turn as the checkpoint may quote it, so that nothing is redacted for nothing: a tool result judged
  * on its whole output (failed, error lines redacted) is never quoted by its text.
  */
-function quotable(t: HandoffTurn): HandoffTurn {
+function quotable(t: HandoffTurn, r: Redaction): HandoffTurn {
   if (t.role === "tool") {
     if (t.failed === undefined) return t;
     // Of its call, only the command and the path are quoted, from the arguments the transcript has
-    // (pruning's are shortened, or drafts): each value is redacted whole, the rest not at all.
-    const args = t.call && parseArguments(argumentsOf(t.call));
+    // (pruning's are shortened, or drafts), redacted as the whole arguments redact them: a sibling
+    // may say what a value is (`"description": "oracle"` makes `scott/<password>@host` one).
+    const clean = t.call && redactedArguments(argumentsOf(t.call), r)?.clean;
+    const args = clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
     return { ...t, text: "", call: call || t.call }; // without the error lines: see deterministicCheckpoint
   }
