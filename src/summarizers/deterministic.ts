@@ -1,9 +1,9 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall, redactedArguments, type Redaction } from "../facts/call.js";
+import { clip, describeCall, parseArguments, redactedArguments } from "../facts/call.js";
 import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
-import type { PassRedactor } from "../redact/index.js";
-import { windowed } from "../redact/window.js";
+import type { PassRedactor, Redactor } from "../redact/index.js";
+import { windowed, type Windows } from "../redact/window.js";
 import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
 import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
@@ -317,7 +317,8 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
-  const turns = m.turns.map((t) => quotable(t, r));
+  const quoted = calls(m.turns, r);
+  const turns = m.turns.map((t) => quotable(t, quoted));
   // What the agent last said is quoted; its other words only for what the ledgers take from them.
   let said: HandoffTurn | undefined;
   for (const t of turns) if (t.role === "assistant" && t.text.trim()) said = t;
@@ -346,19 +347,41 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
  * A turn as the checkpoint may quote it, so that nothing is redacted for nothing: a tool result judged
  * on its whole output (failed, error lines redacted) is never quoted by its text.
  */
-function quotable(t: HandoffTurn, r: Redaction): HandoffTurn {
+function quotable(t: HandoffTurn, quoted: Map<object, Record<string, unknown> | undefined>): HandoffTurn {
   if (t.role === "tool") {
     if (t.failed === undefined) return t;
-    // Of its call, only the command and the path are quoted, from the arguments the transcript has
-    // (pruning's are shortened, or drafts), redacted as the whole arguments redact them: a sibling
-    // may say what a value is (`"description": "oracle"` makes `scott/<password>@host` one).
-    const clean = t.call && redactedArguments(argumentsOf(t.call), r)?.clean;
-    const args = clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
+    // Of its call, only the command and the path are quoted (see `calls`), the rest not at all.
+    const args = t.call && quoted.get(t.call);
     const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
     return { ...t, text: "", call: call || t.call }; // without the error lines: see deterministicCheckpoint
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
   return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
+}
+
+/** Arguments up to this long are redacted in one batch with the others; a longer one in windows (a file being written). */
+const BATCHED = 4_000;
+
+/**
+ * The arguments of the calls `quotable` quotes, from those the transcript has (pruning's are
+ * shortened, or drafts), redacted as their whole text redacts them, never a value alone: a sibling may
+ * say what a value is (`"description": "oracle"` makes `scott/<password>@host` one). The short ones in
+ * one batch (a call's redaction is mostly its fixed cost), a long one in windows of its leaves.
+ */
+function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<string, unknown> | undefined> {
+  const quoted = new Map<object, Record<string, unknown> | undefined>();
+  const short: [object, string][] = [];
+  for (const t of turns) {
+    if (t.role !== "tool" || t.failed === undefined || !t.call) continue;
+    const args = argumentsOf(t.call);
+    if (args.length <= BATCHED) short.push([t.call, args]);
+    else {
+      const clean = redactedArguments(args, r)?.clean;
+      quoted.set(t.call, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
+    }
+  }
+  r.redactMany(short.map(([, args]) => args)).forEach((clean, i) => quoted.set(short[i][0], parseArguments(clean)));
+  return quoted;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */
