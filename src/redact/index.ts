@@ -1,6 +1,6 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
 import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
-import { triggersOf } from "./triggers.js";
+import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -89,10 +89,21 @@ export function redactKeyBlocks(text: string): string {
 /** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
 const CSRF = /[cx]srf[^\n]{0,40}$/i;
 const CSRF_ANY = /[cx]srf/i;
-/** Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`, Slack's `…/XXXX` webhooks). */
-const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
+/**
+ * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
+ * Slack's `…/XXXX` webhooks): `/EXAMPLE$|[_/-](?:x{4,}|X{4,})$/`, by hand (a pattern ending in `$` is
+ * tried at every start, and this runs for every candidate).
+ */
+function example(value: string): boolean {
+  let i = value.length - 1;
+  const x = value.charCodeAt(i);
+  if (x !== 120 && x !== 88) return value.endsWith("EXAMPLE");
+  while (value.charCodeAt(i - 1) === x) i--;
+  const c = value.charCodeAt(i - 1);
+  return value.length - i >= 4 && (c === 95 || c === 47 || c === 45);
+}
 /** Already masked: a kept prefix ends in "…". */
-const MASKED = /…|REDACTED\]/;
+const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
@@ -137,7 +148,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    if (MASKED.test(value) || NOT_SECRET.test(value) || EXAMPLE.test(value)) continue; // masked already, an id, or documentation's example
+    if (masked(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
@@ -147,6 +158,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
+    if (from < start && marker !== REDACTED) joined = true;
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
   }
@@ -162,19 +174,33 @@ function redactBlocks(text: string, manifest = false): string {
 }
 
 /**
+ * Whether the last `apply` wrote a kept prefix where a backslash was dropped: joined to what was before
+ * it, it may make a word no text held (`p\whsec_…` → `pwhsec_…`).
+ */
+let joined = false;
+
+/**
  * Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold
  * the context a `context` shape needs. A shape whose prefilter's words the text lacks (./triggers.ts)
- * cannot match and is not read; a mask changes the text, which is scanned again.
+ * cannot match and is not read. A mask changes the text: what it leaves is the text's own pieces and
+ * markers, and no word is a marker's or crosses one's `[`, `]` or `…`, so words only go, and a
+ * prefilter known to hold is read again (a word it held may be gone); where a mask may join a word
+ * (`joined`, or a catalogue with a word of "redacted"), the text is scanned again.
  */
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
+  let joins = false;
   return (text: string, about = false): string => {
-    let hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(text);
+    let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
+      joined = joins;
       const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
-      if (out !== text) hit = triggers((text = out));
+      if (out === text) continue;
+      if (joined) hit = triggers(out);
+      else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;
+      text = out;
     }
     return text;
   };

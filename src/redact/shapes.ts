@@ -281,7 +281,9 @@ const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
-export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !joinsP(before.charCodeAt(before.length - 1), match.charCodeAt(0));
+/** A lower-case letter before `p`, a capital before `P`: `/[a-z]p|[A-Z]P/` on the two, by char code. */
+const joinsP = (c: number, p: number) => (p === 112 && c >= 97 && c <= 122) || (p === 80 && c >= 65 && c <= 90);
 /** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
