@@ -48,11 +48,9 @@ const REPEATED = /^(.)\1+$/;
  */
 const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
 /** A named value that stands for one: a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one. */
-const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || /EXAMPLE(?:KEY)?$/.test(value) || p.documented(value);
+const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
-/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
-const IDENTIFIER = /^[A-Za-z_]+$/;
 /** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
 const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
 
@@ -64,30 +62,44 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
  * without a random run (`*_FILE`), a placeholder, a code identifier.
  */
 function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
-  if (!CREDENTIAL_NAME.test(match) || (/^pass|^pwd|^[_-]pw/i.test(match) && !p.passwordNamed(before, match))) return false;
-  if (/^token/i.test(match) && !p.nameCode(before.charCodeAt(before.length - 1))) return false; // a bare `token`
+  // (cheap tests first, by char code where a pattern would be tried at every start: this runs for
+  // every value a credential's name gives, and adversarial text gives one every few characters)
+  const first = match.charCodeAt(0);
+  if (((first | 32) === 112 || first === 95 || first === 45 ? /^pass|^pwd|^[_-]pw/i.test(match) && !p.passwordNamed(before, match) : (first | 32) === 116 && /^token/i.test(match) && !p.nameCode(before.charCodeAt(before.length - 1))) || !CREDENTIAL_NAME.test(match)) return false;
   const between = match.slice(0, match.lastIndexOf(value));
-  if (between.includes("\n")) return false; // a value on the next line is a YAML block's next key
-  const quoted = /["'`]\s{0,2}$/.test(between);
+  // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
+  if (between.includes("\n") || between.endsWith(":")) return false;
+  const last = between.charCodeAt(between.length - 1);
+  const quoted = last === 34 || last === 39 || last === 96 || (!(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(between));
   const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
   // after a bare space, only a flag (`--password x`) or prose names a value
   if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
-  if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  // (each test only where it can hold: this runs for every value a credential's name gives)
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
-  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
-  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
-  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
+  const identifier = !quoted && letters(value);
+  if (identifier && (NAMES_CREDENTIAL.test(value) || (!prose && closes(after.charCodeAt(0))))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
-  if (between.includes(",") && IDENTIFIER.test(value)) return false;
+  if (between.includes(",") && (quoted ? letters(value) : identifier)) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
   // after a password's name that is no predicate ("the password is letmein", not "… is too short")
   return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
 }
+
+/** Letters and `_` only, one or more: `/^[A-Za-z_]+$/` (an identifier in code) by char code. */
+function letters(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i) | 32;
+    if (!(c >= 97 && c <= 122) && value.charCodeAt(i) !== 95) return false;
+  }
+  return value.length > 0;
+}
+/** What closes a list, a call or a statement: `,;)]}`. */
+const closes = (c: number) => c === 44 || c === 59 || c === 41 || c === 93 || c === 125;
 
 /**
  * Words that follow "the password is" as a predicate, not a value: adverbs, articles, prepositions,
