@@ -228,10 +228,12 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     needs: /pass|pw/i,
     valid: (v, _before, _after, match, group) => {
       if (group !== 3) return group === 1 ? passphrase(v) : v.split(/[ \t]/).every(proseWord);
-      if (/^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
-      const word = v.replace(/[.,;:!?]+$/, "");
+      if ((match.charCodeAt(4) | 32) === 112 && /^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
+      let end = v.length;
+      while (end > 0 && ".,:;!?".includes(v[end - 1])) end--;
+      const word = end < v.length ? v.slice(0, end) : v;
       // a PowerShell cmdlet or a call assigned to a `pw` variable: code, not a value
-      return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
+      return !NOT_A_VALUE.has(word.toLowerCase()) && !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
     },
   },
   {

@@ -252,6 +252,8 @@ function wordStart(name: string, end: number): number {
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
   if (name.length - start > 8) return false; // no id word is longer ("checksum")
+  const c = name.charCodeAt(start) | 32;
+  if (!(c >= 48 && c <= 57) && !"bcdehikmnrstxy".includes(String.fromCharCode(c))) return false; // no id word starts otherwise
   const word = name.slice(start).toLowerCase();
   if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
   if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
