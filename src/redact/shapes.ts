@@ -598,16 +598,30 @@ export function bareToken(value: string): boolean {
   return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !identifier(value) && !hooks.plain(value);
 }
 
-/** A segment of an identifier: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
-const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+/** A segment of an identifier, read where it starts: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
+const SEGMENT = /(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)(?=[_-]|$)/y;
 /**
  * Four or more words joined by `_` or `-`, two of them words of letters: a constant (`SN_id_Gost28147_89_None_KeyMeshing`), an OID's
  * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words.
+ * (Segment by segment in place, nothing split: it runs for every candidate value.)
  */
 export function identifier(value: string): boolean {
-  const segments = value.split(/[_-]/);
-  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
+  let segments = 1;
+  for (let i = 0; i < value.length; i++) if (joins(value.charCodeAt(i))) segments++;
+  if (segments < 4) return false;
+  let words = 0;
+  for (let start = 0, i = 0; i <= value.length; i++) {
+    if (i < value.length && !joins(value.charCodeAt(i))) continue;
+    if (i > start && !((SEGMENT.lastIndex = start), SEGMENT.test(value))) return false;
+    let letters = i - start >= 3;
+    for (let k = start; letters && k < i; k++) letters = ((value.charCodeAt(k) | 32) >= 97 && (value.charCodeAt(k) | 32) <= 122);
+    if (letters) words++;
+    start = i + 1;
+  }
+  return words >= 2;
 }
+/** `_` or `-`, which join an identifier's segments. */
+const joins = (c: number) => c === 95 || c === 45;
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */
 function casesAndDigits(value: string): boolean {
