@@ -94,7 +94,7 @@ const CSRF_ANY = /[cx]srf/i;
  * Slack's `…/XXXX` webhooks): `/EXAMPLE$|[_/-](?:x{4,}|X{4,})$/`, by hand (a pattern ending in `$` is
  * tried at every start, and this runs for every candidate).
  */
-function example(value: string): boolean {
+export function example(value: string): boolean {
   let i = value.length - 1;
   const x = value.charCodeAt(i);
   if (x !== 120 && x !== 88) return value.endsWith("EXAMPLE");
@@ -103,7 +103,7 @@ function example(value: string): boolean {
   return value.length - i >= 4 && (c === 95 || c === 47 || c === 45);
 }
 /** Already masked: a kept prefix ends in "…". */
-const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
+export const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after

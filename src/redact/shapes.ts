@@ -192,6 +192,8 @@ const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}
 const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/gi;
 /** Whether `pattern` (`g`; its matches end at the end, at most `max` long) matches `text`: tried only where a match can start, not at every start. */
 const endMatches = (pattern: RegExp, text: string, max: number) => ((pattern.lastIndex = Math.max(0, text.length - max)), pattern.test(text));
+/** The name before a value says it is none: NOT_AFTER (at most 7 characters) at its end. */
+export const notAfter = (before: string) => endMatches(NOT_AFTER, before, 7);
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
@@ -208,7 +210,7 @@ const codeAt = (before: string, match: string, k: number) => (k < before.length 
  * escaped quotes too; the whole run of name characters, a letter first, at most 60. By hand, from
  * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
  */
-function nameBefore(before: string, match: string, n: number): string | undefined {
+export function nameBefore(before: string, match: string, n: number): string | undefined {
   let i = before.length + n;
   if (quoteCode(codeAt(before, match, i - 1))) i--;
   if (codeAt(before, match, i - 1) === 92) i--;
@@ -275,7 +277,7 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-function idNamed(before: string, match = "", n = 0): boolean {
+export function idNamed(before: string, match = "", n = 0): boolean {
   const name = nameBefore(before, match, n);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
@@ -495,7 +497,7 @@ export const SHAPES: Shape[] = [
     // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key
     valid: (v, before, after, match, group) =>
       after !== "(" &&
-      !endMatches(NOT_AFTER, before, 7) &&
+      !notAfter(before) &&
       !(((v.charCodeAt(0) | 32) === 99 || (v.charCodeAt(0) | 32) === 120) && /^[cx]srf/i.test(v)) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
