@@ -28,7 +28,7 @@ function candidates(shape: Shape, text: string): [string, string, string, string
   return out;
 }
 
-const NAMES = ["DB_PASSWORD", "password", "Password", "passphrase", "pass", "pwd", "_pw", "-pw", "dbPassword", "bypass", "token", "TOKEN", "GITHUB_TOKEN", "tokeN", "api_key", "API_KEY", "apiKey", "secret", "client_secret", "credentials", "auth", "login", "cookie", "trace_id", "x", "kid", "sha256", "cache_key", "basE", "passphrasE", "public_key", "csrf_token", "not_secret", "_auth"];
+const NAMES = ["DB_PASSWORD", "password", "Password", "passphrase", "pass", "pwd", "_pw", "-pw", "dbPassword", "bypass", "bypASS", "ApASSWORD", "aPassword", "xtoken", "_token", "token", "TOKEN", "GITHUB_TOKEN", "tokeN", "api_key", "API_KEY", "apiKey", "secret", "client_secret", "credentials", "auth", "login", "cookie", "trace_id", "x", "kid", "sha256", "cache_key", "basE", "passphrasE", "public_key", "csrf_token", "not_secret", "_auth"];
 const OPS = ["=", ": ", ":", " = ", "=>", '": "', '\\"', "'", " is ", " was ", " ", ", ", '", "', " --", "\n", "  ", "=\\u0041", " for the box is ", ": '", "`"];
 const VALUES = ["coral", "Hunter2Pass9", "H.the", "$VAR", "${X}", "string", "None", "AKIAIOSFODNN7EXAMPLE", "sk_live_xxxxxxxx", "a/b/c", "1.2.3", "env.DB_PASSWORD", "hashedPassword", "letmein", "too", "a,b", "aaaa", "…", "[REDACTED]", "x5t", "Zx81fQ2mN7pLk3vT9wRy", "Summer2024!", "my-fake-key", "12345", "hunter2.", "currently", "Get-Secret", "correct horse battery staple", "rzp_live_YOBO3lwmy6QXaS", "SN_id_Gost28147_89_None_KeyMeshing", "node-cache-Linux-x64-npm-abc", "a_b_c_d", "-x-", "XXXX", "v_-XXXX", "EXAMPLEKEY"];
 const piece = fc.oneof(

@@ -64,8 +64,11 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
 function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
   // (cheap tests first, by char code where a pattern would be tried at every start: this runs for
   // every value a credential's name gives, and adversarial text gives one every few characters)
+  // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`); a bare `token` is no name
   const first = match.charCodeAt(0);
-  if (((first | 32) === 112 || first === 95 || first === 45 ? /^pass|^pwd|^[_-]pw/i.test(match) && !p.passwordNamed(before, match) : (first | 32) === 116 && /^token/i.test(match) && !p.nameCode(before.charCodeAt(before.length - 1))) || !CREDENTIAL_NAME.test(match)) return false;
+  const c = before.charCodeAt(before.length - 1);
+  if (first === 112 ? c >= 97 && c <= 122 && /^pass|^pwd/i.test(match) : first === 80 ? c >= 65 && c <= 90 && /^pass|^pwd/i.test(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
+  if (!CREDENTIAL_NAME.test(match)) return false;
   const between = match.slice(0, match.lastIndexOf(value));
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (between.includes("\n") || between.endsWith(":")) return false;

@@ -549,7 +549,10 @@ const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|
  */
 export const standsFor = (value: string) => PLACEHOLDER.test(value) || documented(value);
 /** How documentation writes a value it does not give: a word in capitals (`PASSWORD`, `API_KEY`), or the name itself. */
-const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
+const documented = (value: string) => {
+  const c = value.charCodeAt(0); // (each pattern only where its first letter is: this runs for most candidate values)
+  return (c >= 65 && c <= 90 && /^[A-Z]+(?:_[A-Z]+)*$/.test(value)) || (((c | 32) === 112 || (c | 32) === 115) && /^(?:password|passwd|pass|pwd|secret)$/i.test(value));
+};
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
