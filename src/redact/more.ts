@@ -174,7 +174,7 @@ const holdsCredential = (text: string, basic = false) =>
 
 /** Base64 of text with no credential in it: a certificate, a note, a public key (checked decoded). */
 const plainBase64 = (value: string) => {
-  const text = decoded(value.replace(/=+$/, (pad) => pad));
+  const text = decoded(value);
   return text !== undefined && !holdsCredential(text);
 };
 

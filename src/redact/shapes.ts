@@ -562,7 +562,8 @@ export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w.
  * letters and digits (names, words and code have none: getTokenizer, settings.API_TOKEN).
  */
 export function looksRandom(value: string): boolean {
-  return value.length >= 8 && !PLACEHOLDER.test(value) && !VERSION.test(value) && !LOCATION.test(value) && mixedRun(value, 5);
+  // (by char code first: a version holds a dot, a location a slash)
+  return value.length >= 8 && mixedRun(value, 5) && !(value.includes(".") && VERSION.test(value)) && !(value.includes("/") && LOCATION.test(value)) && !PLACEHOLDER.test(value);
 }
 
 /** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
