@@ -4,9 +4,9 @@
 // texts, and redaction through the trigger scan against the catalogue applied shape by shape.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { apply, example, masked, redactor as core } from "../src/redact/index.js";
+import { apply, example, redactor as core } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
-import { PARTS, type Shape, identifier, idNamed, nameBefore, notAfter, passwordNamed } from "../src/redact/shapes.js";
+import { PARTS, type Shape, notAfter } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import * as old from "./support/redact-oracle.js";
 import { negatives, positives } from "./support/secrets.js";
@@ -46,17 +46,12 @@ const REAL = [...positives().map((p) => p.line), ...negatives().map((n) => n.lin
 function sameChecks(text: string): void {
   for (const [value, before, after, match, group] of candidates(secretName, text)) {
     expect(PARTS.hooks.named(value, before, after, match, group), JSON.stringify([value, before, match])).toBe(old.namedValue(value, before, after, match, group));
-    const n = match.lastIndexOf(value);
-    expect(idNamed(before, match, n)).toBe(old.idNamed(before + match.slice(0, n)));
     expect(notAfter(before)).toBe(old.NOT_AFTER.test(before));
-    expect(passwordNamed(before, match)).toBe(old.passwordNamed(before, match));
   }
   for (const [value, before, after, match, group] of candidates(prose, text)) if (group === 3) expect(prose.valid!(value, before, after, match, group)).toBe(old.proseValue(value, match));
   for (const shape of kit.shapes)
     for (const [value] of candidates(shape, text)) {
-      expect(identifier(value)).toBe(old.identifier(value));
       expect(example(value)).toBe(old.EXAMPLE.test(value));
-      expect(masked(value)).toBe(old.MASKED.test(value));
     }
 }
 
@@ -69,18 +64,12 @@ describe("the per-match checks decide as before", () => {
     for (const t of REAL) sameChecks(t);
   });
 
-  it("read in place as joined, and split in place as split: names, identifiers, examples of any text (property)", () => {
+  it("on any text: examples and names' ends (property)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "x", "X", "_", "-", "/", "1", " ", "=", ":", '"', "'", "\\", ">", "\u00a0", "d", "I", "k"), maxLength: 40 });
     fc.assert(
-      fc.property(text, text, fc.nat(), (before, match, k) => {
-        const n = k % (match.length + 1);
-        expect(nameBefore(before, match, n)).toBe(old.nameBefore(before + match.slice(0, n)));
-        expect(idNamed(before, match, n)).toBe(old.idNamed(before + match.slice(0, n)));
-        for (const v of [before, match]) {
-          expect(identifier(v)).toBe(old.identifier(v));
-          expect(example(v)).toBe(old.EXAMPLE.test(v));
-          expect(notAfter(v)).toBe(old.NOT_AFTER.test(v));
-        }
+      fc.property(text, (v) => {
+        expect(example(v)).toBe(old.EXAMPLE.test(v));
+        expect(notAfter(v)).toBe(old.NOT_AFTER.test(v));
       }),
       { numRuns: 2000 },
     );

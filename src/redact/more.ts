@@ -51,6 +51,8 @@ const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-]
 const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
+/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
+const IDENTIFIER = /^[A-Za-z_]+$/;
 /** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
 const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
 
@@ -84,25 +86,14 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
-  const identifier = !quoted && letters(value);
-  if (identifier && (NAMES_CREDENTIAL.test(value) || (!prose && closes(after.charCodeAt(0))))) return false;
+  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
-  if (between.includes(",") && (quoted ? letters(value) : identifier)) return false;
+  if (between.includes(",") && IDENTIFIER.test(value)) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
   // after a password's name that is no predicate ("the password is letmein", not "… is too short")
   return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
 }
 
-/** Letters and `_` only, one or more: `/^[A-Za-z_]+$/` (an identifier in code) by char code. */
-function letters(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i) | 32;
-    if (!(c >= 97 && c <= 122) && value.charCodeAt(i) !== 95) return false;
-  }
-  return value.length > 0;
-}
-/** What closes a list, a call or a statement: `,;)]}`. */
-const closes = (c: number) => c === 44 || c === 59 || c === 41 || c === 93 || c === 125;
 
 /**
  * Words that follow "the password is" as a predicate, not a value: adverbs, articles, prepositions,

@@ -190,10 +190,8 @@ const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
  */
 const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/gi;
-/** Whether `pattern` (`g`; its matches end at the end, at most `max` long) matches `text`: tried only where a match can start, not at every start. */
-const endMatches = (pattern: RegExp, text: string, max: number) => ((pattern.lastIndex = Math.max(0, text.length - max)), pattern.test(text));
-/** The name before a value says it is none: NOT_AFTER (at most 7 characters) at its end. */
-export const notAfter = (before: string) => endMatches(NOT_AFTER, before, 7);
+/** Whether NOT_AFTER ends `before`: tried only where its match (at most 7 characters) can start, not at every start. */
+export const notAfter = (before: string) => ((NOT_AFTER.lastIndex = Math.max(0, before.length - 7)), NOT_AFTER.test(before));
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
@@ -201,34 +199,28 @@ export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <=
 const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
 const quoteCode = (c: number) => c === 34 || c === 39;
 
-/** The char code at `k` of `before` and then `match`, read in place: joined, they would be copied whole at the first read. */
-const codeAt = (before: string, match: string, k: number) => (k < before.length ? before.charCodeAt(k) : match.charCodeAt(k - before.length));
-
 /**
- * The name a value is assigned to, read back from the end of `before` and then of the first `n`
- * characters of `match` after it (the match up to the value): `name = `, `"name": "`, `name => '`,
- * escaped quotes too; the whole run of name characters, a letter first, at most 60. By hand, from
- * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
+ * The name a value is assigned to, read back from the end of `before`: `name = `, `"name": "`,
+ * `name => '`, escaped quotes too; the whole run of name characters, a letter first, at most 60.
+ * By hand, from the end: a pattern anchored at the end is tried at every start (~3 µs a value).
  */
-export function nameBefore(before: string, match: string, n: number): string | undefined {
-  let i = before.length + n;
-  if (quoteCode(codeAt(before, match, i - 1))) i--;
-  if (codeAt(before, match, i - 1) === 92) i--;
-  for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
-  const op = codeAt(before, match, i - 1);
-  if (op === 62 && codeAt(before, match, i - 2) === 61) i -= 2; // =>
+function nameBefore(before: string): string | undefined {
+  let i = before.length;
+  if (quoteCode(before.charCodeAt(i - 1))) i--;
+  if (before.charCodeAt(i - 1) === 92) i--;
+  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
+  const op = before.charCodeAt(i - 1);
+  if (op === 62 && before.charCodeAt(i - 2) === 61) i -= 2; // =>
   else if (op === 61 || op === 58) i--; // = :
   else return undefined;
-  for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
-  if (quoteCode(codeAt(before, match, i - 1))) i--;
-  if (codeAt(before, match, i - 1) === 92) i--;
+  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
+  if (quoteCode(before.charCodeAt(i - 1))) i--;
+  if (before.charCodeAt(i - 1) === 92) i--;
   const end = i;
-  while (i > 0 && end - i <= 60 && nameCode(codeAt(before, match, i - 1))) i--;
-  const first = codeAt(before, match, i);
+  while (i > 0 && end - i <= 60 && nameCode(before.charCodeAt(i - 1))) i--;
+  const first = before.charCodeAt(i);
   const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
-  if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
-  const b = before.length;
-  return i >= b ? match.slice(i - b, end - b) : end <= b ? before.slice(i, end) : before.slice(i) + match.slice(0, end - b);
+  return end > i && end - i <= 60 && letter && !(i > 0 && nameCode(before.charCodeAt(i - 1))) ? before.slice(i, end) : undefined;
 }
 /**
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
@@ -277,11 +269,13 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-export function idNamed(before: string, match = "", n = 0): boolean {
-  const name = nameBefore(before, match, n);
+function idNamed(before: string): boolean {
+  const name = nameBefore(before);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
+/** The text before the value: what precedes the match, and the match up to the value. */
+const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
 
 /**
  * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
@@ -291,9 +285,7 @@ const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
-export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !joinsP(before.charCodeAt(before.length - 1), match.charCodeAt(0));
-/** A lower-case letter before `p`, a capital before `P`: `/[a-z]p|[A-Z]P/` on the two, by char code. */
-const joinsP = (c: number, p: number) => (p === 112 && c >= 97 && c <= 122) || (p === 80 && c >= 65 && c <= 90);
+export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
 /** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
@@ -498,8 +490,8 @@ export const SHAPES: Shape[] = [
     valid: (v, before, after, match, group) =>
       after !== "(" &&
       !notAfter(before) &&
-      !(((v.charCodeAt(0) | 32) === 99 || (v.charCodeAt(0) | 32) === 120) && /^[cx]srf/i.test(v)) && // `Cookie: csrftoken=…`
-      !idNamed(before, match, match.lastIndexOf(v)) &&
+      !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
+      !idNamed(beforeValue(v, before, match)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
@@ -513,7 +505,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(beforeValue(v, before, match)),
     breaks: true,
   },
   {
@@ -549,10 +541,7 @@ const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|
  */
 export const standsFor = (value: string) => PLACEHOLDER.test(value) || documented(value);
 /** How documentation writes a value it does not give: a word in capitals (`PASSWORD`, `API_KEY`), or the name itself. */
-const documented = (value: string) => {
-  const c = value.charCodeAt(0); // (each pattern only where its first letter is: this runs for most candidate values)
-  return (c >= 65 && c <= 90 && /^[A-Z]+(?:_[A-Z]+)*$/.test(value)) || (((c | 32) === 112 || (c | 32) === 115) && /^(?:password|passwd|pass|pwd|secret)$/i.test(value));
-};
+const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
@@ -604,30 +593,16 @@ export function bareToken(value: string): boolean {
   return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !identifier(value) && !hooks.plain(value);
 }
 
-/** A segment of an identifier, read where it starts: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
-const SEGMENT = /(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)(?=[_-]|$)/y;
+/** A segment of an identifier: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
+const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
 /**
  * Four or more words joined by `_` or `-`, two of them words of letters: a constant (`SN_id_Gost28147_89_None_KeyMeshing`), an OID's
  * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words.
- * (Segment by segment in place, nothing split: it runs for every candidate value.)
  */
 export function identifier(value: string): boolean {
-  let segments = 1;
-  for (let i = 0; i < value.length; i++) if (joins(value.charCodeAt(i))) segments++;
-  if (segments < 4) return false;
-  let words = 0;
-  for (let start = 0, i = 0; i <= value.length; i++) {
-    if (i < value.length && !joins(value.charCodeAt(i))) continue;
-    if (i > start && !((SEGMENT.lastIndex = start), SEGMENT.test(value))) return false;
-    let letters = i - start >= 3;
-    for (let k = start; letters && k < i; k++) letters = ((value.charCodeAt(k) | 32) >= 97 && (value.charCodeAt(k) | 32) <= 122);
-    if (letters) words++;
-    start = i + 1;
-  }
-  return words >= 2;
+  const segments = value.split(/[_-]/);
+  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
 }
-/** `_` or `-`, which join an identifier's segments. */
-const joins = (c: number) => c === 95 || c === 45;
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */
 function casesAndDigits(value: string): boolean {
@@ -660,5 +635,5 @@ export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor, documented, eitherCase };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, standsFor, documented, eitherCase };
 export type Parts = typeof PARTS;
