@@ -64,6 +64,15 @@ describe("the per-match checks decide as before", () => {
     for (const t of REAL) sameChecks(t);
   });
 
+  it("on the words prose may put after a password's name: every word the lists held, in any case", () => {
+    for (const w of [...old.PREDICATE, ...old.NOT_A_VALUE, "letmein", "hunter", "configurable", "Too", "KNOWN", "plainly", "tulip"])
+      for (const match of [`password is ${w}`, `passphrase was ${w}`, `pw: ${w}`])
+        for (const group of [3, 4]) {
+          if (group === 3) expect(prose.valid!(w, "the ", "", match, 3), match).toBe(old.proseValue(w, match));
+          expect(PARTS.hooks.named(w, "the ", "", match, group), match).toBe(old.namedValue(w, "the ", "", match, group));
+        }
+  });
+
   it("on any text: examples and names' ends (property)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "x", "X", "_", "-", "/", "1", " ", "=", ":", '"', "'", "\\", ">", "\u00a0", "d", "I", "k"), maxLength: 40 });
     fc.assert(

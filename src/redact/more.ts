@@ -21,7 +21,7 @@ const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credent
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
 const NOT_A_VALUE = new Set(
   (
-    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
+    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object option secretstr secretstring secret " +
     "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
     "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
     "the this that your mine here there being still also not what which where when after before from with into used"
@@ -96,18 +96,17 @@ function namedValue(value: string, before: string, after: string, match: string,
 
 
 /**
- * Words that follow "the password is" as a predicate, not a value: adverbs, articles, prepositions,
- * adjectives of a policy or a store (NOT_A_VALUE holds the rest), and the suffixes of participles
- * and adjectives (`hashed`, `expiring`, `sensitive`, `configurable`, `currently`).
+ * Words that follow "the password is" as a predicate, not a value: adverbs, adjectives of a policy or
+ * a store, participles (NOT_A_VALUE holds the rest; the suffixes below those of participles and
+ * adjectives, `hashed`, `expiring`, `sensitive`, `configurable`, `currently`). Only words of four
+ * letters or more that neither rejects: `proseWord` reads it after both, and rejects shorter words.
  */
 const PREDICATE = new Set(
   (
-    "too very case only just now then also always never usually probably currently simply really actually still in on at to for of by as a an " +
-    "my our his her its their and or but so because since like same different ok okay fine good bad weak strong short long valid known unknown " +
-    "secure insecure safe unsafe public private default temporary temp new old blank visible shown sent kept saved located available unavailable " +
-    "gone lost mandatory below above all shared its it is was be been ready done set whatever whichever itself found read written overwritten " +
-    "chosen taken forgotten broken stolen known shown put left somewhere elsewhere anywhere nowhere unique random simple easy hard trivial " +
-    "plain plaintext cleartext per under behind inside outside within without"
+    "very case just then always never their because since like same different okay fine good weak strong short valid known secure insecure " +
+    "safe unsafe public private default temporary temp blank shown sent kept gone lost mandatory below above been ready done whatever whichever " +
+    "itself found read written overwritten chosen taken forgotten broken stolen left somewhere elsewhere anywhere nowhere unique random simple " +
+    "easy hard trivial plain plaintext cleartext under behind inside outside within without"
   ).split(" "),
 );
 const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;

@@ -9,7 +9,7 @@ import { PARTS as p } from "../../src/redact/shapes.js";
  */
 const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
-const NOT_A_VALUE = new Set(
+export const NOT_A_VALUE = new Set(
   (
     "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
     "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
@@ -84,7 +84,7 @@ export function namedValue(value: string, before: string, after: string, match: 
  * adjectives of a policy or a store (NOT_A_VALUE holds the rest), and the suffixes of participles
  * and adjectives (`hashed`, `expiring`, `sensitive`, `configurable`, `currently`).
  */
-const PREDICATE = new Set(
+export const PREDICATE = new Set(
   (
     "too very case only just now then also always never usually probably currently simply really actually still in on at to for of by as a an " +
     "my our his her its their and or but so because since like same different ok okay fine good bad weak strong short long valid known unknown " +
