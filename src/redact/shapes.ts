@@ -199,28 +199,34 @@ export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <=
 const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
 const quoteCode = (c: number) => c === 34 || c === 39;
 
+/** The char code at `k` of `before` and then `match`, read in place: joined, they would be copied whole at the first read, for every candidate value. */
+const codeAt = (before: string, match: string, k: number) => (k < before.length ? before.charCodeAt(k) : match.charCodeAt(k - before.length));
+
 /**
- * The name a value is assigned to, read back from the end of `before`: `name = `, `"name": "`,
- * `name => '`, escaped quotes too; the whole run of name characters, a letter first, at most 60.
- * By hand, from the end: a pattern anchored at the end is tried at every start (~3 µs a value).
+ * The name a value is assigned to, read back from the end of `before` and then of the first `n`
+ * characters of `match` after it (the match up to the value): `name = `, `"name": "`, `name => '`,
+ * escaped quotes too; the whole run of name characters, a letter first, at most 60. By hand, from
+ * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
  */
-function nameBefore(before: string): string | undefined {
-  let i = before.length;
-  if (quoteCode(before.charCodeAt(i - 1))) i--;
-  if (before.charCodeAt(i - 1) === 92) i--;
-  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
-  const op = before.charCodeAt(i - 1);
-  if (op === 62 && before.charCodeAt(i - 2) === 61) i -= 2; // =>
+function nameBefore(before: string, match = "", n = 0): string | undefined {
+  let i = before.length + n;
+  if (quoteCode(codeAt(before, match, i - 1))) i--;
+  if (codeAt(before, match, i - 1) === 92) i--;
+  for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
+  const op = codeAt(before, match, i - 1);
+  if (op === 62 && codeAt(before, match, i - 2) === 61) i -= 2; // =>
   else if (op === 61 || op === 58) i--; // = :
   else return undefined;
-  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
-  if (quoteCode(before.charCodeAt(i - 1))) i--;
-  if (before.charCodeAt(i - 1) === 92) i--;
+  for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
+  if (quoteCode(codeAt(before, match, i - 1))) i--;
+  if (codeAt(before, match, i - 1) === 92) i--;
   const end = i;
-  while (i > 0 && end - i <= 60 && nameCode(before.charCodeAt(i - 1))) i--;
-  const first = before.charCodeAt(i);
+  while (i > 0 && end - i <= 60 && nameCode(codeAt(before, match, i - 1))) i--;
+  const first = codeAt(before, match, i);
   const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
-  return end > i && end - i <= 60 && letter && !(i > 0 && nameCode(before.charCodeAt(i - 1))) ? before.slice(i, end) : undefined;
+  if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
+  const b = before.length;
+  return i >= b ? match.slice(i - b, end - b) : end <= b ? before.slice(i, end) : before.slice(i) + match.slice(0, end - b);
 }
 /**
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
@@ -269,13 +275,11 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-function idNamed(before: string): boolean {
-  const name = nameBefore(before);
+export function idNamed(before: string, match?: string, n?: number): boolean {
+  const name = nameBefore(before, match, n);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
-/** The text before the value: what precedes the match, and the match up to the value. */
-const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
 
 /**
  * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
@@ -491,7 +495,7 @@ export const SHAPES: Shape[] = [
       after !== "(" &&
       !notAfter(before) &&
       !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
-      !idNamed(beforeValue(v, before, match)) &&
+      !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
@@ -505,7 +509,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(beforeValue(v, before, match)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
     breaks: true,
   },
   {

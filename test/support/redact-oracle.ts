@@ -110,9 +110,54 @@ export function proseValue(v: string, match: string): boolean {
   return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
 }
 
-// ./index.ts
-export const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
-
 // ./shapes.ts
 export const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
 export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+const nameCode = p.nameCode;
+const SECRET_WORD = p.SECRET_WORD;
+const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
+const quoteCode = (c: number) => c === 34 || c === 39;
+function nameBefore(before: string): string | undefined {
+  let i = before.length;
+  if (quoteCode(before.charCodeAt(i - 1))) i--;
+  if (before.charCodeAt(i - 1) === 92) i--;
+  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
+  const op = before.charCodeAt(i - 1);
+  if (op === 62 && before.charCodeAt(i - 2) === 61) i -= 2; // =>
+  else if (op === 61 || op === 58) i--; // = :
+  else return undefined;
+  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
+  if (quoteCode(before.charCodeAt(i - 1))) i--;
+  if (before.charCodeAt(i - 1) === 92) i--;
+  const end = i;
+  while (i > 0 && end - i <= 60 && nameCode(before.charCodeAt(i - 1))) i--;
+  const first = before.charCodeAt(i);
+  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
+  return end > i && end - i <= 60 && letter && !(i > 0 && nameCode(before.charCodeAt(i - 1))) ? before.slice(i, end) : undefined;
+}
+const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
+function wordStart(name: string, end: number): number {
+  let i = end;
+  while (i > 0) {
+    const c = name.charCodeAt(i - 1);
+    if (c === 95 || c === 46 || c === 45) break;
+    i--;
+    const upper = c >= 65 && c <= 90;
+    const p = name.charCodeAt(i - 1);
+    if (upper && i > 0 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57))) break;
+  }
+  return i;
+}
+function idWord(name: string): boolean {
+  const start = wordStart(name, name.length);
+  if (name.length - start > 8) return false; // no id word is longer ("checksum")
+  const word = name.slice(start).toLowerCase();
+  if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
+  if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
+  const previous = name.slice(wordStart(name, start - 1), start - 1).toLowerCase();
+  return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
+}
+export function idNamed(before: string): boolean {
+  const name = nameBefore(before);
+  return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
+}
