@@ -1,6 +1,6 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
 import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
-import { triggersOf } from "./triggers.js";
+import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
 const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
@@ -147,6 +147,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
+    if (from < start && marker !== REDACTED) joined = true;
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
   }
@@ -164,19 +165,33 @@ function redactBlocks(text: string, manifest = false): string {
 }
 
 /**
+ * Whether the last `apply` wrote a kept prefix where a backslash was dropped: joined to what was before
+ * it, it may make a word no text held (`p\whsec_…` → `pwhsec_…`).
+ */
+let joined = false;
+
+/**
  * Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold
  * the context a `context` shape needs. A shape whose prefilter's words the text lacks (./triggers.ts)
- * cannot match and is not read; a mask changes the text, which is scanned again.
+ * cannot match and is not read. A mask changes the text: what it leaves is the text's own pieces and
+ * markers, and no word is a marker's or crosses one's `[`, `]` or `…`, so words only go, and a
+ * prefilter known to hold is read again (a word it held may be gone); where a mask may join a word
+ * (`joined`, or a catalogue with a word of "redacted"), the text is scanned again.
  */
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
+  let joins = false;
   return (text: string, about = false): string => {
-    let hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(text);
+    let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
+      joined = joins;
       const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
-      if (out !== text) hit = triggers((text = out));
+      if (out === text) continue;
+      if (joined) hit = triggers(out);
+      else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;
+      text = out;
     }
     return text;
   };

@@ -21,7 +21,7 @@ const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credent
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
 const NOT_A_VALUE = new Set(
   (
-    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
+    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object option secretstr secretstring secret " +
     "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
     "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
     "the this that your mine here there being still also not what which where when after before from with into used"
@@ -48,7 +48,7 @@ const REPEATED = /^(.)\1+$/;
  */
 const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
 /** A named value that stands for one: a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one. */
-const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || /EXAMPLE(?:KEY)?$/.test(value) || p.documented(value);
+const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
 /** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
@@ -64,22 +64,27 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
  * without a random run (`*_FILE`), a placeholder, a code identifier.
  */
 function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
-  if (!CREDENTIAL_NAME.test(match) || (/^pass|^pwd|^[_-]pw/i.test(match) && !p.passwordNamed(before, match))) return false;
-  if (/^token/i.test(match) && !p.nameCode(before.charCodeAt(before.length - 1))) return false; // a bare `token`
+  // (cheap tests first, by char code where a pattern would be tried at every start: this runs for
+  // every value a credential's name gives, and adversarial text gives one every few characters)
+  // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`); a bare `token` is no name
+  const first = match.charCodeAt(0);
+  const c = before.charCodeAt(before.length - 1);
+  if (first === 112 ? c >= 97 && c <= 122 && /^pass|^pwd/i.test(match) : first === 80 ? c >= 65 && c <= 90 && /^pass|^pwd/i.test(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
+  if (!CREDENTIAL_NAME.test(match)) return false;
   const between = match.slice(0, match.lastIndexOf(value));
-  if (between.includes("\n")) return false; // a value on the next line is a YAML block's next key
-  const quoted = /["'`]\s{0,2}$/.test(between);
+  // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
+  if (between.includes("\n") || between.endsWith(":")) return false;
+  const last = between.charCodeAt(between.length - 1);
+  const quoted = last === 34 || last === 39 || last === 96 || (!(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(between));
   const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
   // after a bare space, only a flag (`--password x`) or prose names a value
   if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
-  if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  // (each test only where it can hold: this runs for every value a credential's name gives)
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
-  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
-  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
@@ -89,19 +94,19 @@ function namedValue(value: string, before: string, after: string, match: string,
   return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
 }
 
+
 /**
- * Words that follow "the password is" as a predicate, not a value: adverbs, articles, prepositions,
- * adjectives of a policy or a store (NOT_A_VALUE holds the rest), and the suffixes of participles
- * and adjectives (`hashed`, `expiring`, `sensitive`, `configurable`, `currently`).
+ * Words that follow "the password is" as a predicate, not a value: adverbs, adjectives of a policy or
+ * a store, participles (NOT_A_VALUE holds the rest; the suffixes below those of participles and
+ * adjectives, `hashed`, `expiring`, `sensitive`, `configurable`, `currently`). Only words of four
+ * letters or more that neither rejects: `proseWord` reads it after both, and rejects shorter words.
  */
 const PREDICATE = new Set(
   (
-    "too very case only just now then also always never usually probably currently simply really actually still in on at to for of by as a an " +
-    "my our his her its their and or but so because since like same different ok okay fine good bad weak strong short long valid known unknown " +
-    "secure insecure safe unsafe public private default temporary temp new old blank visible shown sent kept saved located available unavailable " +
-    "gone lost mandatory below above all shared its it is was be been ready done set whatever whichever itself found read written overwritten " +
-    "chosen taken forgotten broken stolen known shown put left somewhere elsewhere anywhere nowhere unique random simple easy hard trivial " +
-    "plain plaintext cleartext per under behind inside outside within without"
+    "very case just then always never their because since like same different okay fine good weak strong short valid known secure insecure " +
+    "safe unsafe public private default temporary temp blank shown sent kept gone lost mandatory below above been ready done whatever whichever " +
+    "itself found read written overwritten chosen taken forgotten broken stolen left somewhere elsewhere anywhere nowhere unique random simple " +
+    "easy hard trivial plain plaintext cleartext under behind inside outside within without"
   ).split(" "),
 );
 const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;
@@ -159,7 +164,7 @@ const holdsCredential = (text: string, basic = false) =>
 
 /** Base64 of text with no credential in it: a certificate, a note, a public key (checked decoded). */
 const plainBase64 = (value: string) => {
-  const text = decoded(value.replace(/=+$/, (pad) => pad));
+  const text = decoded(value);
   return text !== undefined && !holdsCredential(text);
 };
 
@@ -216,10 +221,12 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     needs: /pass|pw/i,
     valid: (v, _before, _after, match, group) => {
       if (group !== 3) return group === 1 ? passphrase(v) : v.split(/[ \t]/).every(proseWord);
-      if (/^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
-      const word = v.replace(/[.,;:!?]+$/, "");
+      if ((match.charCodeAt(4) | 32) === 112 && /^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
+      let end = v.length;
+      while (end > 0 && ".,:;!?".includes(v[end - 1])) end--;
+      const word = end < v.length ? v.slice(0, end) : v;
       // a PowerShell cmdlet or a call assigned to a `pw` variable: code, not a value
-      return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
+      return !NOT_A_VALUE.has(word.toLowerCase()) && !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
     },
   },
   {

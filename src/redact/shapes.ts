@@ -189,7 +189,9 @@ const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}
  * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
  */
-const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
+const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/gi;
+/** Whether NOT_AFTER ends `before`: tried only where its match (at most 7 characters) can start, not at every start. */
+export const notAfter = (before: string) => ((NOT_AFTER.lastIndex = Math.max(0, before.length - 7)), NOT_AFTER.test(before));
 
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
@@ -197,28 +199,34 @@ export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <=
 const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
 const quoteCode = (c: number) => c === 34 || c === 39;
 
+/** The char code at `k` of `before` and then `match`, read in place: joined, they would be copied whole at the first read, for every candidate value. */
+const codeAt = (before: string, match: string, k: number) => (k < before.length ? before.charCodeAt(k) : match.charCodeAt(k - before.length));
+
 /**
- * The name a value is assigned to, read back from the end of `before`: `name = `, `"name": "`,
- * `name => '`, escaped quotes too; the whole run of name characters, a letter first, at most 60.
- * By hand, from the end: a pattern anchored at the end is tried at every start (~3 µs a value).
+ * The name a value is assigned to, read back from the end of `before` and then of the first `n`
+ * characters of `match` after it (the match up to the value): `name = `, `"name": "`, `name => '`,
+ * escaped quotes too; the whole run of name characters, a letter first, at most 60. By hand, from
+ * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
  */
-function nameBefore(before: string): string | undefined {
-  let i = before.length;
-  if (quoteCode(before.charCodeAt(i - 1))) i--;
-  if (before.charCodeAt(i - 1) === 92) i--;
-  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
-  const op = before.charCodeAt(i - 1);
-  if (op === 62 && before.charCodeAt(i - 2) === 61) i -= 2; // =>
+function nameBefore(before: string, match = "", n = 0): string | undefined {
+  let i = before.length + n;
+  if (quoteCode(codeAt(before, match, i - 1))) i--;
+  if (codeAt(before, match, i - 1) === 92) i--;
+  for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
+  const op = codeAt(before, match, i - 1);
+  if (op === 62 && codeAt(before, match, i - 2) === 61) i -= 2; // =>
   else if (op === 61 || op === 58) i--; // = :
   else return undefined;
-  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
-  if (quoteCode(before.charCodeAt(i - 1))) i--;
-  if (before.charCodeAt(i - 1) === 92) i--;
+  for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
+  if (quoteCode(codeAt(before, match, i - 1))) i--;
+  if (codeAt(before, match, i - 1) === 92) i--;
   const end = i;
-  while (i > 0 && end - i <= 60 && nameCode(before.charCodeAt(i - 1))) i--;
-  const first = before.charCodeAt(i);
+  while (i > 0 && end - i <= 60 && nameCode(codeAt(before, match, i - 1))) i--;
+  const first = codeAt(before, match, i);
   const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
-  return end > i && end - i <= 60 && letter && !(i > 0 && nameCode(before.charCodeAt(i - 1))) ? before.slice(i, end) : undefined;
+  if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
+  const b = before.length;
+  return i >= b ? match.slice(i - b, end - b) : end <= b ? before.slice(i, end) : before.slice(i) + match.slice(0, end - b);
 }
 /**
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
@@ -244,6 +252,8 @@ function wordStart(name: string, end: number): number {
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
   if (name.length - start > 8) return false; // no id word is longer ("checksum")
+  const c = name.charCodeAt(start) | 32;
+  if (!(c >= 48 && c <= 57) && !"bcdehikmnrstxy".includes(String.fromCharCode(c))) return false; // no id word starts otherwise
   const word = name.slice(start).toLowerCase();
   if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
   if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
@@ -265,13 +275,11 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-function idNamed(before: string): boolean {
-  const name = nameBefore(before);
+export function idNamed(before: string, match?: string, n?: number): boolean {
+  const name = nameBefore(before, match, n);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
-/** The text before the value: what precedes the match, and the match up to the value. */
-const beforeValue = (value: string, before: string, match: string) => before + match.slice(0, match.lastIndexOf(value));
 
 /**
  * A password as policies ask for one: 8+ characters with letters, digits and symbols, and no space,
@@ -485,9 +493,9 @@ export const SHAPES: Shape[] = [
     // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key
     valid: (v, before, after, match, group) =>
       after !== "(" &&
-      !NOT_AFTER.test(before) &&
+      !notAfter(before) &&
       !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
-      !idNamed(beforeValue(v, before, match)) &&
+      !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
     breaks: true,
@@ -501,7 +509,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(beforeValue(v, before, match)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
     breaks: true,
   },
   {
@@ -547,7 +555,8 @@ export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w.
  * letters and digits (names, words and code have none: getTokenizer, settings.API_TOKEN).
  */
 export function looksRandom(value: string): boolean {
-  return value.length >= 8 && !PLACEHOLDER.test(value) && !VERSION.test(value) && !LOCATION.test(value) && mixedRun(value, 5);
+  // (by char code first: a version holds a dot, a location a slash)
+  return value.length >= 8 && mixedRun(value, 5) && !(value.includes(".") && VERSION.test(value)) && !(value.includes("/") && LOCATION.test(value)) && !PLACEHOLDER.test(value);
 }
 
 /** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
@@ -630,5 +639,5 @@ export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, passwordNamed, standsFor, documented, eitherCase };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, mixedRun, nameCode, standsFor, documented, eitherCase };
 export type Parts = typeof PARTS;

@@ -1,0 +1,163 @@
+// The redaction engine's checks as they were before issue 29's per-match work (src/redact at 6285aa2),
+// kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
+// place, cheap rejects first) decide exactly as these did on generated and real candidates.
+import { PARTS as p } from "../../src/redact/shapes.js";
+/**
+ * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
+ * API key, credentials; a token under a longer name (`GITHUB_TOKEN`, `access_token`, `authToken`).
+ * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
+ */
+const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
+/** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
+export const NOT_A_VALUE = new Set(
+  (
+    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object optional option secretstr secretstring secret " +
+    "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
+    "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
+    "the this that your mine here there being still also not what which where when after before from with into used"
+  ).split(" "),
+);
+/**
+ * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
+ * alias (`!vault`, `*default`), a path of identifiers (`env.DB_PASSWORD`, `os.environ`, `self.token`).
+ */
+const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
+const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+/** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
+const CALL = String.raw`\w\(|[$#{]\{`;
+/**
+ * How documentation shows a value it does not give: cut short (`sk-ant-...`, `sk_live_…`), masked
+ * (`•••••`, `****`, one character repeated), or an instruction (`insert_key_here`, `enter-token`).
+ */
+const SHOWN = String.raw`\.\.\.|…|^[•●·*]|^(?:insert|enter|replace|put|add)[_-]|[_-]here$`;
+const REPEATED = /^(.)\1+$/;
+/**
+ * A placeholder as a whole value, not a password that contains one: a word of its own (`example`,
+ * `my-fake-key`, `changeme`), AWS's `…EXAMPLE`, a run of x or * with at most a short prefix
+ * (`sk_live_xxxxxxxx`). `Example2024!`, `notfake123` and a random key holding `xxxx` are passwords.
+ */
+const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
+/** A named value that stands for one: a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one. */
+const standsFor = (value: string) => PLACEHOLDER_VALUE.test(value) || /EXAMPLE(?:KEY)?$/.test(value) || p.documented(value);
+/** A reference, a call, a small number, a value shown but not given: one pattern for all. */
+const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
+/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
+const IDENTIFIER = /^[A-Za-z_]+$/;
+/** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
+const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
+
+/**
+ * Whether `value` is the credential a credential's name gives, whatever its entropy: a name of
+ * CREDENTIAL_NAME (a word of its own, `DB_PASSWORD`, not `bypass`) assigned a value on its line, as a
+ * flag (`--db-password x`), an argument (`getenv("API_TOKEN", "x")`) or in prose ("the password is
+ * x"); unless the value is plainly none: a reference, a type, a literal or a small number, a path
+ * without a random run (`*_FILE`), a placeholder, a code identifier.
+ */
+export function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
+  if (!CREDENTIAL_NAME.test(match) || (/^pass|^pwd|^[_-]pw/i.test(match) && !passwordNamed(before, match))) return false;
+  if (/^token/i.test(match) && !p.nameCode(before.charCodeAt(before.length - 1))) return false; // a bare `token`
+  const between = match.slice(0, match.lastIndexOf(value));
+  if (between.includes("\n")) return false; // a value on the next line is a YAML block's next key
+  const quoted = /["'`]\s{0,2}$/.test(between);
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
+  // after a bare space, only a flag (`--password x`) or prose names a value
+  if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
+  if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
+  // (each test only where it can hold: this runs for every value a credential's name gives)
+  let end = value.length;
+  while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
+  const word = end < value.length ? value.slice(0, end) : value;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
+  if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
+  if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
+  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
+  // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
+  if (between.includes(",") && IDENTIFIER.test(value)) return false;
+  // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
+  // after a password's name that is no predicate ("the password is letmein", not "… is too short")
+  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
+}
+
+/**
+ * Words that follow "the password is" as a predicate, not a value: adverbs, articles, prepositions,
+ * adjectives of a policy or a store (NOT_A_VALUE holds the rest), and the suffixes of participles
+ * and adjectives (`hashed`, `expiring`, `sensitive`, `configurable`, `currently`).
+ */
+export const PREDICATE = new Set(
+  (
+    "too very case only just now then also always never usually probably currently simply really actually still in on at to for of by as a an " +
+    "my our his her its their and or but so because since like same different ok okay fine good bad weak strong short long valid known unknown " +
+    "secure insecure safe unsafe public private default temporary temp new old blank visible shown sent kept saved located available unavailable " +
+    "gone lost mandatory below above all shared its it is was be been ready done set whatever whichever itself found read written overwritten " +
+    "chosen taken forgotten broken stolen known shown put left somewhere elsewhere anywhere nowhere unique random simple easy hard trivial " +
+    "plain plaintext cleartext per under behind inside outside within without"
+  ).split(" "),
+);
+const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;
+/** A lower-case word in prose after a password's name that reads as its value. */
+const proseWord = (word: string) => {
+  const w = word.toLowerCase();
+  return w.length >= 4 && !NOT_A_VALUE.has(w) && !PREDICATE.has(w) && !PREDICATE_SUFFIX.test(w);
+};
+
+const named = (value: string) => /^[$:&?@%]/.test(value) || p.standsFor(value);
+
+/** The prose password rule's check (./more.ts's PROSE_PASSWORD shape) for its third group. */
+export function proseValue(v: string, match: string): boolean {
+  if (/^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
+  const word = v.replace(/[.,;:!?]+$/, "");
+  return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
+}
+
+// ./shapes.ts
+export const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
+export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+const nameCode = p.nameCode;
+const SECRET_WORD = p.SECRET_WORD;
+const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
+const quoteCode = (c: number) => c === 34 || c === 39;
+function nameBefore(before: string): string | undefined {
+  let i = before.length;
+  if (quoteCode(before.charCodeAt(i - 1))) i--;
+  if (before.charCodeAt(i - 1) === 92) i--;
+  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
+  const op = before.charCodeAt(i - 1);
+  if (op === 62 && before.charCodeAt(i - 2) === 61) i -= 2; // =>
+  else if (op === 61 || op === 58) i--; // = :
+  else return undefined;
+  for (let n = 0; n < 4 && spaceCode(before.charCodeAt(i - 1)); n++) i--;
+  if (quoteCode(before.charCodeAt(i - 1))) i--;
+  if (before.charCodeAt(i - 1) === 92) i--;
+  const end = i;
+  while (i > 0 && end - i <= 60 && nameCode(before.charCodeAt(i - 1))) i--;
+  const first = before.charCodeAt(i);
+  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
+  return end > i && end - i <= 60 && letter && !(i > 0 && nameCode(before.charCodeAt(i - 1))) ? before.slice(i, end) : undefined;
+}
+const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
+function wordStart(name: string, end: number): number {
+  let i = end;
+  while (i > 0) {
+    const c = name.charCodeAt(i - 1);
+    if (c === 95 || c === 46 || c === 45) break;
+    i--;
+    const upper = c >= 65 && c <= 90;
+    const p = name.charCodeAt(i - 1);
+    if (upper && i > 0 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57))) break;
+  }
+  return i;
+}
+function idWord(name: string): boolean {
+  const start = wordStart(name, name.length);
+  if (name.length - start > 8) return false; // no id word is longer ("checksum")
+  const word = name.slice(start).toLowerCase();
+  if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
+  if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
+  const previous = name.slice(wordStart(name, start - 1), start - 1).toLowerCase();
+  return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
+}
+export function idNamed(before: string): boolean {
+  const name = nameBefore(before);
+  return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
+}
