@@ -77,7 +77,9 @@ const NEAR_THRESHOLD = 0.8;
 
 /**
  * Starts loading what a pass that rewrites needs when the plan finds the transcript near its threshold
- * (a no-op pass, `Compactor.shouldCompact`). A failed load is forgotten: the pass that needs it tries again.
+ * (a no-op pass, `Compactor.shouldCompact`). A failed load is forgotten here and the pass that needs it
+ * calls import() again (a runtime that remembers a failed module, as browsers do for a page, fails it
+ * again: the pass then writes the marker, as it would had its own load failed).
  */
 export function prefetchNear({ tokens }: Plan): void {
   if (rewriteCode || tokens.total < NEAR_THRESHOLD * tokens.threshold) return;

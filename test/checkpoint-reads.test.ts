@@ -38,6 +38,22 @@ describe("what the deterministic checkpoint redacts", () => {
     expect(handoff).not.toContain("Tiger2024x");
   });
 
+  it.each([0, 600])("a model's checkpoint completed from the ledgers quotes a failed command as its call's whole arguments redact it (%i characters of notes beside)", async (notes) => {
+    const args = JSON.stringify({ command: "run-migrations scott/Tiger2024x@dbhost/ORCL", description: "apply the oracle schema", notes: "n ".repeat(notes) });
+    const input: ChatMessage[] = [sys()];
+    for (let i = 0; i < 12; i++) {
+      input.push(user(`step ${i} ${filler(1000)}`));
+      if (i === 4) input.push(...call("Bash", JSON.parse(args), "ERROR: ORA-01017: invalid username/password; logon denied\nexit code 1"));
+      input.push(assistant(`ok ${i} ${filler(1000)}`));
+    }
+    input.push(user("go on"));
+    const r = await compact(input, { contextWindow: 16_000, summarizer: async () => "## Active task\n- go on" });
+    expect(r.report.summary?.check?.ledgersAppended).toBe(true);
+    const out = JSON.stringify(r.messages.filter((m) => !input.includes(m)));
+    expect(out).toContain("run-migrations");
+    expect(out).not.toContain("Tiger2024x");
+  });
+
   it("a failed run's error line is quoted as its whole output redacts it, for ours and in a model's material", async () => {
     const input: ChatMessage[] = [
       sys(),

@@ -56,6 +56,27 @@ describe("summary deltas", () => {
     expect(final.startsWith(shown)).toBe(true);
   });
 
+  it("and a batch (`redactMany`, what a model summarizer's material is redacted with) masks it as `redact` does", async () => {
+    const text = ["data:", "  tls.key: |", `    ${B64}`, "-----BEGIN OPENSSH PRIVATE KEY-----", "kind: Secret", "-----END OPENSSH PRIVATE KEY-----", ""].join("\n");
+    const { windowed } = await import("../src/redact/window.js");
+    const [many] = windowed(inUse).redactMany([text, "another turn"]);
+    expect(many).toBe(redact(text));
+    expect(many).not.toContain(B64);
+    let sent = "";
+    const filler = "lorem ipsum dolor sit amet ".repeat(200);
+    const messages = Array.from({ length: 12 }, (_, i) => [
+      { role: "user" as const, content: i === 5 ? `here is the manifest\n${text}` : `step ${i} ${filler}` },
+      { role: "assistant" as const, content: `ok ${i} ${filler}` },
+    ]).flat();
+    const r = await compact([{ role: "system", content: "sys" }, ...messages, { role: "user", content: "go on" }], {
+      contextWindow: 16_000,
+      summarizer: async (req: SummarizeRequest) => ((sent = JSON.stringify(req)), "## Active task\n- go on"),
+    });
+    expect(r.report.mode).toBe("summary");
+    expect(sent).toContain("here is the manifest");
+    expect(sent).not.toContain(B64);
+  });
+
   it("still streams ordinary lines as they complete", () => {
     const { deltas } = stream("## Goal\nship it\n## Done\n- tests\npartial", [3, 9, 16, 25]);
     expect(deltas.slice(0, -1).join("")).toBe("## Goal\nship it\n## Done\n- tests\n");

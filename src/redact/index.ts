@@ -321,6 +321,8 @@ function kitOf(shapes: Shape[]) {
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
     redactWindow: (text: string, manifest: boolean, about = false) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
     redactShapes,
+    /** Key blocks, and a Secret's data where the text is a manifest: what is read text by text, even in a batch. */
+    redactBlocks,
     apply,
     redactEncoded,
     redactKeyBlocks,

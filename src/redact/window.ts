@@ -105,10 +105,10 @@ const SEPARATOR = "\n\u0000\n";
  * `redact` over many texts in one pass of each pattern (a compaction redacts hundreds of turns:
  * one scan of the joined text costs a fraction of hundreds of short scans).
  */
-function manyOf({ redact, apply, redactKeyBlocks, redactEncoded, redactShapes, kubernetes }: StreamKit): (texts: string[]) => string[] {
+function manyOf({ redact, redactBlocks, redactEncoded, redactShapes }: StreamKit): (texts: string[]) => string[] {
   return (texts) => {
     if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-    const joined = redactShapes(texts.map((t) => apply(redactKeyBlocks(t), kubernetes)).join(SEPARATOR));
+    const joined = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR));
     const out = joined.split(SEPARATOR);
     // escapes are decoded text by text (their windows never cross a text's end)
     return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
