@@ -30,7 +30,12 @@ function redactedCalls(turns: HandoffTurn[], redactMany: Redactor["redactMany"])
   const calls = turns.map((t) => (t.role === "tool" ? t.call : undefined));
   const clean = redactMany(calls.flatMap((c) => (c ? [argumentsOf(c)] : [])));
   let k = 0;
-  return turns.map((t, i) => (calls[i] ? { ...t, call: { name: calls[i]!.name, arguments: clean[k++] } } : t));
+  // a copy with every property as the turn has it (its error lines are a getter, read when quoted)
+  const withCall = (t: HandoffTurn, call: HandoffTurn["call"]) => {
+    const lines = Object.getOwnPropertyDescriptor(t, "errorLines");
+    return lines ? Object.defineProperty({ ...t, call }, "errorLines", lines) : { ...t, call };
+  };
+  return turns.map((t, i) => (calls[i] ? withCall(t, { name: calls[i]!.name, arguments: clean[k++] }) : t));
 }
 
 export function checkSummary(text: string, material: HandoffMaterial, redactor: Redactor): { text: string; check: SummaryCheck } {
