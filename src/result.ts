@@ -14,7 +14,6 @@ import { firstChangedIndex, overWarning, warningsOf } from "./report/index.js";
 import { afterPass } from "./report/stall.js";
 import type { CompactMode, CompactReport } from "./report/types.js";
 import type { CompactorState } from "./state.js";
-import type { Plan } from "./plan/types.js";
 import type { SummaryInfo } from "./summarize/types.js";
 import type { CompactResult } from "./types.js";
 
@@ -38,24 +37,18 @@ function sumTokens<M>(out: M[], known: Map<M, number>, p: Prepared<M>): number {
   return total;
 }
 
-/** The back-off, the frequency guard and the stall, after a pass that ran (src/report/stall.ts). */
-function guard(p: Prepared<unknown>, s: CompactorState, after: number, latestUser: number, tailTokens: number) {
-  const { plan: pl, settings } = p;
-  return afterPass(s, {
-    plan: pl,
-    before: pl.tokens.total,
-    after,
-    runway: settings.runway,
-    now: settings.now(),
-    tailTokens,
-    pinnedTokens: pinnedTokens(pl),
-    contextWindow: settings.contextWindow,
-    maxOutputTokens: settings.maxOutputTokens,
-    latestUser,
-  });
+/**
+ * The state after a pass that ran (src/report/stall.ts): the back-off, the frequency guard and the
+ * stall, told in `report`.
+ */
+function guarded(p: Prepared<unknown>, s: CompactorState, after: number, latestUser: number, report: CompactReport): CompactorState {
+  const { plan, settings } = p;
+  const { contextWindow, maxOutputTokens, runway } = settings;
+  const g = afterPass(s, { plan, after, runway, now: settings.now(), contextWindow, maxOutputTokens, latestUser });
+  report.warnings.push(...g.warnings);
+  if (g.stalled) report.stalled = g.stalled;
+  return g.state;
 }
-
-const pinnedTokens = (pl: Plan) => sum(pl.pinned.map((i) => pl.tokens.perMessage[i]));
 
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT, reasoning?: Map<number, string[]>) {
@@ -89,10 +82,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     same.warnings.push(`compaction would not shrink the transcript (${pl.tokens.total} → ${tokensAfter} tokens): kept as it was`);
     if (pl.tokens.total > pl.tokens.threshold) same.warnings.push(overWarning(pl, pl.tokens.total, kept));
     same.failures = failures;
-    const guarded = guard(p, { ...p.state, cooldowns }, pl.tokens.total, pl.latestUserIndex, sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end));
-    same.warnings.push(...guarded.warnings);
-    if (guarded.stalled) same.stalled = guarded.stalled;
-    return { messages: p.input, state: guarded.state, report: same };
+    return { messages: p.input, state: guarded(p, { ...p.state, cooldowns }, pl.tokens.total, pl.latestUserIndex, same), report: same };
   }
   const tailTokens = sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end);
   const removed = handoff === undefined ? [] : removedIndexes(pl);
@@ -142,11 +132,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
     ...(summaryText !== undefined ? { previousSummary: summaryText } : {}),
   };
   const latest = pl.latestUserIndex < 0 ? -1 : out.indexOf(p.input[pl.latestUserIndex]);
-  const guarded = guard(p, counted, tokensAfter, latest, tailTokens);
-  const state = guarded.state;
-  report.warnings.push(...guarded.warnings);
-  if (guarded.stalled) report.stalled = guarded.stalled;
-  const result: CompactResult<M> = { messages: out, state, report };
+  const result: CompactResult<M> = { messages: out, state: guarded(p, counted, tokensAfter, latest, report), report };
   if (archived.archive) result.archive = archived.archive;
   report.warnings.push(...archived.warnings);
   return result;

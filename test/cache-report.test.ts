@@ -3,16 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES, anthropicMessages, compact, plan, type AnthropicMessage, type ChatMessage, type CompactorState } from "../src/index.js";
 import { fromOpenAI } from "../src/convert.js";
-import { assistant, call, sys, user } from "./support/build.js";
+import { assistant, call, staleLogSession, user } from "./support/build.js";
 
-/** A session whose middle is mostly one large, stale tool output: pruning it alone buys the runway. */
-function session(): ChatMessage[] {
-  const m: ChatMessage[] = [sys("You are a careful engineer."), user("Fix the flaky test in parser.spec.ts"), assistant("Looking.")];
-  m.push(user("The CI log is in fixtures/big.log"), assistant("Reading it."));
-  m.push(...call("Read", { path: "fixtures/big.log" }, "x".repeat(2_000) + " log line\n".repeat(8_000)));
-  for (let i = 0; i < 6; i++) m.push(user(`step ${i}: keep going`), assistant(`done step ${i}`));
-  return m;
-}
 const OPTIONS = { contextWindow: 16_000 };
 const prefixTokens = (messages: ChatMessage[], n: number) => {
   const p = plan(messages, { ...OPTIONS, threshold: 1 });
@@ -21,7 +13,7 @@ const prefixTokens = (messages: ChatMessage[], n: number) => {
 
 describe("report.cache", () => {
   it("a first pass compares with its input: the prefix before the first change is kept, the rest written", async () => {
-    const input = session();
+    const input = staleLogSession();
     const r = await compact(input, OPTIONS);
     expect(r.report.mode).toBe("prune");
     const c = r.report.cache!;
@@ -38,7 +30,7 @@ describe("report.cache", () => {
   });
 
   it("a later pass recognises the previous pass's output in its input (the state's fingerprint) and counts from it", async () => {
-    const first = await compact(session(), OPTIONS);
+    const first = await compact(staleLogSession(), OPTIONS);
     expect(first.state.sent).toEqual({ messages: first.messages.length, fingerprint: expect.any(String) });
     const grown = [...first.messages];
     for (let i = 0; i < 3; i++) grown.push(...call("Read", { path: `src/f${i}.ts` }, `line ${i}\n`.repeat(1_500)), user(`next ${i}`), assistant(`ok ${i}`));
@@ -55,18 +47,18 @@ describe("report.cache", () => {
   });
 
   it("an input that does not start with the previous output is compared with itself; a bad fingerprint is dropped", async () => {
-    const first = await compact(session(), OPTIONS);
-    const other = session().map((m) => (m.role === "user" ? { ...m, content: `${m.content}!` } : m));
+    const first = await compact(staleLogSession(), OPTIONS);
+    const other = staleLogSession().map((m) => (m.role === "user" ? { ...m, content: `${m.content}!` } : m));
     const r = await compact(other, { ...OPTIONS, state: first.state, force: true });
     expect(r.report.cache!.basis).toBe("input");
     const bad = { ...first.state, sent: { messages: -1, fingerprint: 3 } } as unknown as CompactorState;
-    const b = await compact(session(), { ...OPTIONS, state: bad });
+    const b = await compact(staleLogSession(), { ...OPTIONS, state: bad });
     expect(b.report.warnings.some((w) => w.startsWith("state.sent:") && w.endsWith("(dropped)"))).toBe(true);
     expect(b.report.cache!.basis).toBe("input");
   });
 
   it("Anthropic's rates by default with its dialect; a changed system prompt keeps nothing cached", async () => {
-    const { messages, system } = fromOpenAI(session(), "anthropic");
+    const { messages, system } = fromOpenAI(staleLogSession(), "anthropic");
     const prune = await compact(messages as AnthropicMessage[], { ...OPTIONS, dialect: anthropicMessages, system });
     expect(prune.report.cache!.rates).toEqual(ANTHROPIC_CACHE_RATES);
     expect(prune.report.cache!.keptMessages).toBeGreaterThan(0);
@@ -79,12 +71,12 @@ describe("report.cache", () => {
 
   it("rates are options, with a price per million tokens; bad rates are a clear error", async () => {
     const rates = { read: 0.5, write: 1, inputPerMTok: 2.5 };
-    const r = await compact(session(), { ...OPTIONS, cacheRates: rates });
+    const r = await compact(staleLogSession(), { ...OPTIONS, cacheRates: rates });
     const c = r.report.cache!;
     expect(c.rates).toEqual(rates);
     expect(c.nextRequestPrice).toBeCloseTo((c.nextRequestCost * 2.5) / 1e6, 5);
     expect(c.uncompactedPrice).toBeCloseTo((c.uncompactedCost * 2.5) / 1e6, 5);
-    await expect(compact(session(), { ...OPTIONS, cacheRates: { read: -1, write: 1 } })).rejects.toThrow(/cacheRates\.read must be a number ≥ 0/);
+    await expect(compact(staleLogSession(), { ...OPTIONS, cacheRates: { read: -1, write: 1 } })).rejects.toThrow(/cacheRates\.read must be a number ≥ 0/);
   });
 
   it("a no-op says nothing of the cache (it keeps all of it)", async () => {

@@ -2,6 +2,7 @@
 // traceable to its source. Regression tests for the defects of issue 19, on the fixture sessions.
 import { describe, expect, it } from "vitest";
 import { HANDOFF_PREFIX, compact, plan, type ChatMessage, type Summarizer } from "../src/index.js";
+import { failingBuild as failing } from "./support/build.js";
 import { ledgers } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/types.js";
 import { trajectory } from "./support/fixtures.js";
@@ -313,18 +314,6 @@ describe("the model path", () => {
     expect(r.report.summary?.check).toEqual({ latestRequest: true, unresolvedErrors: 1, errorsKept: 0, ledgersAppended: true });
     expect(r.state.previousSummary).toMatch(/\n## Blocked\n- `mix credo --strict lib\/spotter\/services\/active_session_registry\.ex [^\n]*`: "Exit code 2" #72$/);
   });
-
-  /** A build failing at every try, then a new request: the middle ends on errors still failing. */
-  const failing = (latest: string): ChatMessage[] => [
-    { role: "user", content: "Make the build pass" },
-    { role: "assistant", content: "Starting." },
-    ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
-      { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
-      { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
-    ]).flat(),
-    { role: "user", content: latest },
-    { role: "assistant", content: "On it." },
-  ];
 
   it("appends only the unresolved error lines a summary lost, not the whole ledgers, and reports it", async () => {
     const model: Summarizer = async () => "## Active task\n- build things";

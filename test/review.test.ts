@@ -4,23 +4,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accept, compact, createCompactor, propose, type ChatMessage, type CompactResult, type Summarizer } from "../src/index.js";
 import { options, transcript } from "./support/arbitraries.js";
-import { assistant, call, sys, user } from "./support/build.js";
+import { assistant, call, failingBuild as failing, sys, user } from "./support/build.js";
 
 const NOW = () => 1_700_000_000_000;
 /** The result without its timing, which two runs of one pass never share. */
 const timeless = <M>(r: CompactResult<M>) => ({ ...r, report: { ...r.report, durationMs: 0 } });
 
-/** A build failing at every try, then a new request: the middle ends on errors still failing. */
-const failing = (): ChatMessage[] => [
-  { role: "user", content: "Make the build pass" },
-  { role: "assistant", content: "Starting." },
-  ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
-    { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
-    { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
-  ]).flat(),
-  { role: "user", content: "Ship it on the green build" },
-  { role: "assistant", content: "On it." },
-];
 const FAILING = { contextWindow: 4_000, force: true, now: NOW };
 
 describe("propose and accept", () => {

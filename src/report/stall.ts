@@ -5,6 +5,7 @@
 import { MAX_STRIKES } from "../options.js";
 import type { Plan, StalledState, StallInfo } from "../plan/types.js";
 import type { CompactorState } from "../state.js";
+import { sum } from "../plan/index.js";
 
 /** A pass that saves less than this share of the tokens is ineffective (a strike). */
 const EFFECTIVE_SAVING = 0.1;
@@ -15,14 +16,11 @@ const FREQUENT_SPAN_MS = 600_000;
 const FREQUENT_PAUSE_MS = 600_000;
 
 export interface PassFacts {
+  /** The pass's plan: the tokens before it, its tail's and its pinned messages'. */
   plan: Plan;
-  before: number;
   after: number;
   runway: number;
   now: number;
-  /** Tokens of the output's tail and of the messages pinned beside the handoff. */
-  tailTokens: number;
-  pinnedTokens: number;
   contextWindow: number;
   maxOutputTokens: number;
   /** The latest user message's index in what the pass returns (-1: none). */
@@ -34,17 +32,20 @@ function help(f: PassFacts): string[] {
   const { plan: pl } = f;
   const share = pl.tokens.threshold / pl.effectiveWindow;
   const window = Math.ceil(f.after / share) + f.maxOutputTokens;
+  const tailTokens = sum(pl.tokens.perMessage, pl.tail.start, pl.tail.end);
+  const pinnedTokens = sum(pl.pinned.map((i) => pl.tokens.perMessage[i]));
   return [
-    ...(f.tailTokens > 0 ? [`a smaller tail (tailTokens under ${f.tailTokens}: the tail from index ${pl.tail.start} keeps that many tokens verbatim)`] : []),
+    ...(tailTokens > 0 ? [`a smaller tail (tailTokens under ${tailTokens}: the tail from index ${pl.tail.start} keeps that many tokens verbatim)`] : []),
     ...(window > f.contextWindow ? [`a larger window (contextWindow ≥ ${window} holds ${f.after} tokens under its threshold)`] : []),
-    ...(f.pinnedTokens > 0 ? [`pinning less (${pl.pinned.length} pinned messages keep ${f.pinnedTokens} tokens)`] : []),
+    ...(pinnedTokens > 0 ? [`pinning less (${pl.pinned.length} pinned messages keep ${pinnedTokens} tokens)`] : []),
     "or new turns to summarize: compaction resumes with the next user message (force overrides)",
   ];
 }
 
 /** The state after a pass that ran, and what it says of the guards that tripped. */
 export function afterPass(s: CompactorState, f: PassFacts): { state: CompactorState; warnings: string[]; stalled?: StallInfo } {
-  const { before, after } = f;
+  const { after } = f;
+  const before = f.plan.tokens.total;
   const threshold = f.plan.tokens.threshold;
   const warnings: string[] = [];
   // A pass that ran ends a pause and a stall.

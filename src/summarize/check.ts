@@ -6,8 +6,8 @@ import { refOf } from "../refs.js";
 import { clip } from "../facts/call.js";
 import type { Redactor } from "../redact/index.js";
 import { SECTIONS } from "./checkpoint.js";
-import type { HandoffMaterial, HandoffTurn, SummaryCheck } from "./types.js";
-import { argumentsOf, ledgers, shortWhat } from "./ledgers.js";
+import type { HandoffMaterial, SummaryCheck } from "./types.js";
+import { ledgers, redactedCalls, shortWhat } from "./ledgers.js";
 
 /** Whitespace folded, the first 60 characters: what "survives" means for a line. */
 const key = (s: string) => clip(s, 1000).slice(0, 60);
@@ -21,25 +21,9 @@ const SECTION = new RegExp(`^\\s*(#+\\s*|\\*\\*|__)?(${SECTIONS.join("|")})(\\*\
  */
 export const notCheckpoint = (text: string): string | undefined => (SECTION.test(text) ? undefined : `no checkpoint section (## Active task, …) in "${clip(text, 80)}"`);
 
-/**
- * The turns with each result's call as its whole arguments redact it: what failed (a command, a path)
- * is quoted from these, never a value redacted alone (a sibling may say what it is: `"description":
- * "oracle"` makes `scott/<password>@host` one).
- */
-function redactedCalls(turns: HandoffTurn[], redactMany: Redactor["redactMany"]): HandoffTurn[] {
-  const calls = turns.map((t) => (t.role === "tool" ? t.call : undefined));
-  const clean = redactMany(calls.flatMap((c) => (c ? [argumentsOf(c)] : [])));
-  let k = 0;
-  // a copy with every property as the turn has it (its error lines are a getter, read when quoted)
-  const withCall = (t: HandoffTurn, call: HandoffTurn["call"]) => {
-    const lines = Object.getOwnPropertyDescriptor(t, "errorLines");
-    return lines ? Object.defineProperty({ ...t, call }, "errorLines", lines) : { ...t, call };
-  };
-  return turns.map((t, i) => (calls[i] ? withCall(t, { name: calls[i]!.name, arguments: clean[k++] }) : t));
-}
-
 export function checkSummary(text: string, material: HandoffMaterial, redactor: Redactor): { text: string; check: SummaryCheck } {
-  const l = ledgers(redactedCalls(material.turns, redactor.redactMany));
+  // each result's call as its whole arguments redact it (`redactedCalls`)
+  const l = ledgers(material.turns, redactedCalls(material.turns, redactor.redactMany));
   // The latest request in the user's own words is kept verbatim (tail or pinned) unless the messages
   // after it hold only harness blocks (a reminder, a notification): then it lies in the middle.
   const latest = material.latestAskInMiddle ? material.latestAsk : undefined;

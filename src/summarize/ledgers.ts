@@ -139,8 +139,20 @@ export const sourceArguments = new WeakMap<object, string>();
 /** A call's arguments as the transcript has them: its values are read from these, each redacted whole where quoted. */
 export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
 
-/** The ledgers of `turns`, in one pass. */
-export function ledgers(turns: HandoffTurn[]): Ledgers {
+/**
+ * The arguments (`argumentsOf`) of the result turns' calls `take` picks, each redacted as its whole
+ * text redacts it, in one batch, by the call: what failed (a command, a path) is quoted from these,
+ * never a value redacted alone (a sibling may say what it is: `"description": "oracle"` makes
+ * `scott/<password>@host` one).
+ */
+export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[], take: (t: HandoffTurn, args: string) => boolean = () => true): Map<object, string> {
+  const picked = turns.flatMap((t) => (t.role === "tool" && t.call && take(t, argumentsOf(t.call)) ? [t.call] : []));
+  const clean = redactMany(picked.map(argumentsOf));
+  return new Map(picked.map((call, i) => [call, clean[i]]));
+}
+
+/** The ledgers of `turns`, in one pass; a result's call read from `calls` where it has it (`redactedCalls`). */
+export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledgers {
   const l: Ledgers = { requests: [], files: new Map(), root: "", commands: new Map(), errors: new Map(), decisions: [], constraints: [] };
   const touched: [path: string, op: string, at: number][] = [];
   // A failure is judged as its last step (`git add … && git commit` as its commit, `mix compile &&
@@ -186,7 +198,7 @@ export function ledgers(turns: HandoffTurn[]): Ledgers {
       }
     }
     if (t.role === "tool") {
-      const args = (t.call && parseArguments(argumentsOf(t.call))) || {};
+      const args = (t.call && parseArguments(calls?.get(t.call) ?? argumentsOf(t.call))) || {};
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.

@@ -6,7 +6,7 @@ import type { PassRedactor, Redactor } from "../redact/index.js";
 import { windowed, type Windows } from "../redact/window.js";
 import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, ledgers, readsWords, redactedCalls, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -364,23 +364,18 @@ const BATCHED = 4_000;
 
 /**
  * The arguments of the calls `quotable` quotes, from those the transcript has (pruning's are
- * shortened, or drafts), redacted as their whole text redacts them, never a value alone: a sibling may
- * say what a value is (`"description": "oracle"` makes `scott/<password>@host` one). The short ones in
- * one batch (a call's redaction is mostly its fixed cost), a long one in windows of its leaves.
+ * shortened, or drafts), redacted as their whole text redacts them (`redactedCalls`): the short ones
+ * in one batch (a call's redaction is mostly its fixed cost), a long one in windows of its leaves.
  */
 function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<string, unknown> | undefined> {
   const quoted = new Map<object, Record<string, unknown> | undefined>();
-  const short: [object, string][] = [];
-  for (const t of turns) {
-    if (t.role !== "tool" || t.failed === undefined || !t.call) continue;
-    const args = argumentsOf(t.call);
-    if (args.length <= BATCHED) short.push([t.call, args]);
-    else {
-      const clean = redactedArguments(args, r)?.clean;
-      quoted.set(t.call, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
-    }
-  }
-  r.redactMany(short.map(([, args]) => args)).forEach((clean, i) => quoted.set(short[i][0], parseArguments(clean)));
+  const batched = (t: HandoffTurn, args: string) => {
+    if (t.failed === undefined || args.length <= BATCHED) return t.failed !== undefined;
+    const clean = redactedArguments(args, r)?.clean; // a long one, as it is picked
+    quoted.set(t.call!, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
+    return false;
+  };
+  for (const [call, clean] of redactedCalls(turns, r.redactMany, batched)) quoted.set(call, parseArguments(clean));
   return quoted;
 }
 

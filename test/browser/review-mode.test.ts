@@ -3,18 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mountReview, type ReviewInput } from "../../web-demo/review.js";
 import { openAIChat, type ChatMessage, type CompactResult } from "../../src/index.js";
-
-/** A build failing at every try, then a new request: the middle ends on errors still failing. */
-const failing = (): ChatMessage[] => [
-  { role: "user", content: "Make the build pass" },
-  { role: "assistant", content: "Starting." },
-  ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [
-    { role: "assistant", content: `Try ${i}. ${"lorem ipsum ".repeat(80)}`, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: `make build-${i}` }) } }] },
-    { role: "tool", tool_call_id: `c${i}`, content: `Exit code 2\nsrc/x.c:${i}: error: expected ';' before '}'\n${"cc output ".repeat(60)}` },
-  ]).flat(),
-  { role: "user", content: "Ship it on the green build" },
-  { role: "assistant", content: "On it." },
-];
+import { failingBuild as failing } from "../support/build.js";
 
 function mounted(messages = failing()) {
   const root = document.createElement("div");
