@@ -56,7 +56,7 @@ function redactOrphanBodies(text: string): string {
  * BEGIN runs to the next END, or, when the block was cut off (no END before the next BEGIN), to the
  * end of its base64 body.
  */
-export function redactKeyBlocks(text: string): string {
+function redactKeyBlocks(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text;
   let out = "";
   let at = 0;
@@ -370,7 +370,7 @@ export interface Redactor extends PassRedactor {
 }
 
 /** The redactor over `shapes`: what a pass hands on. */
-export function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassRedactor {
+function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassRedactor {
   return { redact: streamKit.redact, redactMessage: messageOf(streamKit.redact), streamKit };
 }
 
