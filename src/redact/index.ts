@@ -160,7 +160,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
  * for before the key blocks are masked: a block's marker that swallowed the `kind` line must not
  * unmask the data a stream, reading the lines before the block, has already shown masked.
  */
-function redactBlocks(text: string, manifest = false): string {
+function redactBlocks(text: string, manifest?: boolean): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest || KUBERNETES_DATA.needs!.test(text));
 }
 
@@ -181,7 +181,7 @@ let joined = false;
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
-  return (text: string, about = false): string => {
+  return (text: string, about?: boolean): string => {
     let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
@@ -319,7 +319,7 @@ function kitOf(shapes: Shape[]) {
   return {
     redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
-    redactWindow: (text: string, manifest: boolean, about = false) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
+    redactWindow: (text: string, manifest: boolean, about?: boolean) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
     redactShapes,
     /** Key blocks, and a Secret's data where the text is a manifest: what is read text by text, even in a batch. */
     redactBlocks,
