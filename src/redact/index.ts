@@ -56,7 +56,7 @@ function redactOrphanBodies(text: string): string {
  * BEGIN runs to the next END, or, when the block was cut off (no END before the next BEGIN), to the
  * end of its base64 body.
  */
-export function redactKeyBlocks(text: string): string {
+function redactKeyBlocks(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text;
   let out = "";
   let at = 0;
@@ -118,11 +118,12 @@ const NOTHING = "\0".repeat(1000);
 
 /**
  * `text` with every match of `shape` that passes its checks masked. `needed`: the shape's prefilter is
- * known to hold (for a window of a longer text). An exec loop, not `replace` with a callback: V8 calls
- * a replacer from C++ at several times the cost of a match, and adversarial text matches every few
- * characters.
+ * known to hold (for a window of a longer text). `seen.joined` is set where a kept prefix was written
+ * where a backslash was dropped: joined to what was before it, it may make a word no text held
+ * (`p\whsec_…` → `pwhsec_…`). An exec loop, not `replace` with a callback: V8 calls a replacer from
+ * C++ at several times the cost of a match, and adversarial text matches every few characters.
  */
-export function apply(text: string, shape: Shape, needed = false): string {
+export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
   if (!needed && ((shape.needs && !compiled(shape.needs).test(text)) || (shape.gate && !shape.gate(text)))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   let out = "";
@@ -147,7 +148,7 @@ export function apply(text: string, shape: Shape, needed = false): string {
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
-    if (from < start && marker !== REDACTED) joined = true;
+    if (from < start && marker !== REDACTED && seen) seen.joined = true;
     out += text.slice(done, Math.max(done, from)) + marker;
     done = start + value.length;
   }
@@ -160,15 +161,9 @@ export function apply(text: string, shape: Shape, needed = false): string {
  * for before the key blocks are masked: a block's marker that swallowed the `kind` line must not
  * unmask the data a stream, reading the lines before the block, has already shown masked.
  */
-function redactBlocks(text: string, manifest = false): string {
+function redactBlocks(text: string, manifest?: boolean): string {
   return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest || KUBERNETES_DATA.needs!.test(text));
 }
-
-/**
- * Whether the last `apply` wrote a kept prefix where a backslash was dropped: joined to what was before
- * it, it may make a word no text held (`p\whsec_…` → `pwhsec_…`).
- */
-let joined = false;
 
 /**
  * Every shape of `shapes` applied in turn; `about`: the text is a window of a longer one known to hold
@@ -176,20 +171,21 @@ let joined = false;
  * cannot match and is not read. A mask changes the text: what it leaves is the text's own pieces and
  * markers, and no word is a marker's or crosses one's `[`, `]` or `…`, so words only go, and a
  * prefilter known to hold is read again (a word it held may be gone); where a mask may join a word
- * (`joined`, or a catalogue with a word of "redacted"), the text is scanned again.
+ * (`seen.joined`, or a catalogue with a word of "redacted"), the text is scanned again.
  */
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
-  return (text: string, about = false): string => {
+  return (text: string, about?: boolean): string => {
     let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
+    const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
-      joined = joins;
-      const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate)); // (2: the prefilter holds)
+      seen.joined = joins;
+      const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate), seen); // (2: the prefilter holds)
       if (out === text) continue;
-      if (joined) hit = triggers(out);
+      if (seen.joined) hit = triggers(out);
       else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;
       text = out;
     }
@@ -319,7 +315,7 @@ function kitOf(shapes: Shape[]) {
   return {
     redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
-    redactWindow: (text: string, manifest: boolean, about = false) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
+    redactWindow: (text: string, manifest: boolean, about?: boolean) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
     redactShapes,
     /** Key blocks, and a Secret's data where the text is a manifest: what is read text by text, even in a batch. */
     redactBlocks,
@@ -370,7 +366,7 @@ export interface Redactor extends PassRedactor {
 }
 
 /** The redactor over `shapes`: what a pass hands on. */
-export function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassRedactor {
+function redactorOf(shapes: Shape[], streamKit = kitOf(shapes)): PassRedactor {
   return { redact: streamKit.redact, redactMessage: messageOf(streamKit.redact), streamKit };
 }
 
