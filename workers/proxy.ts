@@ -3,7 +3,7 @@
 // call and its error messages: upstream.ts.)
 import type { Context } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
-import { ownSecrets, summarizerFor, type Env } from "./env.js";
+import { passSettings, type Env } from "./env.js";
 import { answered, fail, type Outcome } from "./errors.js";
 import { SendFailed } from "./overflow.js";
 import { UpstreamTimeout, upstreamFailure, upstreamMessage } from "./upstream.js";
@@ -22,7 +22,7 @@ export function sessionOf(env: Env, id: string): DurableObjectStub<SessionObject
  * across RPC).
  */
 export async function compactPass(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
-  if (!sessionId) return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env), onEvent, secrets: ownSecrets(env) });
+  if (!sessionId) return compact(messages, { ...coreOptions(options), ...passSettings(env), onEvent });
   return answered((await sessionOf(env, sessionId).compact(messages, options, onEvent)) as Outcome<CompactResult<unknown>>);
 }
 

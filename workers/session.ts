@@ -5,7 +5,7 @@ import { accept, compact, normalizeRef, plan, propose, recall, redact, SYSTEM_NO
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
-import { ownSecrets, summarizerFor, type Env } from "./env.js";
+import { passSettings, type Env } from "./env.js";
 import { ErrorAnswer, outcomeOf, type Outcome } from "./errors.js";
 import { rememberedFingerprint, spanOf, substitute, whole, type Span } from "./span.js";
 import { trimmedFor } from "./trim.js";
@@ -149,7 +149,7 @@ export class SessionObject extends DurableObject<Env> {
   private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env), onEvent });
+      const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, ...passSettings(this.env), onEvent });
       this.last.input = result.messages; // what the client goes on from
       this.commit(result, state);
       return result;
@@ -172,7 +172,7 @@ export class SessionObject extends DurableObject<Env> {
     return outcomeOf(() =>
       this.serial(async () => {
         const state = this.read<CompactorState>("state");
-        const proposal = await propose(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
+        const proposal = await propose(messages, { ...coreOptions(options), state, ...passSettings(this.env) });
         const id = crypto.randomUUID();
         this.proposals.set(id, { proposal, from: JSON.stringify(state ?? null) });
         for (const old of [...this.proposals.keys()].slice(0, -KEEP_PROPOSALS)) this.proposals.delete(old);
@@ -238,7 +238,7 @@ export class SessionObject extends DurableObject<Env> {
     const state = span && !substituted && stored ? ownConversation(stored) : stored;
     const noted = Boolean(substituted && span!.noted);
     const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
-    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
+    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, ...passSettings(this.env) });
     this.last.input = result.messages; // the span the next request's input starts with
     const effective = result.report.mode !== "noop" && result.report.mode !== "aborted" && result.report.mode !== "stalled";
     this.ctx.storage.transactionSync(() => {
