@@ -80,7 +80,6 @@ export function errorData(err: unknown): ErrorData {
   return { status: 500, type: "internal_error", message: "internal error" };
 }
 
-
 /** Why a proxy has no upstream, and where to set it: `.dev.vars` for `npm start`, `[vars]` when deployed. */
 export function upstreamMissing(variable: "UPSTREAM_BASE_URL" | "ANTHROPIC_UPSTREAM_BASE_URL"): string {
   const [what, example] =
