@@ -7,7 +7,7 @@ import type { ProposalAnswer } from "./session.js";
 import { RECALL_MAX } from "../src/archive/recall.js";
 import { anthropicErrorShape, countTokensRoute, messagesRoute, modelsRoute } from "./anthropic.js";
 import { windowFor, type Env } from "./env.js";
-import { ErrorAnswer, errorData, fail, failWith, upstreamMissing, type ErrorData } from "./errors.js";
+import { answered, errorData, fail, failWith, upstreamMissing, type Outcome } from "./errors.js";
 import { COMPACTION_HEADERS, auth, corsAllowList } from "./guard.js";
 import { coreOptions, type HttpOptions } from "./options.js";
 import { requestBytesBudget, toolOutputBudget } from "./trim.js";
@@ -151,12 +151,6 @@ app.openapi(
 
 // ---- POST /v1/sessions/:id/proposals, …/proposals/:pid/accept: review before commit --------------
 
-/** A Durable Object's answer, or its error as the one error format. */
-function answered<T>(outcome: { result: T } | { error: ErrorData }): T {
-  if ("error" in outcome) throw new ErrorAnswer(outcome.error);
-  return outcome.result;
-}
-
 app.openapi(
   createRoute({
     method: "post",
@@ -171,7 +165,7 @@ app.openapi(
   async (c) => {
     const { id } = c.req.valid("param");
     const { messages, options } = c.req.valid("json");
-    const proposal = answered((await sessionOf(c.env, id).propose(messages, options)) as { result: ProposalAnswer } | { error: ErrorData });
+    const proposal = answered((await sessionOf(c.env, id).propose(messages, options)) as Outcome<ProposalAnswer>);
     return c.json(proposal as unknown as z.infer<typeof ProposalResponse>, 200, { "x-compaction-mode": proposal.report.mode });
   },
 );
@@ -195,7 +189,7 @@ app.openapi(
   async (c) => {
     const { id, pid } = c.req.valid("param");
     const { handoff } = (c.req.header("content-type") ?? "").includes("json") ? c.req.valid("json") : { handoff: undefined };
-    const result = answered((await sessionOf(c.env, id).accept(pid, handoff)) as { result: CompactResult<unknown> } | { error: ErrorData });
+    const result = answered((await sessionOf(c.env, id).accept(pid, handoff)) as Outcome<CompactResult<unknown>>);
     return c.json(result as unknown as z.infer<typeof CompactResponse>, 200, { "x-compaction-mode": result.report.mode });
   },
 );

@@ -113,3 +113,6 @@ export function windowFor(env: Env, model: string, header: string | undefined, b
  */
 export const ownSecrets = (env: Env): string[] =>
   [env.API_TOKEN, env.UPSTREAM_API_KEY, env.ANTHROPIC_API_KEY, env.SUMMARIZER_API_KEY].filter((k): k is string => typeof k === "string" && k.length > 0);
+
+/** What a pass takes from the deployment: its summarizer chain, and the worker's own keys to redact. */
+export const passSettings = (env: Env) => ({ summarizer: summarizerFor(env), secrets: ownSecrets(env) });

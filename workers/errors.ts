@@ -43,6 +43,27 @@ export function failWith(c: Context, e: ErrorData): Response {
   return fail(c, e.status, e.type, e.message, e.issues);
 }
 
+/** What the Durable Object answers: a result, or a failure as error data. */
+export type Outcome<T> = { result: T } | { error: ErrorData };
+
+/**
+ * The Durable Object's side: `work`'s result, or its failure as error data (an exception would cross
+ * RPC as a plain Error, a 500, and be logged with its message, which may quote the input).
+ */
+export async function outcomeOf<T>(work: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { result: await work() };
+  } catch (err) {
+    return { error: errorData(err) };
+  }
+}
+
+/** The caller's side: the Durable Object's result, or its error thrown as the one error format. */
+export function answered<T>(outcome: Outcome<T>): T {
+  if ("error" in outcome) throw new ErrorAnswer(outcome.error);
+  return outcome.result;
+}
+
 /** Any failure as error data: input errors are 400s; anything else a 500 whose message is never logged (it may quote input). */
 export function errorData(err: unknown): ErrorData {
   if (err instanceof ErrorAnswer) return err.data;
@@ -58,7 +79,6 @@ export function errorData(err: unknown): ErrorData {
   console.error("unhandled error:", err instanceof Error ? err.name : "unknown");
   return { status: 500, type: "internal_error", message: "internal error" };
 }
-
 
 /** Why a proxy has no upstream, and where to set it: `.dev.vars` for `npm start`, `[vars]` when deployed. */
 export function upstreamMissing(variable: "UPSTREAM_BASE_URL" | "ANTHROPIC_UPSTREAM_BASE_URL"): string {

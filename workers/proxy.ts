@@ -3,8 +3,8 @@
 // call and its error messages: upstream.ts.)
 import type { Context } from "hono";
 import { compact, type CompactResult } from "../src/index.js";
-import { ownSecrets, summarizerFor, type Env } from "./env.js";
-import { ErrorAnswer, fail, type ErrorData } from "./errors.js";
+import { passSettings, type Env } from "./env.js";
+import { answered, fail, type Outcome } from "./errors.js";
 import { SendFailed } from "./overflow.js";
 import { UpstreamTimeout, upstreamFailure, upstreamMessage } from "./upstream.js";
 import { coreOptions, type HttpOptions } from "./options.js";
@@ -22,10 +22,8 @@ export function sessionOf(env: Env, id: string): DurableObjectStub<SessionObject
  * across RPC).
  */
 export async function compactPass(env: Env, messages: unknown[], options: HttpOptions, sessionId: string | undefined, onEvent?: (e: unknown) => void): Promise<CompactResult<unknown>> {
-  if (!sessionId) return compact(messages, { ...coreOptions(options), summarizer: summarizerFor(env), onEvent, secrets: ownSecrets(env) });
-  const outcome = (await sessionOf(env, sessionId).compact(messages, options, onEvent)) as { result: CompactResult<unknown> } | { error: ErrorData };
-  if ("error" in outcome) throw new ErrorAnswer(outcome.error);
-  return outcome.result;
+  if (!sessionId) return compact(messages, { ...coreOptions(options), ...passSettings(env), onEvent });
+  return answered((await sessionOf(env, sessionId).compact(messages, options, onEvent)) as Outcome<CompactResult<unknown>>);
 }
 
 /** A proxy's compaction, and the session it ran in (its key, for x-compaction-session and usage). */
@@ -68,9 +66,8 @@ export async function runCompact(env: Env, messages: unknown[], options: HttpOpt
     const result = await compactPass(env, t.messages, options, undefined);
     return t.trimmed ? { ...result, trimmed: t.trimmed } : result;
   }
-  const outcome = (await sessionOf(env, session).rewrite(messages, options, maxToolOutputTokens)) as { result: SessionResult } | { error: ErrorData };
-  if ("error" in outcome) throw new ErrorAnswer(outcome.error);
-  return { ...outcome.result, session };
+  const result = answered((await sessionOf(env, session).rewrite(messages, options, maxToolOutputTokens)) as Outcome<SessionResult>);
+  return { ...result, session };
 }
 
 /** The header an answer carries when an overflow made the worker compact again and resend. */

@@ -5,8 +5,8 @@ import { accept, compact, normalizeRef, plan, propose, recall, redact, SYSTEM_NO
 import { coreOptions, type HttpOptions } from "./options.js";
 import { calibrate, promptTokensOf } from "../src/state.js";
 import { firstChangedIndex } from "../src/report/index.js";
-import { ownSecrets, summarizerFor, type Env } from "./env.js";
-import { ErrorAnswer, errorData, type ErrorData } from "./errors.js";
+import { passSettings, type Env } from "./env.js";
+import { ErrorAnswer, outcomeOf, type Outcome } from "./errors.js";
 import { rememberedFingerprint, spanOf, substitute, whole, type Span } from "./span.js";
 import { trimmedFor } from "./trim.js";
 import { adoptUnchanged } from "../src/estimate/adopt.js";
@@ -140,21 +140,16 @@ export class SessionObject extends DurableObject<Env> {
 
   /**
    * One compaction pass with this session's state; `onEvent` sees progress as it happens. Failures
-   * come back as error data: an exception would cross RPC as a plain Error (a 500) and be logged
-   * with its message, which may quote the input.
+   * come back as error data (outcomeOf), as from every method a route calls.
    */
-  async compact(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<{ result: CompactResult<unknown> } | { error: ErrorData }> {
-    try {
-      return { result: await this.compactInTurn(messages, options, onEvent) };
-    } catch (err) {
-      return { error: errorData(err) };
-    }
+  compact(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<Outcome<CompactResult<unknown>>> {
+    return outcomeOf(() => this.compactInTurn(messages, options, onEvent));
   }
 
   private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
     return this.serial(async () => {
       const state = this.read<CompactorState>("state");
-      const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env), onEvent });
+      const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, ...passSettings(this.env), onEvent });
       this.last.input = result.messages; // what the client goes on from
       this.commit(result, state);
       return result;
@@ -173,22 +168,18 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** What a pass would do with this session's state, applied by `accept` (POST …/proposals/:pid/accept) until the session moves on. */
-  async propose(messages: unknown[], options: HttpOptions): Promise<{ result: ProposalAnswer } | { error: ErrorData }> {
-    try {
-      return {
-        result: await this.serial(async () => {
-          const state = this.read<CompactorState>("state");
-          const proposal = await propose(messages, { ...coreOptions(options), state, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
-          const id = crypto.randomUUID();
-          this.proposals.set(id, { proposal, from: JSON.stringify(state ?? null) });
-          for (const old of [...this.proposals.keys()].slice(0, -KEEP_PROPOSALS)) this.proposals.delete(old);
-          const { state: _, ...answer } = proposal;
-          return { id, ...answer };
-        }),
-      };
-    } catch (err) {
-      return { error: errorData(err) };
-    }
+  propose(messages: unknown[], options: HttpOptions): Promise<Outcome<ProposalAnswer>> {
+    return outcomeOf(() =>
+      this.serial(async () => {
+        const state = this.read<CompactorState>("state");
+        const proposal = await propose(messages, { ...coreOptions(options), state, ...passSettings(this.env) });
+        const id = crypto.randomUUID();
+        this.proposals.set(id, { proposal, from: JSON.stringify(state ?? null) });
+        for (const old of [...this.proposals.keys()].slice(0, -KEEP_PROPOSALS)) this.proposals.delete(old);
+        const { state: _, ...answer } = proposal;
+        return { id, ...answer };
+      }),
+    );
   }
 
   /**
@@ -196,26 +187,22 @@ export class SessionObject extends DurableObject<Env> {
    * proposal, a 409 when the session's state changed since it was made (a pass, another proposal
    * accepted, usage observed: the transcript moved on).
    */
-  async accept(id: string, handoff?: string): Promise<{ result: CompactResult<unknown> } | { error: ErrorData }> {
-    try {
-      return {
-        result: await this.serial(async () => {
-          const held = this.proposals.get(id);
-          if (!held) throw new ErrorAnswer({ status: 404, type: "not_found", message: `this session holds no proposal ${id} (never made, already accepted, or dropped with the session's memory): propose again` });
-          const state = this.read<CompactorState>("state");
-          if (JSON.stringify(state ?? null) !== held.from) {
-            this.proposals.delete(id);
-            throw new ErrorAnswer({ status: 409, type: "proposal_expired", message: `proposal ${id} expired: the session moved on since it was made (a pass ran, another proposal was accepted, or usage was observed): propose again` });
-          }
-          const result = accept(held.proposal, { handoff });
-          this.proposals.clear(); // the others were made from the state this one replaces
-          this.commit(result, state);
-          return result;
-        }),
-      };
-    } catch (err) {
-      return { error: errorData(err) };
-    }
+  accept(id: string, handoff?: string): Promise<Outcome<CompactResult<unknown>>> {
+    return outcomeOf(() =>
+      this.serial(async () => {
+        const held = this.proposals.get(id);
+        if (!held) throw new ErrorAnswer({ status: 404, type: "not_found", message: `this session holds no proposal ${id} (never made, already accepted, or dropped with the session's memory): propose again` });
+        const state = this.read<CompactorState>("state");
+        if (JSON.stringify(state ?? null) !== held.from) {
+          this.proposals.delete(id);
+          throw new ErrorAnswer({ status: 409, type: "proposal_expired", message: `proposal ${id} expired: the session moved on since it was made (a pass ran, another proposal was accepted, or usage was observed): propose again` });
+        }
+        const result = accept(held.proposal, { handoff });
+        this.proposals.clear(); // the others were made from the state this one replaces
+        this.commit(result, state);
+        return result;
+      }),
+    );
   }
 
   /**
@@ -224,8 +211,8 @@ export class SessionObject extends DurableObject<Env> {
    * over the threshold (or the request is another conversation's); an effective pass becomes the new
    * span. Messages are cited by their number in the client's history, the same in every pass.
    */
-  async rewrite(messages: unknown[], options: HttpOptions, maxToolOutputTokens?: number): Promise<{ result: SessionResult } | { error: ErrorData }> {
-    try {
+  rewrite(messages: unknown[], options: HttpOptions, maxToolOutputTokens?: number): Promise<Outcome<SessionResult>> {
+    return outcomeOf(async () => {
       const t = trimmedFor(messages, options, maxToolOutputTokens);
       // Trimmed outputs are trimmed anew each request: adopted with the rest.
       const request = (this.last.request = adoptUnchanged(this.last.request, t.messages) as unknown[]);
@@ -234,10 +221,8 @@ export class SessionObject extends DurableObject<Env> {
         result.trimmed = t.trimmed;
         this.keepTrimmed(t.archive);
       }
-      return { result };
-    } catch (err) {
-      return { error: errorData(err) };
-    }
+      return result;
+    });
   }
 
   private async rewriteInTurn(messages: unknown[], options: HttpOptions): Promise<SessionResult> {
@@ -253,7 +238,7 @@ export class SessionObject extends DurableObject<Env> {
     const state = span && !substituted && stored ? ownConversation(stored) : stored;
     const noted = Boolean(substituted && span!.noted);
     const system = noted && core.dialect?.appendSystemNote ? core.dialect.appendSystemNote(options.system, SYSTEM_NOTE) : options.system;
-    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, summarizer: summarizerFor(this.env), secrets: ownSecrets(this.env) });
+    const result = await compact(input.messages, { ...core, system, state, refIndexes: input.refs, ...passSettings(this.env) });
     this.last.input = result.messages; // the span the next request's input starts with
     const effective = result.report.mode !== "noop" && result.report.mode !== "aborted" && result.report.mode !== "stalled";
     this.ctx.storage.transactionSync(() => {

@@ -36,7 +36,7 @@ export function fingerprintOf(messages: unknown[], n: number): string {
   return hash53(canonical([lead, messages.slice(lead, n)]));
 }
 
-/** How a span's messages are fingerprinted: fingerprintOf, or a session's memo of it. */
+/** How a span's messages are fingerprinted: a session's memo of fingerprintOf (rememberedFingerprint). */
 export type Fingerprint = (messages: unknown[], n: number) => string;
 
 /**
@@ -63,7 +63,7 @@ export interface Input {
 }
 
 /** The request with the span in place of the messages it stands for; undefined when it does not start with them. */
-export function substitute(span: Span | undefined, messages: unknown[], fingerprint: Fingerprint = fingerprintOf): Input | undefined {
+export function substitute(span: Span | undefined, messages: unknown[], fingerprint: Fingerprint): Input | undefined {
   if (!span || messages.length < span.n || fingerprint(messages, span.n) !== span.fingerprint) return undefined;
   const fresh = messages.slice(span.n);
   return {
@@ -111,7 +111,7 @@ function outputRefs(input: Input, output: unknown[]): { refs: (number | null)[];
 }
 
 /** The span a pass's output stands for: the client's `messages`, whose numbers continue from `next`. */
-export function spanOf(input: Input, output: unknown[], messages: unknown[], next: number, noted: boolean, fingerprint: Fingerprint = fingerprintOf): Span {
+export function spanOf(input: Input, output: unknown[], messages: unknown[], next: number, noted: boolean, fingerprint: Fingerprint): Span {
   const { refs, from } = outputRefs(input, output);
   const entries = output.map((message, i): Entry => {
     const origin = from[i] === undefined ? undefined : input.origin[from[i]!];

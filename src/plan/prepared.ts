@@ -1,4 +1,4 @@
-// A pass's input read and planned: what `prepare` (src/compact.ts) hands every later stage of the pass.
+// A pass's input read and planned: what `prepare` (src/prepare.ts) hands every later stage of the pass.
 import type { Dialect, MessageView } from "../dialects/view.js";
 import type { Settings } from "../options.js";
 import type { Refs } from "../refs.js";
