@@ -165,3 +165,23 @@ describe("the provider's compaction block", () => {
     expect(validity("anthropic", r.messages)).toEqual([]);
   });
 });
+
+describe("a call left without a result", () => {
+  it("gets its stub result before the user's text in the message that answers its group (was after it: tool_result blocks must come first; pin property counterexample, seed -1449771394)", async () => {
+    const messages: AnthropicMessage[] = [
+      { role: "user", content: "build it" },
+      { role: "assistant", content: [{ type: "tool_use", id: "a", name: "Bash", input: { command: "make" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "build step ok\n".repeat(300) }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "b", name: "Bash", input: { command: "ls" } }, { type: "tool_use", id: "c", name: "Bash", input: {} }] },
+      // an empty text beside the results (a client's): the message is no request, it answers the group
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c", content: "" }, { type: "text", text: "" }] },
+    ];
+    const snapshot = JSON.stringify(messages);
+    const o = { contextWindow: 800, dialect: anthropicMessages };
+    const r = await compact(messages, o);
+    expect(r.report.sanitized.stubbedCalls).toEqual(["b"]);
+    const last = r.messages.at(-1)!.content as AnthropicBlock[];
+    expect(last.map((b) => b.type)).toEqual(["tool_result", "tool_result", "text"]);
+    expect(violations({ input: messages, snapshot, plan: plan(messages, o), result: r, dialect: "anthropic" })).toEqual([]);
+  });
+});

@@ -143,10 +143,14 @@ const dialect: Dialect<AnthropicMessage> = {
     const kept = mapBlocks(m, (b) => (b.type === "tool_result" && ids.has(String(b.tool_use_id)) ? undefined : b));
     return (kept.content as AnthropicBlock[]).length ? kept : { ...m, content: [{ type: "text", text: "[tool results removed: their calls are gone]" }] };
   },
-  // Every result of a group belongs in the one user message after it.
+  // Every result of a group belongs in the one user message after it, its results before any text.
   answer: (calls, text, { last, next }) => {
     const stubs = calls.map((c) => ({ type: "tool_result", tool_use_id: c.id, content: text, is_error: true }));
-    if (last) return { last: { ...last, content: [...blocks(last.content), ...stubs] } };
+    if (last) {
+      const b = blocks(last.content);
+      const at = b.findIndex((x) => x.type !== "tool_result");
+      return { last: { ...last, content: at < 0 ? [...b, ...stubs] : [...b.slice(0, at), ...stubs, ...b.slice(at)] } };
+    }
     if (next?.role === "user") return { next: { ...next, content: [...stubs, ...blocks(next.content)] } };
     return { insert: [{ role: "user", content: stubs }] };
   },
