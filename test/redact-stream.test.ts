@@ -77,6 +77,14 @@ describe("summary deltas", () => {
     expect(sent).not.toContain(B64);
   });
 
+  it("a window after a released line break reads that line break as the start of its first line (property counterexample, seed 1356474900)", () => {
+    const text = "\n  tls.key: |\n  Hunter2Pass9xyz\nkind: Secret\n";
+    const { deltas, text: final } = stream(text, [1]);
+    expect(final).toBe(redact(text));
+    expect(deltas.join("")).not.toContain("Hunter2Pass9xyz");
+    expect(deltas).toEqual(stream(text, [1], undefined, undefined, streamKit, referenceStream).deltas);
+  });
+
   it("still streams ordinary lines as they complete", () => {
     const { deltas } = stream("## Goal\nship it\n## Done\n- tests\npartial", [3, 9, 16, 25]);
     expect(deltas.slice(0, -1).join("")).toBe("## Goal\nship it\n## Done\n- tests\n");

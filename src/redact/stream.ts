@@ -137,8 +137,9 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
 
   /** What `window` (holding the start of a `far` shape, or not) adds to the redaction of the released text, or undefined where they disagree. */
   const redacted = (window: string, hasFar: boolean): string | undefined => {
-    // the last whole lines of NEAR characters or more (all of them while fewer were released)
-    const cut = context.lastIndexOf("\n", context.length - NEAR - 1);
+    // the last whole lines of NEAR characters or more (all of them while fewer were released; a search
+    // from before the start would find a line break at 0 and drop it: a line's start is context too)
+    const cut = context.length > NEAR ? context.lastIndexOf("\n", context.length - NEAR - 1) : -1;
     const near = cut >= 0 || released <= CONTEXT ? context.slice(cut + 1) : undefined;
     if (near !== undefined && verbatim >= near.length && released - farAt >= CONTEXT && unchanged(near, window, hasFar)) return window;
     const before = redactWindow(context, manifest, about);
