@@ -47,7 +47,7 @@ function same(a: unknown, b: unknown): boolean {
   return Object.keys(a).length === Object.keys(b).length;
 }
 
-/** The count of `x`, kept beside it in `counts`. */
+/** The count of `x`, kept beside it in `counts` (a function of the module: a closure made per message slowed `plan` ~20 %). */
 const count = (counts: (string | number)[], x: string, b: EstimateSettings["basis"]) => counts[counts.push(x, b.count(x)) - 1] as number;
 
 /** Tokens of a message's view; `message`, the object it views, keeps the count for later passes. */
