@@ -1,9 +1,13 @@
 // Issue 29: each message is counted once across passes (cached by message object, as head and tail
 // are the same objects between passes), and a count depends on the counter, the calibration and the
-// image price: a cached count never answers for another.
+// image price: a cached count never answers for another. Within a pass, a message it rewrites is
+// counted by the texts it changed (src/estimate/rewritten.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compact, estimateTokens, heuristicTokens, plan, type ChatMessage } from "../src/index.js";
+import { compact, estimateTokens, heuristicTokens, openAIChat, plan, type ChatMessage, type CompactOptions } from "../src/index.js";
+import { messageTokens } from "../src/estimate/index.js";
+import { rewrittenTokens } from "../src/estimate/rewritten.js";
+import { resolveSettings } from "../src/options.js";
 import { initialState } from "../src/state.js";
 import { trajectory } from "./support/fixtures.js";
 
@@ -24,7 +28,7 @@ describe("counts kept by message object across passes", () => {
     const counted = r.chars();
     expect(counted).toBeGreaterThan(100_000);
     const second = plan(m, { contextWindow: 32_000, countTokens: r.count });
-    expect(r.chars() - counted).toBeLessThan(counted / 10); // messages under 500 characters: ~6 % of the text
+    expect(r.chars() - counted).toBeLessThan(counted / 10); // messages under ~250 characters: a few % of the text
     expect(second.tokens).toEqual(first.tokens);
   });
 
@@ -94,5 +98,55 @@ describe("counts kept by message object across passes", () => {
       estimateTokens(m, a); // cached under a
       for (const b of cases) expect(estimateTokens(m, b)).toBe(fresh(b));
     }
+  });
+});
+
+describe("a message a pass rewrites is counted again by the texts it changed only (issue 29 item 2)", () => {
+  /** The texts of messages as the estimate counts them: each text, call name, arguments and tool output. */
+  const textsOf = (ms: ChatMessage[]) =>
+    ms.flatMap((m) => [typeof m.content === "string" ? m.content : "", ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments])]).filter(Boolean);
+  const tally = (xs: string[]) => xs.reduce((n, x) => n.set(x, (n.get(x) ?? 0) + 1), new Map<string, number>());
+
+  it("a pass counts no text of its input more often than the input holds it (the text beside shrunk arguments is not counted again)", async () => {
+    const m = messages();
+    const r = recording();
+    const result = await compact(m, { contextWindow: 32_000, countTokens: r.count });
+    expect(result.report.pruned?.length ?? 0).toBeGreaterThan(0);
+    const held = tally(textsOf(m));
+    const again = [...tally(r.seen)].filter(([x, n]) => held.has(x) && n > held.get(x)!);
+    expect(again.map(([x]) => x.slice(0, 60))).toEqual([]);
+  });
+
+  const long = "an answer that names the files it will read next: src/a.ts, src/b.ts, test/c.test.ts. ".repeat(20);
+  // A counter that answers fractions: a count read instead of counted must be summed as it was.
+  const settings = resolveSettings({ contextWindow: 100_000, countTokens: (t: string) => t.length / 3 + (t.length % 7) / 10 } as CompactOptions<unknown>);
+  const words = fc.string({ minLength: 0, maxLength: 300 });
+  const message = fc.record({
+    content: words,
+    calls: fc.array(fc.record({ name: fc.constantFrom("Read", "Bash", "Edit"), args: words }), { maxLength: 4 }),
+  });
+
+  it("counts a rewrite as a fresh count of it does, counting only the texts it changed (property)", () => {
+    fc.assert(
+      fc.property(message, fc.array(fc.option(words), { maxLength: 4 }), fc.boolean(), ({ content, calls }, edits, stubbed) => {
+        const before: ChatMessage = {
+          role: "assistant",
+          content: `${long}${content}`, // long enough to be kept (a short message is counted again whole)
+          tool_calls: calls.map((c, i) => ({ id: `c${i}`, type: "function", function: { name: c.name, arguments: c.args } })),
+        };
+        messageTokens(openAIChat.view(before), settings, before); // the plan's count, kept
+        // Arguments replaced (some by an equal string that is another object), as prune shrinks them; or the text changed.
+        const args = new Map(edits.flatMap((e, i) => (e === null || i >= calls.length ? [] : [[i, e === "" ? [...calls[i].args].join("") : e] as [number, string]])));
+        let after = openAIChat.withArguments(before, args);
+        if (stubbed) after = { ...after, content: `${before.content} [image omitted]` };
+        const asked: string[] = [];
+        const fresh = messageTokens(openAIChat.view(after), settings);
+        const watched = { ...settings, basis: { ...settings.basis, count: (t: string) => (asked.push(t), settings.basis.count(t)) } };
+        expect(rewrittenTokens(openAIChat.view(after), watched, before)).toBe(fresh);
+        const had = textsOf([before]);
+        expect(asked.filter((t) => had.includes(t))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

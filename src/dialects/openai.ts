@@ -137,7 +137,7 @@ function appendNote(m: ChatMessage, note: string): ChatMessage {
   return { ...m, content: c ? `${c}\n\n${note}` : note };
 }
 
-const schema = standard<ChatMessage>(RULES);
+const schema = /* @__PURE__ */ standard<ChatMessage>(RULES);
 const validate = (input: unknown) => validateWith<ChatMessage>(RULES, input);
 
 /**

@@ -31,17 +31,20 @@ export const FEATURES = [
   "number after a space",
 ] as const;
 
-// Character classes (the automaton's input); letters first so `k <= OTHER` reads "is a letter".
-const LOWER = 0;
-const UPPER = 1;
-const OTHER = 2;
-const DIGIT = 3;
-const SPACE = 4;
-const NEWLINE = 5;
-const PUNCT = 6;
-const DENSE = 7;
-/** A high surrogate: it and the unit after it are one astral code point, charged once. */
-const ASTRAL = 8;
+// Character classes (the automaton's input); letters first so `k <= OTHER` reads "is a letter". A
+// const enum: the bundle holds its members as the numbers they are (top-level consts were variables).
+const enum CharClass {
+  LOWER,
+  UPPER,
+  OTHER,
+  DIGIT,
+  SPACE,
+  NEWLINE,
+  PUNCT,
+  DENSE,
+  /** A high surrogate: it and the unit after it are one astral code point, charged once. */
+  ASTRAL,
+}
 
 /**
  * The code units charged apart from letters of other scripts, as [from, to, weight index]; a later
@@ -63,14 +66,6 @@ export function denseClass(c: number): number {
   let f = -1;
   for (const [from, to, w] of DENSE_RANGES) if (c >= from && c <= to) f = w;
   return f;
-}
-
-function asciiClass(c: number): number {
-  if (c >= 97 && c <= 122) return LOWER;
-  if (c >= 65 && c <= 90) return UPPER;
-  if (c >= 48 && c <= 57) return DIGIT;
-  if (c === 32 || c === 9) return SPACE;
-  return c === 10 || c === 13 ? NEWLINE : PUNCT;
 }
 
 /** A state: the class of the run the last character belongs to, its position in it, and what entering it counts. */
@@ -95,7 +90,10 @@ interface Automaton {
 }
 
 /** The classes the rules tell apart, as [class, dense weight index]: a code unit's kind is its index here. */
-const KINDS = [[LOWER, -1], [UPPER, -1], [OTHER, -1], [DIGIT, -1], [SPACE, -1], [NEWLINE, -1], [PUNCT, -1], [DENSE, 7], [DENSE, 8], [DENSE, 9], [DENSE, 11], [ASTRAL, 12]];
+const KINDS = [
+  [CharClass.LOWER, -1], [CharClass.UPPER, -1], [CharClass.OTHER, -1], [CharClass.DIGIT, -1], [CharClass.SPACE, -1], [CharClass.NEWLINE, -1], [CharClass.PUNCT, -1],
+  [CharClass.DENSE, 7], [CharClass.DENSE, 8], [CharClass.DENSE, 9], [CharClass.DENSE, 11], [CharClass.ASTRAL, 12],
+];
 /** The kind of a code unit of dense weight index f (7, 8, 9, 11, 12). */
 const kindOf = (f: number) => (f < 10 ? f : f - 1);
 
@@ -115,26 +113,26 @@ function build(): Automaton {
   // class `cls` at position `pos`.
   const step = ({ cls, pos }: State, k: number, f: number): number => {
     const same = cls === k;
-    if (cls === ASTRAL) return find(DENSE, 1, []); // the low half of an astral code point: already charged
+    if (cls === CharClass.ASTRAL) return find(CharClass.DENSE, 1, []); // the low half of an astral code point: already charged
     switch (k) {
-      case LOWER:
-      case UPPER: {
+      case CharClass.LOWER:
+      case CharClass.UPPER: {
         if (same) return find(k, Math.min(pos + 1, 7), pos + 1 >= 7 ? [1] : []); // letters past the 6th
         // A word starts after a non-letter, or at a capital after a lowercase letter (camelCase).
-        const starts = cls > OTHER || cls < 0 || (k === UPPER && cls === LOWER);
+        const starts = cls > CharClass.OTHER || cls < 0 || (k === CharClass.UPPER && cls === CharClass.LOWER);
         return find(k, 1, starts ? [0] : []);
       }
-      case OTHER:
-        return find(OTHER, 1, cls >= LOWER && cls <= OTHER ? [10] : [0, 10]);
-      case DIGIT: // o200k cuts numbers into triples; a number takes no leading space: that is a token of its own
-        if (same) return find(DIGIT, (pos % 3) + 1, pos % 3 === 0 ? [2] : []);
-        return find(DIGIT, 1, cls === SPACE ? [2, 13] : [2]);
-      case SPACE: // a single space joins the next word; a run of two or more is a token
-        return same ? find(SPACE, Math.min(pos + 1, 3), pos === 1 ? [6] : []) : find(SPACE, 1, []);
-      case NEWLINE:
-        return same ? find(NEWLINE, 2, []) : find(NEWLINE, 1, [5]);
-      case PUNCT:
-        return same ? find(PUNCT, 2, [4]) : find(PUNCT, 1, [3, 4]);
+      case CharClass.OTHER:
+        return find(CharClass.OTHER, 1, cls >= CharClass.LOWER && cls <= CharClass.OTHER ? [10] : [0, 10]);
+      case CharClass.DIGIT: // o200k cuts numbers into triples; a number takes no leading space: that is a token of its own
+        if (same) return find(CharClass.DIGIT, (pos % 3) + 1, pos % 3 === 0 ? [2] : []);
+        return find(CharClass.DIGIT, 1, cls === CharClass.SPACE ? [2, 13] : [2]);
+      case CharClass.SPACE: // a single space joins the next word; a run of two or more is a token
+        return same ? find(CharClass.SPACE, Math.min(pos + 1, 3), pos === 1 ? [6] : []) : find(CharClass.SPACE, 1, []);
+      case CharClass.NEWLINE:
+        return same ? find(CharClass.NEWLINE, 2, []) : find(CharClass.NEWLINE, 1, [5]);
+      case CharClass.PUNCT:
+        return same ? find(CharClass.PUNCT, 2, [4]) : find(CharClass.PUNCT, 1, [3, 4]);
       default: // dense: each character charged by its script
         return find(k, 1, [f]);
     }
@@ -154,8 +152,11 @@ function build(): Automaton {
     }
   }
   // Filled by ranges: a call per code unit would cost the first pass of a process milliseconds.
-  const kinds = new Uint8Array(65536).fill(OTHER);
-  for (let c = 0; c < 128; c++) kinds[c] = asciiClass(c);
+  const kinds = new Uint8Array(65536).fill(CharClass.OTHER);
+  // ASCII: punctuation but for letters, digits, blanks and line breaks.
+  kinds.fill(CharClass.PUNCT, 0, 128).fill(CharClass.LOWER, 97, 123).fill(CharClass.UPPER, 65, 91).fill(CharClass.DIGIT, 48, 58);
+  kinds[32] = kinds[9] = CharClass.SPACE;
+  kinds[10] = kinds[13] = CharClass.NEWLINE;
   for (const [from, to, f] of DENSE_RANGES) kinds.fill(kindOf(f), from, to + 1);
   return { states, kinds, two, between };
 }

@@ -4,7 +4,8 @@
 // message is archived under it) and is reported as a pruned "image".
 import { refOf, type Refs } from "../refs.js";
 import type { Dialect } from "../dialects/view.js";
-import { messageTokens, utf8Bytes as size } from "../estimate/index.js";
+import { utf8Bytes as size } from "../estimate/index.js";
+import { rewrittenTokens } from "../estimate/rewritten.js";
 import type { Settings } from "../options.js";
 import type { Plan } from "../plan/types.js";
 import type { PruneResult } from "./index.js";
@@ -33,7 +34,7 @@ export function stubForBytes<M>(x: PruneResult<M>, input: M[], bytes: number[], 
     const before = x.messages[i] === input[i] ? bytes[i] : size(x.messages[i]);
     const next = dialect.withoutImages(x.messages[i], `[{kind} omitted: the request was over maxRequestBytes; the rest of its message is archived as ${refOf(i, pass)}]`);
     const view = dialect.view(next);
-    const tokens = messageTokens(view, s);
+    const tokens = rewrittenTokens(view, s, x.messages[i]); // its unchanged texts not counted again
     total -= before - size(next);
     const at = x.items.findIndex((it) => it.index === i);
     if (at >= 0) x.items[at] = { ...x.items[at], tokensAfter: tokens };

@@ -1,7 +1,7 @@
 // prune: deterministic savings in the middle before any model runs.
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
-import { messageTokens } from "../estimate/index.js";
+import { rewrittenTokens } from "../estimate/rewritten.js";
 import { lastOf, sum } from "../plan/index.js";
 import { keptTokens } from "../plan/kept.js";
 import { IMAGE_PRUNE_MIN, PRUNE_MIN_CHARS, SHRINK_MIN_CHARS, STAND_IN, prunableOutput, shrinkable, type Settings } from "../options.js";
@@ -130,7 +130,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   };
   const keep = (i: number, next: M, kind: PrunedItem["kind"]) => {
     const view = dialect.view(next);
-    const tokens = messageTokens(view, s);
+    const tokens = rewrittenTokens(view, s, messages[i]); // its unchanged texts not counted again
     if (tokens >= perMessage[i]) return; // a stand-in that saves nothing is not worth the change
     out[i] = next;
     outViews[i] = view;

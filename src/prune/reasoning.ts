@@ -4,7 +4,7 @@
 // tool call: the current turn and its tool loop keep theirs (Anthropic requires the signed thinking of the latest assistant
 // turn and of a tool loop in progress). What is removed goes to the archive with the message.
 import type { Dialect, MessageView } from "../dialects/view.js";
-import { messageTokens } from "../estimate/index.js";
+import { rewrittenTokens } from "../estimate/rewritten.js";
 import type { Settings } from "../options.js";
 import type { Plan } from "../plan/types.js";
 import type { PrunedItem } from "./types.js";
@@ -31,7 +31,7 @@ export function pruneReasoning<M>(x: ReasoningPruned<M>, plan: Plan, dialect: Di
     const without = dialect.withoutReasoning(x.messages[i]);
     if (!without) continue;
     const view = dialect.view(without.message);
-    const tokens = messageTokens(view, s);
+    const tokens = rewrittenTokens(view, s, x.messages[i]); // its texts, unchanged, not counted again
     x.items.push({ index: i, kind: "reasoning", tokensBefore: x.perMessage[i], tokensAfter: tokens });
     x.reasoning.set(i, without.reasoning);
     x.messages[i] = without.message;
