@@ -148,8 +148,9 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * same objects ~10 % faster) and each text's count is kept beside it, so that a pass counts a message
  * it rewrites by the texts it changed (issue 29 item 2: src/estimate/rewritten.ts); 47 B of it paid
  * on the shared path (the heuristic's classes a const enum).
+ * Round 6 (first) +30 B: the trigger scan's table built by prefixes (~3 ms less of a fresh process's first pass).
  */
-const TOTAL_COMPACT = 48_525;
+const TOTAL_COMPACT = 48_555;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -12,6 +12,7 @@ import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { trajectories } from "./support/fixtures.js";
 import { negatives, positives } from "./support/secrets.js";
 import { strings } from "./support/spans.js";
+import { triggersBefore } from "./support/redact-oracle.js";
 
 // the whole catalogue, and one with known values ahead of it (their prefilter is built from them)
 const kit = completed(core).streamKit;
@@ -86,5 +87,24 @@ describe("the trigger scan", () => {
       { numRuns: 400 },
     );
     for (const t of REAL) expect(kit.redactShapes(t)).toBe(byShape(t));
+  });
+
+  it("tells what the scan that read every list for every word told (test/support/redact-oracle.ts): generated prefilters and texts, the catalogues on real texts", () => {
+    // words from few letters, so that one often starts with another; some prefilters ignore case, some give no words
+    const word = fc.stringMatching(/^[abc:(][abc]{0,4}$/);
+    const prefilter = fc.tuple(fc.array(word, { minLength: 1, maxLength: 4 }), fc.boolean()).map(([w, i]) => new RegExp(w.map((x) => x.replace(/[(]/g, "\\$&")).join("|"), i ? "i" : ""));
+    // (the first gives words: a scan with none, an empty pattern, is no catalogue's)
+    const prefilters = fc.array(fc.option(prefilter, { nil: undefined }), { maxLength: 8 }).map((l) => [/bc|ab/i, ...l]);
+    fc.assert(
+      fc.property(prefilters, fc.array(fc.oneof(word, fc.constantFrom(" ", "A", "B(", "\n")), { maxLength: 12 }), (list, pieces) => {
+        const text = pieces.join("");
+        expect([...triggersOf(list)(text)]).toEqual([...triggersBefore(list)(text)]);
+      }),
+      { numRuns: 500 },
+    );
+    for (const shapes of catalogues) {
+      const [now, before] = [triggersOf, triggersBefore].map((t) => t(shapes.map((s) => s.needs)));
+      for (const text of REAL) expect([...now(text)]).toEqual([...before(text)]);
+    }
   });
 });

@@ -2,6 +2,7 @@
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
 import { PARTS as p } from "../../src/redact/shapes.js";
+import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
  * API key, credentials; a token under a longer name (`GITHUB_TOKEN`, `access_token`, `authToken`).
@@ -160,4 +161,29 @@ function idWord(name: string): boolean {
 export function idNamed(before: string): boolean {
   const name = nameBefore(before);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
+}
+
+/**
+ * The trigger scan as it was before a fresh process's first pass was measured (src/redact/triggers.ts
+ * at 7545742): each word's prefilters found by reading every list for every word (~3 ms cold).
+ * test/redact-triggers.test.ts asserts the scan built by prefixes tells the same on every text.
+ */
+export function triggersBefore(prefilters: (RegExp | undefined)[]): (text: string) => Uint8Array {
+  const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
+  const lists = prefilters.map(wordsOf);
+  const always = Uint8Array.from(lists, (l) => +!l);
+  const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
+  const words = [...new Set(lists.flat())].filter((w) => w !== undefined).sort((a, b) => b.length - a.length);
+  const within = new Map(words.map((w) => [w, lists.flatMap((l, k) => (l?.some((v) => w.startsWith(v)) ? [k] : []))]));
+  const any = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), "g");
+  return (text) => {
+    const found = always.slice();
+    const low = text.toLowerCase();
+    any.lastIndex = 0;
+    for (let m = any.exec(low); m; m = any.exec(low)) {
+      for (const k of within.get(m[0])!) found[k] = holds[k];
+      any.lastIndex = m.index + 1;
+    }
+    return found;
+  };
 }
