@@ -1,20 +1,78 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { fingerprint } from "../fingerprint.js";
+import { fingerprint, hashEnd, hashOn, hashStart, type HashState } from "../fingerprint.js";
 import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
-/** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
-export function sentFingerprint(messages: readonly unknown[]): string | undefined {
-  try {
-    return fingerprint(messages);
-  } catch {
-    return undefined;
+const [OBJECT, ARRAY, END] = [Symbol(), Symbol(), Symbol()];
+/**
+ * Walks the keys and leaves of plain JSON data in order, each object's and array's bounds marked
+ * (what its JSON is written from), handing each to `see`. False for anything else (undefined, a Date,
+ * a toJSON; a cycle throws), or as soon as `see` says false.
+ */
+function walk(v: unknown, see: (x: unknown) => boolean): boolean {
+  if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return see(v);
+  if (typeof v !== "object") return false;
+  if (Array.isArray(v)) {
+    if (!see(ARRAY)) return false;
+    for (let i = 0; i < v.length; i++) if (!walk(v[i], see)) return false; // a hole reads undefined
+  } else {
+    const proto = Object.getPrototypeOf(v);
+    if ((proto !== Object.prototype && proto !== null) || !see(OBJECT)) return false;
+    for (const k of Object.keys(v)) if (!see(k) || !walk((v as Record<string, unknown>)[k], see)) return false;
   }
+  return see(END);
 }
 
+/**
+ * The hash's state before and after a message's JSON in an output (src/fingerprint.ts), by message
+ * object, with the leaves it was written from: the same object at the same state reads the same
+ * (head and tail are the caller's objects, and the next pass's input starts with this output), one
+ * changed in place since is hashed again.
+ */
+const hashed = new WeakMap<object, [from: HashState, to: HashState, leaves: unknown[]]>();
+
+/** Whether `m` still holds `leaves`: read without building anything. */
+function holds(m: object, leaves: unknown[]): boolean {
+  let i = 0;
+  return walk(m, (x) => x === leaves[i++]) && i === leaves.length;
+}
+
+/**
+ * What `state.sent` holds of a pass's output: `fingerprint(messages)`, the hash of its JSON, hashed
+ * message by message; undefined for messages that are not JSON.
+ */
+export function sentFingerprint(messages: readonly unknown[]): string | undefined {
+  const whole = () => {
+    try {
+      return fingerprint(messages);
+    } catch {
+      return undefined;
+    }
+  };
+  try {
+    let h = hashStart();
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
+      h = hashOn(h, i ? "," : "[");
+      if (m === null || typeof m !== "object") return whole();
+      const kept = hashed.get(m);
+      if (kept && kept[0][0] === h[0] && kept[0][1] === h[1] && holds(m, kept[2])) {
+        h = kept[1];
+        continue;
+      }
+      const leaves: unknown[] = [];
+      // JSON.stringify writes an element as alone when it is plain data (no toJSON sees its key)
+      if (!walk(m, (x) => leaves.push(x) > 0)) return whole();
+      hashed.set(m, [h, (h = hashOn(h, JSON.stringify(m))), leaves]);
+    }
+    return hashEnd(hashOn(h, messages.length ? "]" : "[]"));
+  } catch {
+    return whole(); // nested deeper than the stack here, or not JSON at all
+  }
+}
 
 function checkedRates(r: CacheRates): CacheRates {
   for (const k of ["read", "write", "inputPerMTok"] as const) {
