@@ -43,9 +43,10 @@ describe("sentFingerprint", () => {
   });
 
   it("a nested value changed in place is seen (a message's parts are not kept by object)", () => {
-    const messages = [{ role: "user", content: [{ type: "text", text: "a" }] }, { role: "assistant", content: "b" }];
+    const parts = [{ type: "text", text: "a" }];
+    const messages = [{ role: "user", content: parts }, { role: "assistant", content: "b" }];
     const before = sentFingerprint(messages);
-    messages[0].content[0].text = "c";
+    parts[0].text = "c";
     expect(sentFingerprint(messages)).toBe(whole(messages));
     expect(sentFingerprint(messages)).not.toBe(before);
   });
