@@ -1,0 +1,36 @@
+// The pass's own shortcuts (src/facts/call.ts, src/summarizers/deterministic.ts) against what they
+// replaced: the same results on any input.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { clip, exitCode, exitOf } from "../src/facts/call.js";
+
+/** clip as it was: every run of whitespace folded, always. */
+function formerClip(s: string, max: number): string {
+  const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const space = flat.lastIndexOf(" ", max - 1);
+  return `${flat.slice(0, space > max - 41 ? space : max - 2)} …`;
+}
+
+const spaced = fc.string({ unit: fc.constantFrom("a", "b", " ", "  ", "\n", "\t", "\u00a0", "\ufeff", "\r\n", "x y", "é", "…"), maxLength: 400 });
+
+describe("the pass's shortcuts", () => {
+  it("clip folds whitespace as it did, folding nothing where every run is one space", () => {
+    fc.assert(
+      fc.property(fc.oneof(spaced, fc.string({ maxLength: 300 })), fc.integer({ min: 2, max: 200 }), (s, max) => {
+        expect(clip(s, max)).toBe(formerClip(s, max));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("exitOf is exitCode of the view's text, read once a view", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("exit code ", "exited with ", "returncode=", "1", "0", "-", "a", " ", "\n"), maxLength: 60 }), (text) => {
+        const view = { text };
+        expect(exitOf(view)).toBe(exitCode(text));
+        expect(exitOf(view)).toBe(exitCode(text));
+      }),
+    );
+  });
+});
