@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clip, exitCode, exitOf } from "../src/facts/call.js";
+import { namesPath, pathsIn } from "../src/facts/outcome.js";
 
 /** clip as it was: every run of whitespace folded, always. */
 function formerClip(s: string, max: number): string {
@@ -31,6 +32,18 @@ describe("the pass's shortcuts", () => {
         expect(exitOf(view)).toBe(exitCode(text));
         expect(exitOf(view)).toBe(exitCode(text));
       }),
+    );
+  });
+});
+
+describe("namesPath", () => {
+  it("says whether pathsIn finds any", () => {
+    const unit = fc.constantFrom("src/", "a.ts", "./", "/", "~/", " ", "\n", "x", ".", "(", "`", "[output pruned", "é", "a/b.c", ")");
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (text) => {
+        expect(namesPath(text)).toBe(pathsIn(text).length > 0);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

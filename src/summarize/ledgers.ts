@@ -1,7 +1,7 @@
 // Ledgers over the whole middle: what was asked, planned, touched, run and still failing, each with
 // the message indexes it came from. Strings as the turns hold them: the checkpoint passes redacted turns.
 import { clip, exitCode, parseArguments } from "../facts/call.js";
-import { commandOf, pathsIn, PATH_KEYS, verdict } from "../facts/outcome.js";
+import { commandOf, namesPath, pathsIn, PATH_KEYS, verdict } from "../facts/outcome.js";
 import type { HandoffTurn } from "./types.js";
 
 export interface FileEntry {
@@ -82,7 +82,7 @@ const DECISION_ANYWHERE = new RegExp(DECISION.source.replace(/\\b/g, ""), "i");
  * Whether an agent's words may give the ledgers a decision, a plan's box or a path, or the checkpoint
  * a URL. Read in the raw text: what its redaction holds of these the raw holds too (a mask adds none).
  */
-export const readsWords = (text: string): boolean => DECISION_ANYWHERE.test(text) || /[-*] \[[ xX]\] |https?:\/\//.test(text) || pathsIn(text).length > 0;
+export const readsWords = (text: string): boolean => DECISION_ANYWHERE.test(text) || /[-*] \[[ xX]\] |https?:\/\//.test(text) || namesPath(text);
 
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];
