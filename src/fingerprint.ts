@@ -3,9 +3,9 @@
 
 /** The hash's running state: text fed in pieces hashes as the pieces joined. */
 export type HashState = [h1: number, h2: number];
-export const hashStart = (): HashState => [0xdeadbeef, 0x41c6ce57];
+export const HASH_START: HashState = [0xdeadbeef, 0x41c6ce57];
 
-/** `h` carried over `text`. */
+/** `h` carried over `text` (a new state: `h` is left as it was). */
 export function hashOn(h: HashState, text: string): HashState {
   let [h1, h2] = h;
   for (let i = 0; i < text.length; i++) {
@@ -22,7 +22,7 @@ export function hashEnd([h1, h2]: HashState): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-export const hash53 = (text: string): string => hashEnd(hashOn(hashStart(), text));
+export const hash53 = (text: string): string => hashEnd(hashOn(HASH_START, text));
 
 /** A transcript's fingerprint: the hash of its JSON (throws for messages that are not JSON). */
 export const fingerprint = (messages: readonly unknown[]): string => hash53(JSON.stringify(messages));

@@ -67,3 +67,15 @@ describe("sentFingerprint", () => {
     expect(sentFingerprint([m])).toBeUndefined();
   });
 });
+
+describe("sentFingerprint, an array's own toJSON", () => {
+  it("is written as JSON writes it, and again once it is gone", () => {
+    const parts: unknown[] & { toJSON?: () => string } = [{ type: "text", text: "a" }];
+    const messages = [{ role: "user", content: parts }];
+    expect(sentFingerprint(messages)).toBe(whole(messages));
+    parts.toJSON = () => "parts";
+    expect(sentFingerprint(messages)).toBe(whole(messages));
+    delete parts.toJSON;
+    expect(sentFingerprint(messages)).toBe(whole(messages));
+  });
+});

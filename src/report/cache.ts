@@ -1,29 +1,25 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { fingerprint, hashEnd, hashOn, hashStart, type HashState } from "../fingerprint.js";
+import { fingerprint, HASH_START, hashEnd, hashOn, type HashState } from "../fingerprint.js";
 import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
-const [OBJECT, ARRAY, END] = [Symbol(), Symbol(), Symbol()];
+/** Marks an object's start, an array's, and the end of either. */
+const MARKS = [{}, {}, {}];
 /**
- * Walks the keys and leaves of plain JSON data in order, each object's and array's bounds marked
- * (what its JSON is written from), handing each to `see`. False for anything else (undefined, a Date,
- * a toJSON; a cycle throws), or as soon as `see` says false.
+ * Hands `see` the keys and leaves of plain JSON data in order, the bounds of each object and array
+ * marked: what its JSON is written from. False for anything else (undefined, a hole, a Date, a
+ * toJSON; a cycle throws), or as soon as `see` says false.
  */
-function walk(v: unknown, see: (x: unknown) => boolean): boolean {
-  if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return see(v);
-  if (typeof v !== "object") return false;
-  if (Array.isArray(v)) {
-    if (!see(ARRAY)) return false;
-    for (let i = 0; i < v.length; i++) if (!walk(v[i], see)) return false; // a hole reads undefined
-  } else {
-    const proto = Object.getPrototypeOf(v);
-    if ((proto !== Object.prototype && proto !== null) || !see(OBJECT)) return false;
-    for (const k of Object.keys(v)) if (!see(k) || !walk((v as Record<string, unknown>)[k], see)) return false;
-  }
-  return see(END);
+function walk(v: unknown, see: (x: unknown) => unknown): unknown {
+  if (v === null || typeof v !== "object") return (typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null) && see(v);
+  const array = Array.isArray(v);
+  const proto = Object.getPrototypeOf(v);
+  if (!(array || proto === Object.prototype || proto === null) || "toJSON" in v || !see(MARKS[+array])) return false;
+  for (const k of array ? v.keys() : Object.keys(v)) if (!(array || see(k)) || !walk((v as Record<string, unknown>)[k], see)) return false;
+  return see(MARKS[2]);
 }
 
 /**
@@ -34,43 +30,32 @@ function walk(v: unknown, see: (x: unknown) => boolean): boolean {
  */
 const hashed = new WeakMap<object, [from: HashState, to: HashState, leaves: unknown[]]>();
 
-/** Whether `m` still holds `leaves`: read without building anything. */
-function holds(m: object, leaves: unknown[]): boolean {
-  let i = 0;
-  return walk(m, (x) => x === leaves[i++]) && i === leaves.length;
-}
-
 /**
  * What `state.sent` holds of a pass's output: `fingerprint(messages)`, the hash of its JSON, hashed
  * message by message; undefined for messages that are not JSON.
  */
 export function sentFingerprint(messages: readonly unknown[]): string | undefined {
-  const whole = () => {
-    try {
-      return fingerprint(messages);
-    } catch {
-      return undefined;
-    }
-  };
   try {
-    let h = hashStart();
-    for (let i = 0; i < messages.length; i++) {
-      const m = messages[i];
-      h = hashOn(h, i ? "," : "[");
-      if (m === null || typeof m !== "object") return whole();
-      const kept = hashed.get(m);
-      if (kept && kept[0][0] === h[0] && kept[0][1] === h[1] && holds(m, kept[2])) {
-        h = kept[1];
-        continue;
+    let h = HASH_START;
+    for (const [i, m] of messages.entries()) {
+      const from = hashOn(h, i ? "," : "[");
+      let kept = hashed.get(m as object);
+      let n = 0;
+      if (!(kept && `${kept[0]}` === `${from}` && walk(m, (x) => x === kept![2][n++]) && n === kept[2].length)) {
+        const leaves: unknown[] = [];
+        // JSON.stringify writes plain data alone as in the array (no toJSON sees its key); a primitive keys no WeakMap
+        if (!walk(m, (x) => leaves.push(x))) throw 0;
+        hashed.set(m as object, (kept = [from, hashOn(from, JSON.stringify(m)), leaves]));
       }
-      const leaves: unknown[] = [];
-      // JSON.stringify writes an element as alone when it is plain data (no toJSON sees its key)
-      if (!walk(m, (x) => leaves.push(x) > 0)) return whole();
-      hashed.set(m, [h, (h = hashOn(h, JSON.stringify(m))), leaves]);
+      h = kept[1];
     }
     return hashEnd(hashOn(h, messages.length ? "]" : "[]"));
   } catch {
-    return whole(); // nested deeper than the stack here, or not JSON at all
+    try {
+      return fingerprint(messages); // not plain data, or nested deeper than the stack here
+    } catch {
+      return undefined;
+    }
   }
 }
 
