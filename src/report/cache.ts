@@ -1,63 +1,20 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { fingerprint, HASH_START, hashEnd, hashOn, type HashState } from "../fingerprint.js";
+import { fingerprint } from "../fingerprint.js";
 import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
-/** Marks an object's start, an array's, and the end of either. */
-const MARKS = [{}, {}, {}];
-/**
- * Hands `see` the keys and leaves of plain JSON data in order, the bounds of each object and array
- * marked: what its JSON is written from. False for anything else (undefined, a hole, a Date, a
- * toJSON; a cycle throws), or as soon as `see` says false.
- */
-function walk(v: unknown, see: (x: unknown) => unknown): unknown {
-  if (v === null || typeof v !== "object") return (typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null) && see(v);
-  const array = Array.isArray(v);
-  const proto = Object.getPrototypeOf(v);
-  if (!(array || proto === Object.prototype || proto === null) || "toJSON" in v || !see(MARKS[+array])) return false;
-  for (const k of array ? v.keys() : Object.keys(v)) if (!(array || see(k)) || !walk((v as Record<string, unknown>)[k], see)) return false;
-  return see(MARKS[2]);
-}
-
-/**
- * The hash's state before and after a message's JSON in an output (src/fingerprint.ts), by message
- * object, with the leaves it was written from: the same object at the same state reads the same
- * (head and tail are the caller's objects, and the next pass's input starts with this output), one
- * changed in place since is hashed again.
- */
-const hashed = new WeakMap<object, [from: HashState, to: HashState, leaves: unknown[]]>();
-
-/**
- * What `state.sent` holds of a pass's output: `fingerprint(messages)`, the hash of its JSON, hashed
- * message by message; undefined for messages that are not JSON.
- */
+/** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
 export function sentFingerprint(messages: readonly unknown[]): string | undefined {
   try {
-    let h = HASH_START;
-    for (const [i, m] of messages.entries()) {
-      const from = hashOn(h, i ? "," : "[");
-      let kept = hashed.get(m as object);
-      let n = 0;
-      if (!(kept && `${kept[0]}` === `${from}` && walk(m, (x) => x === kept![2][n++]) && n === kept[2].length)) {
-        const leaves: unknown[] = [];
-        // JSON.stringify writes plain data alone as in the array (no toJSON sees its key); a primitive keys no WeakMap
-        if (!walk(m, (x) => leaves.push(x))) throw 0;
-        hashed.set(m as object, (kept = [from, hashOn(from, JSON.stringify(m)), leaves]));
-      }
-      h = kept[1];
-    }
-    return hashEnd(hashOn(h, messages.length ? "]" : "[]"));
+    return fingerprint(messages);
   } catch {
-    try {
-      return fingerprint(messages); // not plain data, or nested deeper than the stack here
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
+
 
 function checkedRates(r: CacheRates): CacheRates {
   for (const k of ["read", "write", "inputPerMTok"] as const) {
