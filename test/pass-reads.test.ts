@@ -4,6 +4,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clip, exitCode, exitOf } from "../src/facts/call.js";
 import { namesPath, pathsIn } from "../src/facts/outcome.js";
+import { redactor as core } from "../src/redact/index.js";
+import { completed } from "../src/redact/more.js";
+import { windowed } from "../src/redact/window.js";
+import { argumentsOf, redactedCalls } from "../src/summarize/ledgers.js";
+import type { HandoffTurn } from "../src/summarize/types.js";
+import { positives } from "./support/secrets.js";
+
+completed(core);
+const redactor = windowed(core);
 
 /** clip as it was: every run of whitespace folded, always. */
 function formerClip(s: string, max: number): string {
@@ -44,6 +53,26 @@ describe("namesPath", () => {
         expect(namesPath(text)).toBe(pathsIn(text).length > 0);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("redactedCalls", () => {
+  it("redacts a repeated call's arguments once, to what the batch of every call gave", () => {
+    const secrets = positives().slice(0, 40).map((x) => x.line);
+    const args = fc.oneof(
+      fc.constantFrom(...secrets).map((x) => JSON.stringify({ command: x, description: "run it" })),
+      fc.constantFrom("npm test", "sqlplus scott/tiger@db", "ls -la", "password: hunter2hunter2").map((command) => JSON.stringify({ command })),
+      fc.constantFrom(...secrets).map((x) => JSON.stringify({ file_path: "/a/b.ts", content: `kind: Secret\ndata:\n  key: ${x}` })),
+    );
+    fc.assert(
+      fc.property(fc.array(args, { minLength: 1, maxLength: 12 }), (all) => {
+        const turns: HandoffTurn[] = all.map((a, index) => ({ index, role: "tool", text: "", toolCalls: [], call: { name: "Bash", arguments: a } }));
+        const former = redactor.redactMany(turns.map((t) => argumentsOf(t.call!)));
+        const now = redactedCalls(turns, redactor.redactMany);
+        turns.forEach((t, i) => expect(now.get(t.call!)).toBe(former[i]));
+      }),
+      { numRuns: 200 },
     );
   });
 });

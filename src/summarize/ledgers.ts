@@ -147,8 +147,9 @@ export const argumentsOf = (c: { arguments: string }): string => sourceArguments
  */
 export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[], take: (t: HandoffTurn, args: string) => boolean = () => true): Map<object, string> {
   const picked = turns.flatMap((t) => (t.role === "tool" && t.call && take(t, argumentsOf(t.call)) ? [t.call] : []));
-  const clean = redactMany(picked.map(argumentsOf));
-  return new Map(picked.map((call, i) => [call, clean[i]]));
+  const texts = [...new Set(picked.map(argumentsOf))]; // a run repeated (`npm test`) redacted once
+  const clean = new Map(redactMany(texts).map((c, i) => [texts[i], c]));
+  return new Map(picked.map((call) => [call, clean.get(argumentsOf(call))!]));
 }
 
 /** The ledgers of `turns`, in one pass; a result's call read from `calls` where it has it (`redactedCalls`). */
