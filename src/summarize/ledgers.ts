@@ -96,11 +96,14 @@ export function shortWhat(what: string, width: number): string {
 /** A word that names a file or directory (`test/a_test.exs:42` names `test/a_test.exs`), not a flag or a redirection. */
 const FILE_WORD = /^[^-&>|<$][^\s]*(?:\/[^\s]*|\.[A-Za-z0-9]{1,8})$/;
 
+/** An environment assignment before a program (`CI=1 npm test`): not a word of the step. */
+const ASSIGNMENT = /^\w+=/;
+
 /** A command's steps (`cd` aside), each as program and sub-command with the files its arguments name. */
 export function steps(command: string): Step[] {
   return command
     .split(/&&|\|\||;/)
-    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !/^\w+=/.test(w)))
+    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !ASSIGNMENT.test(w)))
     .filter((w) => w.length && w[0] !== "cd")
     .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => FILE_WORD.test(x)))] }));
 }
