@@ -147,7 +147,7 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 6 (engineer `pass`) by 200 B: what a pass reads once or not at all around the engine (an
  * output's exit code once a view, texts without image stubs or whitespace runs not rewritten, the
  * user's words of user turns only, open calls keyed without copying their arguments, a repeated
- * call's arguments redacted once: +196 B, 5-10 % of a 32k pass's CPU).
+ * call's arguments redacted once: +196 B, a few % of a 32k pass's CPU).
  */
 const TOTAL_COMPACT = 48_700;
 export const BUDGETS = [
