@@ -26,7 +26,8 @@ export function parseArguments(args: string): Record<string, unknown> | undefine
  * recognise its shape.
  */
 export function clip(s: string, max: number): string {
-  const flat = s.slice(0, max * 4).replace(/\s+/g, " ").trim(); // whitespace folding needs no more than this
+  const head = s.slice(0, max * 4); // whitespace folding needs no more than this
+  const flat = (/[^\S ]| {2}/.test(head) ? head.replace(/\s+/g, " ") : head).trim(); // folded only where a run is not one space already
   if (flat.length <= max) return flat;
   const space = flat.lastIndexOf(" ", max - 1);
   // A space before the ellipsis: glued to a word, "…" would make it look already masked to `redact`.
@@ -58,6 +59,10 @@ export function exitCode(output: string): number | undefined {
   const m = EXIT_CODE.exec(output.length > 20000 ? output.slice(0, 4000) + output.slice(-4000) : output);
   return m ? Number(m[1]) : undefined;
 }
+
+const exits = new WeakMap<{ text: string }, number | undefined>();
+/** `exitCode` of a tool result's view, read once a view: pruning's one-liner and the summary's material both state it. */
+export const exitOf = (r: { text: string }): number | undefined => (exits.has(r) ? exits.get(r) : exits.set(r, exitCode(r.text)).get(r));
 
 export const LEAF_LIMIT = 200;
 

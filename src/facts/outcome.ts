@@ -40,3 +40,7 @@ export function pathsIn(text: string): string[] {
   // The first 8,000 characters: a long output (a file read) names its few paths that matter early, if at all.
   return text.startsWith("[output pruned") ? [] : [...new Set(Array.from(text.slice(0, 8000).matchAll(PATH), (m) => m[1]))].slice(0, 100);
 }
+
+const PATH_ONE = new RegExp(PATH.source);
+/** Whether `pathsIn(text)` finds any: read up to the first. */
+export const namesPath = (text: string): boolean => !text.startsWith("[output pruned") && PATH_ONE.test(text.slice(0, 8000));

@@ -12,7 +12,7 @@ import type { PrunedItem } from "./types.js";
 import { refOf, type Refs } from "../refs.js";
 import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
-import { describeCall, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
+import { describeCall, exitOf, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
 import { IMAGE_STUB } from "../facts/call.js";
 import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
@@ -70,7 +70,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, exitOf(r)), ref));
     }
   });
   return { outputs, duplicate };

@@ -51,9 +51,8 @@ function countLines(s: string): number {
   return n;
 }
 
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction): string {
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, code = exitCode(output)): string {
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
-  const code = exitCode(output);
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
   const line = salientLine(output, r);

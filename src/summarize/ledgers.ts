@@ -1,7 +1,7 @@
 // Ledgers over the whole middle: what was asked, planned, touched, run and still failing, each with
 // the message indexes it came from. Strings as the turns hold them: the checkpoint passes redacted turns.
 import { clip, exitCode, parseArguments } from "../facts/call.js";
-import { commandOf, pathsIn, PATH_KEYS, verdict } from "../facts/outcome.js";
+import { commandOf, namesPath, pathsIn, PATH_KEYS, verdict } from "../facts/outcome.js";
 import type { HandoffTurn } from "./types.js";
 
 export interface FileEntry {
@@ -82,7 +82,7 @@ const DECISION_ANYWHERE = new RegExp(DECISION.source.replace(/\\b/g, ""), "i");
  * Whether an agent's words may give the ledgers a decision, a plan's box or a path, or the checkpoint
  * a URL. Read in the raw text: what its redaction holds of these the raw holds too (a mask adds none).
  */
-export const readsWords = (text: string): boolean => DECISION_ANYWHERE.test(text) || /[-*] \[[ xX]\] |https?:\/\//.test(text) || pathsIn(text).length > 0;
+export const readsWords = (text: string): boolean => DECISION_ANYWHERE.test(text) || /[-*] \[[ xX]\] |https?:\/\//.test(text) || namesPath(text);
 
 function sentences(text: string, marker: RegExp): string[] {
   return marker.test(text) ? text.split(/(?<=[.!?])\s+|\n/).filter((s) => marker.test(s) && !s.trim().endsWith("?")) : [];
@@ -96,11 +96,14 @@ export function shortWhat(what: string, width: number): string {
 /** A word that names a file or directory (`test/a_test.exs:42` names `test/a_test.exs`), not a flag or a redirection. */
 const FILE_WORD = /^[^-&>|<$][^\s]*(?:\/[^\s]*|\.[A-Za-z0-9]{1,8})$/;
 
+/** An environment assignment before a program (`CI=1 npm test`): not a word of the step. */
+const ASSIGNMENT = /^\w+=/;
+
 /** A command's steps (`cd` aside), each as program and sub-command with the files its arguments name. */
 export function steps(command: string): Step[] {
   return command
     .split(/&&|\|\||;/)
-    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !/^\w+=/.test(w)))
+    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !ASSIGNMENT.test(w)))
     .filter((w) => w.length && w[0] !== "cd")
     .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => FILE_WORD.test(x)))] }));
 }
@@ -147,8 +150,9 @@ export const argumentsOf = (c: { arguments: string }): string => sourceArguments
  */
 export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[], take: (t: HandoffTurn, args: string) => boolean = () => true): Map<object, string> {
   const picked = turns.flatMap((t) => (t.role === "tool" && t.call && take(t, argumentsOf(t.call)) ? [t.call] : []));
-  const clean = redactMany(picked.map(argumentsOf));
-  return new Map(picked.map((call, i) => [call, clean[i]]));
+  const texts = [...new Set(picked.map(argumentsOf))]; // a run repeated (`npm test`) redacted once
+  const clean = new Map(redactMany(texts).map((c, i) => [texts[i], c]));
+  return new Map(picked.map((call) => [call, clean.get(argumentsOf(call))!]));
 }
 
 /** The ledgers of `turns`, in one pass; a result's call read from `calls` where it has it (`redactedCalls`). */

@@ -4,7 +4,7 @@ import { callsOfResults } from "../dialects/pairs.js";
 import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
-import { exitCode, parseArguments } from "../facts/call.js";
+import { exitOf, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
 import { sourceArguments, userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
@@ -64,17 +64,20 @@ function attachmentLines(named: string[], count: number): string[] {
 /** The stubs pruning leaves for image parts: a part named stands in their place. */
 const STUB = new RegExp(`^${IMAGE_STUB.replace(/[[\]]/g, "\\$&").replace("{kind}", "[\\w-]+")}\n?`, "gm");
 
+/** `text` without the stubs pruning left for images (most texts have none: not scanned line by line). */
+const unstubbed = (text: string) => (text.includes(IMAGE_STUB.split("}")[1]) ? text.replace(STUB, "") : text);
+
 /** A turn's text with its attachments named on lines of their own, and kept apart for the checkpoint. */
 function withAttachments(turn: { text: string; attachments?: string[] }, text: string, named: string[], count: number): string {
   if (!count) return text;
   if (named.length) turn.attachments = named.slice(0, count);
-  return [text.replace(STUB, "").trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
+  return [unstubbed(text).trim(), ...attachmentLines(named, count)].filter(Boolean).join("\n");
 }
 
 /** A call of the material, bounded, remembering the arguments the transcript has (pruning shortens or drafts its own). */
 function callOf(c: ToolCallView, whole = c.arguments): { name: string; arguments: string } {
   const call = bounded({ name: c.name, arguments: "" }, "arguments", c.arguments, ARGUMENTS_LIMIT);
-  sourceArguments.set(call, whole);
+  if (whole !== call.arguments) sourceArguments.set(call, whole);
   return call;
 }
 
@@ -89,8 +92,8 @@ function turnOf(m: MessageView, index: number, named: string[], count: number, s
   turn.toolCalls = m.toolCalls.map((c, k) => callOf(c, sources[k]?.arguments));
   bounded(turn, "text", text, BODY_LIMIT, BODY_SHARE);
   // The user's own words, taken from the whole text: a cut could fall inside a harness block.
-  const words = ownWords(own);
-  if (turn.role === "user" && words !== own.trim()) bounded(turn, "words", words, BODY_LIMIT, BODY_SHARE);
+  const words = turn.role === "user" ? ownWords(own) : undefined;
+  if (words !== undefined && words !== own.trim()) bounded(turn, "words", words, BODY_LIMIT, BODY_SHARE);
   return turn;
 }
 
@@ -106,10 +109,13 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     bounded(turn, "text", withAttachments(turn, r.text, named.splice(0, count), count), BODY_LIMIT, BODY_SHARE);
     const call = calls[k];
     if (call) turn.call = callOf(call, sources[k]?.arguments);
-    const output = whole?.results[k]?.text;
-    if (output === undefined) return turn;
-    const isCommand = commandOf(parseArguments(call?.arguments ?? "") ?? {}) !== undefined;
-    turn.exit = exitCode(output); // once: the verdict is given it
+    const result = whole?.results[k];
+    if (result?.text === undefined) return turn;
+    const output = result.text;
+    // unparsed when no key of a command is written (an escape could spell one)
+    const args = call?.arguments ?? "";
+    const isCommand = /"c(?:ommand|md)"|\\/.test(args) && commandOf(parseArguments(args) ?? {}) !== undefined;
+    turn.exit = exitOf(result); // once: the verdict is given it (and pruning may have read it)
     turn.failed = verdict(output, isCommand, () => turn.exit).failed;
     if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
@@ -161,7 +167,7 @@ function boundTurns(turns: HandoffTurn[], limit: number): HandoffTurn[] {
 }
 
 /** What the user wrote: harness blocks and the stubs pruning left for images taken out. */
-const ownWords = (text: string) => userWords(text.replace(STUB, ""));
+const ownWords = (text: string) => userWords(unstubbed(text));
 
 /** A user message's own words: an earlier handoff and harness blocks taken out. */
 function userText(m: MessageView): string {

@@ -155,13 +155,16 @@ function earlierItems(text: string, ref: string): string[] {
   return [`${ref}${by}: the words of its message quoted below; recall ${ref} reads the whole`, ...words.map((x) => `> ${x}`)];
 }
 
+/** An earlier checkpoint's lines with its quoted ones cut, by its items: cut once for every fit tried. */
+const quotedCut = new WeakMap<string[], string[]>();
+
 /**
  * An earlier checkpoint that fits its room: intro lines whole, quoted lines (cut to a width) from its
  * beginning and its end, each gap said, with the reference that reads it.
  */
 function excerpt(items: string[], room: number): string[] {
   if (cost(EARLIER, items) <= room) return items;
-  const lines = items.map((x) => (x.startsWith("> ") ? cut(x, QUOTE_WIDTH) : x));
+  const lines = quotedCut.get(items) ?? quotedCut.set(items, items.map((x) => (x.startsWith("> ") ? cut(x, QUOTE_WIDTH) : x))).get(items)!;
   const kept = new Set(lines.flatMap((x, i) => (x.startsWith("> ") ? [] : [i])));
   let used = [...kept].reduce((n, i) => n + lines[i].length + 3, 60);
   const take = (i: number, share: number) => {
@@ -197,10 +200,16 @@ function blockedItems(l: Ledgers, pass: Refs | undefined, [line, what]: [number,
 
 /** Calls no result in these turns answers (the last three). */
 function pending(turns: HandoffTurn[]): [HandoffTurn, { name: string; arguments: string }][] {
-  const open = new Map<string, [HandoffTurn, { name: string; arguments: string }]>();
+  // a call by its name and arguments, without joining them into a key (a copy of every call's arguments)
+  const keys = new Map<string, Map<string, object>>();
+  const key = (c: { name: string; arguments: string }) => {
+    const named = keys.get(c.arguments) ?? keys.set(c.arguments, new Map()).get(c.arguments)!;
+    return named.get(c.name) ?? named.set(c.name, {}).get(c.name)!;
+  };
+  const open = new Map<object, [HandoffTurn, { name: string; arguments: string }]>();
   for (const t of turns) {
-    for (const c of t.toolCalls) open.set(`${c.name}\u0000${c.arguments}`, [t, c]);
-    if (t.call) open.delete(`${t.call.name}\u0000${t.call.arguments}`);
+    for (const c of t.toolCalls) open.set(key(c), [t, c]);
+    if (t.call) open.delete(key(t.call));
   }
   return [...open.values()].slice(-3);
 }
