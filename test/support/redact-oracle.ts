@@ -161,3 +161,29 @@ export function idNamed(before: string): boolean {
   const name = nameBefore(before);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
+
+// ./triggers.ts before round 6 (src/redact at 7545742): one pattern of every word, longest first, over
+// the text in lower case, restarted a character after each find (test/redact-scan.test.ts)
+const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
+export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) => Uint8Array {
+  const lists = prefilters.map(wordsOf);
+  const always = Uint8Array.from(lists, (l) => +!l);
+  const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
+  const words = [...new Set(lists.flat())].filter((w) => w !== undefined).sort((a, b) => b.length - a.length);
+  const within = new Map(words.map((w) => [w, lists.flatMap((l, k) => (l?.some((v) => w.startsWith(v)) ? [k] : []))]));
+  const any = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), "g");
+  return (text) => {
+    const found = always.slice();
+    const low = text.toLowerCase();
+    any.lastIndex = 0;
+    for (let m = any.exec(low); m; m = any.exec(low)) {
+      for (const k of within.get(m[0])!) found[k] = holds[k];
+      any.lastIndex = m.index + 1;
+    }
+    return found;
+  };
+}
+function wordsOf(pattern: RegExp | undefined): string[] | undefined {
+  const words = pattern?.source.split("|").map((a) => LEADING.exec(a)![0].replace(/\\/g, "").toLowerCase());
+  return words?.every((w) => w.length > 1) ? words : undefined;
+}
