@@ -29,10 +29,10 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
   const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
-  // a column for each character of a word, in either case (words are in lower case, and ASCII); 0: any other
-  const columns = new Uint8Array(128);
+  // a column for each character of a word (in lower case, and ASCII); 0: any other byte
+  const columns = new Uint8Array(256);
   let width = 1;
-  for (const c of new Set(lists.flat().join(""))) columns[c.charCodeAt(0)] = columns[c.toUpperCase().charCodeAt(0)] = width++;
+  for (const c of new Set(lists.flat().join(""))) columns[c.charCodeAt(0)] = width++;
   // the trie of the words: each state's children by column, and the prefilters of a word ending there
   const kids = [new Map<number, number>()];
   const ends: number[][] = [[]];
@@ -65,16 +65,12 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   }
   return (text) => {
     const found = always.slice();
-    // read in UTF-8, a chunk at a time: a loop over a string's characters runs at half the speed once
-    // it has met strings of several kinds (sliced, joined, two-byte), a loop over bytes never does
+    // read in lower case and UTF-8, a chunk at a time: a loop over a string's characters runs at half
+    // the speed once it has met strings of several kinds (sliced, joined, two-byte), one over bytes never
     for (let from = 0, s = 0; from < text.length; from += CHUNK) {
-      const n = encoder.encodeInto(text.slice(from, from + CHUNK), bytes).written;
+      const n = encoder.encodeInto(text.slice(from, from + CHUNK).toLowerCase(), bytes).written;
       for (let i = 0; i < n; i++) {
-        let c = bytes[i];
-        // past ASCII, only U+0130 (İ, whose lower case is i and a combining dot: the dot's bytes reset
-        // the scan) and U+212A (K, whose lower case is k) lower to a word's character
-        if (c > 127) c = c === 0xc4 && bytes[i + 1] === 0xb0 ? 105 : c === 0xe2 && bytes[i + 1] === 0x84 && bytes[i + 2] === 0xaa ? ((i += 2), 107) : 0;
-        s = table[s + columns[c]];
+        s = table[s + columns[bytes[i]]];
         if (marks[s]) for (const k of ends[s / width]) found[k] = holds[k];
       }
     }
@@ -82,7 +78,7 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   };
 }
 
-/** Characters read at a time; their UTF-8 (3 bytes a character at most) fits `bytes`. */
+/** Characters read at a time; their UTF-8 in lower case (3 bytes a character at most, İ's 3 in all) fits `bytes`. */
 const CHUNK = 8192;
 const encoder = new TextEncoder();
 const bytes = new Uint8Array(CHUNK * 3);
