@@ -33,17 +33,13 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   const columns = new Uint8Array(256);
   let width = 1;
   for (const c of new Set(lists.flat().join(""))) columns[c.charCodeAt(0)] = width++;
-  // the trie of the words: each state's children by column, and the prefilters of a word ending there
-  const kids = [new Map<number, number>()];
+  // the trie of the words: each state's children by character, and the prefilters of a word ending there
+  const kids: Record<string, number>[] = [{}];
   const ends: number[][] = [[]];
   lists.forEach((list, k) => {
     for (const w of list ?? []) {
       let s = 0;
-      for (const c of w) {
-        const column = columns[c.charCodeAt(0)];
-        if (!kids[s].has(column)) kids[s].set(column, kids.push(new Map()) - 1), ends.push([]);
-        s = kids[s].get(column)!;
-      }
+      for (const c of w) s = kids[s][c] ??= (ends.push([]), kids.push({}) - 1);
       ends[s].push(k);
     }
   });
@@ -56,8 +52,10 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   for (const s of queue) {
     const row = suffix[s] * width;
     if (s) table.copyWithin(s * width, row, row + width), ends[s].push(...ends[suffix[s]]);
-    marks[s * width] = +(ends[s].length > 0);
-    for (const [column, t] of kids[s]) {
+    marks[s * width] = +!!ends[s].length;
+    for (const c in kids[s]) {
+      const t = kids[s][c];
+      const column = columns[c.charCodeAt(0)];
       suffix[t] = s && table[row + column] / width;
       table[s * width + column] = t * width;
       queue.push(t);
