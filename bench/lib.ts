@@ -153,8 +153,9 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * output's exit code once a view, texts without image stubs or whitespace runs not rewritten, the
  * user's words of user turns only, open calls keyed without copying their arguments, a repeated
  * call's arguments redacted once: +196 B, a few % of a 32k pass's CPU).
+ * Round 6 (scan) +270 B: the trigger scan as an automaton over the bytes of a text, ~2× its speed in a pass.
  */
-const TOTAL_COMPACT = 48_755;
+const TOTAL_COMPACT = 49_025;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

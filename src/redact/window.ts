@@ -49,7 +49,11 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
     };
   };
   let starts = prefilters.get(shapes);
-  if (!starts) prefilters.set(shapes, (starts = { far: startsOf((s) => s.far), long: startsOf((s) => s.long), context: startsOf((s) => s.context) }));
+  if (!starts) {
+    // a `context` prefilter is read whole: its few words' pattern skips through a long output faster than the scan steps
+    const contexts = shapes.filter((s) => s.context).map((s) => (s.lite?.[0] ?? s.needs)!);
+    prefilters.set(shapes, (starts = { far: startsOf((s) => s.far), long: startsOf((s) => s.long), context: (text) => contexts.some((r) => r.test(text)) }));
+  }
   const { far, long, context } = starts;
 
   /**
