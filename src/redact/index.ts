@@ -89,8 +89,19 @@ function redactKeyBlocks(text: string): string {
 /** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
 const CSRF = /[cx]srf[^\n]{0,40}$/i;
 const CSRF_ANY = /[cx]srf/i;
-/** Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`, Slack's `…/XXXX` webhooks). */
-const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
+/**
+ * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
+ * Slack's `…/XXXX` webhooks). By hand: a pattern anchored at the end is tried at every start, for every match.
+ */
+export function example(value: string): boolean {
+  if (value.endsWith("EXAMPLE")) return true;
+  const x = value.charCodeAt(value.length - 1);
+  if (x !== 120 && x !== 88) return false;
+  let i = value.length - 1;
+  while (i >= 0 && value.charCodeAt(i) === x) i--;
+  const c = value.charCodeAt(i);
+  return value.length - 1 - i >= 4 && (c === 95 || c === 47 || c === 45);
+}
 /** Already masked: a kept prefix ends in "…". */
 const MASKED = /…|REDACTED\]/;
 
@@ -114,6 +125,7 @@ export function maskAt(text: string, start: number, value: string): [from: numbe
  */
 const compiled = (pattern: RegExp) => (warm.has(pattern) || (warm.add(pattern), pattern.test(NOTHING), (pattern.lastIndex = 0)), pattern);
 const warm = new WeakSet<RegExp>();
+const exec = (pattern: RegExp, text: string) => pattern.exec(text);
 const NOTHING = "\0".repeat(1000);
 
 /**
@@ -129,8 +141,9 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   let out = "";
   let done = 0; // text before `done` is in `out`
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
+  const find = shape.find ?? exec;
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+  for (let m = find(pattern, text); m; m = find(pattern, text)) {
     const match = m[0];
     const at = m.index;
     let group = 0;
@@ -138,7 +151,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    if (MASKED.test(value) || NOT_SECRET.test(value) || EXAMPLE.test(value)) continue; // masked already, an id, or documentation's example
+    if (MASKED.test(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
