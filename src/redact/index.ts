@@ -91,17 +91,9 @@ const CSRF = /[cx]srf[^\n]{0,40}$/i;
 const CSRF_ANY = /[cx]srf/i;
 /**
  * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
- * Slack's `…/XXXX` webhooks). By hand: a pattern anchored at the end is tried at every start, for every match.
+ * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
  */
-export function example(value: string): boolean {
-  if (value.endsWith("EXAMPLE")) return true;
-  const x = value.charCodeAt(value.length - 1);
-  if (x !== 120 && x !== 88) return false;
-  let i = value.length - 1;
-  while (i >= 0 && value.charCodeAt(i) === x) i--;
-  const c = value.charCodeAt(i);
-  return value.length - 1 - i >= 4 && (c === 95 || c === 47 || c === 45);
-}
+export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
 /** Already masked: a kept prefix ends in "…". */
 const MASKED = /…|REDACTED\]/;
 
