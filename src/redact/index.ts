@@ -89,8 +89,11 @@ function redactKeyBlocks(text: string): string {
 /** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
 const CSRF = /[cx]srf[^\n]{0,40}$/i;
 const CSRF_ANY = /[cx]srf/i;
-/** Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`, Slack's `…/XXXX` webhooks). */
-const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
+/**
+ * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
+ * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
+ */
+export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
 /** Already masked: a kept prefix ends in "…". */
 const MASKED = /…|REDACTED\]/;
 
@@ -114,6 +117,7 @@ export function maskAt(text: string, start: number, value: string): [from: numbe
  */
 const compiled = (pattern: RegExp) => (warm.has(pattern) || (warm.add(pattern), pattern.test(NOTHING), (pattern.lastIndex = 0)), pattern);
 const warm = new WeakSet<RegExp>();
+const exec = (pattern: RegExp, text: string) => pattern.exec(text);
 const NOTHING = "\0".repeat(1000);
 
 /**
@@ -128,9 +132,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   let out = "";
   let done = 0; // text before `done` is in `out`
-  let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
+  let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match that passes its check
+  const find = shape.find ?? exec;
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+  for (let m = find(pattern, text); m; m = find(pattern, text)) {
     const match = m[0];
     const at = m.index;
     let group = 0;
@@ -138,13 +143,13 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    if (MASKED.test(value) || NOT_SECRET.test(value) || EXAMPLE.test(value)) continue; // masked already, an id, or documentation's example
-    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
+    if (MASKED.test(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
     const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
     pattern.lastIndex = next;
     if (!valid) continue;
+    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue; // (after the check: most candidates fail it, and this reads the whole text once)
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];

@@ -46,10 +46,12 @@ const REPEATED = /^(.)\1+$/;
  * (`sk_live_xxxxxxxx`). `Example2024!`, `notfake123` and a random key holding `xxxx` are passwords.
  */
 const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
-/** A named value that stands for one: a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one (stricter than ./shapes.ts's `standsFor`, which any value holding `xxxx` or `example` meets). */
-const placeholderValue = (value: string) => PLACEHOLDER_VALUE.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
+/** NOT_VALUE or a whole placeholder: one call for both (each call costs more than its matching, and this runs per candidate). */
+const NOT_VALUE_OR_PLACEHOLDER = new RegExp(`${NOT_VALUE.source}|${PLACEHOLDER_VALUE.source}`, "i");
+/** A named value that is none, or stands for one: NOT_VALUE, a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one (stricter than ./shapes.ts's `standsFor`, which any value holding `xxxx` or `example` meets). */
+const notNamedValue = (value: string) => NOT_VALUE_OR_PLACEHOLDER.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
 /** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
 const IDENTIFIER = /^[A-Za-z_]+$/;
 /** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
@@ -83,7 +85,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const word = end < value.length ? value.slice(0, end) : value;
   if (value.includes(".") && (p.CODE_PATH.test(value) || p.VERSION.test(value))) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
-  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || placeholderValue(value)) return false;
+  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
   if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)

@@ -11,6 +11,8 @@ export interface Shape {
   needs?: RegExp;
   /** Skip the pattern unless this holds of the text (a prefilter read by hand, where a regex is slow). */
   gate?: (text: string) => boolean;
+  /** The next match from `pattern.lastIndex`, as `exec` finds it, where by hand is faster (the pattern is tried only near what every match holds). */
+  find?: (pattern: RegExp, text: string) => RegExpExecArray | null;
   /** A cheaper pattern that finds the same where the text lacks `lite[0]` (which the rest of `pattern` needs). */
   lite?: [RegExp, RegExp];
   /**
@@ -103,19 +105,29 @@ const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
 /**
- * Whether `text` holds `min` characters of `run` in a row. By char code, and skipping ahead: a run
- * must cover the character `min` after one that is not in it, so each look starts there and reads
- * back (the regex engine is several times slower at runs).
+ * Where the first whole run of `run`'s characters, `min` to `max` long, starts at `from` or after (-1:
+ * none). By char code, and skipping ahead: a run must cover the character `min` after one that is not
+ * in it, so each look starts there and reads back (the regex engine is several times slower at runs).
  */
-export function hasRun(text: string, min: number, run: Uint8Array): boolean {
-  for (let end = min - 1; end < text.length; ) {
+export function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
+  for (let end = from + min - 1; end < text.length; ) {
     let at = end;
     for (let c = text.charCodeAt(at); at > end - min && c < 128 && run[c]; c = text.charCodeAt(--at));
-    if (at === end - min) return true;
-    end = at + min; // `at` is not in the run: the next run ends `min` past it
+    if (at > end - min) {
+      end = at + min; // `at` is not in the run: the next run ends `min` past it
+      continue;
+    }
+    let start = at + 1;
+    for (let c = text.charCodeAt(start - 1); start > 0 && c < 128 && run[c]; c = text.charCodeAt(--start - 1));
+    let stop = end + 1;
+    for (let c = text.charCodeAt(stop); c < 128 && run[c]; c = text.charCodeAt(++stop));
+    if (start >= from && stop - start <= max) return start;
+    end = stop + min;
   }
-  return false;
+  return -1;
 }
+/** Whether `text` holds `min` characters of `run` in a row. */
+export const hasRun = (text: string, min: number, run: Uint8Array) => runFrom(text, 0, min, Infinity, run) >= 0;
 
 /** A run of letters and digits, at least `min` long, that mixes both: the random part of a token. */
 export function mixedRun(value: string, min: number): boolean {
@@ -336,6 +348,8 @@ function passwordFlag(programs: string, flag: string, between: string): Shape {
     ),
     group: [2, 3, 4],
     needs: new RegExp(programs),
+    // and the flag: where the text lacks it, a program's every mention would read its eight arguments for nothing
+    gate: (text) => text.includes(`-${flag}`),
     far: true, // eight arguments, each after a continued line perhaps
     long: true, // eight arguments of up to 256 characters: ~2,250
     valid: (v) => !standsFor(v), // -p "$REGISTRY_TOKEN" names a secret, it is not one
@@ -350,6 +364,33 @@ const KEY_ID = String.raw`(?:SK|AC)[\da-f]{32}|rzp_(?:live|test)_[A-Za-z\d]{14}`
 
 /** `//user:password@` and `//token@` in a URL (the opening of a group the URL shape closes). */
 const USERINFO = String.raw`\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@`;
+
+/**
+ * A bare token after a name, a flag or a field (the generic shape below). Its value is a whole run of
+ * 20 to 120 token characters (what comes before it, `=`, `:`, a space, a quote, is none), at most 73
+ * characters after the match starts: a name of 60, quotes, spaces and the operator.
+ */
+const ASSIGNED = /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g;
+/** The same, tried only at the 74 starts before a value's run (sticky, the shortest prefix first: the leftmost match there). */
+const ASSIGNED_BEFORE = new RegExp(`[^]{0,73}?(?:${ASSIGNED.source})`, "y");
+
+/**
+ * The next match of ASSIGNED from `pattern.lastIndex`, as its `exec` finds it, read only before the
+ * runs a value may be: the regex engine tries every start of every word (a fifth of the redaction of
+ * ordinary text), a run of 20 is found by hand reading a twentieth of the characters.
+ */
+function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
+  for (let from = pattern.lastIndex; ; ) {
+    const run = runFrom(text, from, 20, 120, VALUE_RUN);
+    if (run < 0) return (pattern.lastIndex = 0), null;
+    ASSIGNED_BEFORE.lastIndex = Math.max(from, run - 73);
+    if (ASSIGNED_BEFORE.test(text)) {
+      pattern.lastIndex = Math.max(from, run - 73);
+      return pattern.exec(text); // the match found above: the leftmost from there
+    }
+    from = run + 1;
+  }
+}
 
 export const SHAPES: Shape[] = [
   {
@@ -506,9 +547,10 @@ export const SHAPES: Shape[] = [
     // (`name:value` unspaced is a label, go.sum's h1:; public keys and tokens are public)
     // (the name is taken whole, `(?=(…))\1`, never given back a character at a time: only a whole name
     // can end where a separator starts)
-    pattern: /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g,
+    pattern: ASSIGNED,
     group: [2],
     gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
+    find: nearValue,
     valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
     breaks: true,
   },

@@ -187,3 +187,9 @@ export function triggersBefore(prefilters: (RegExp | undefined)[]): (text: strin
     return found;
   };
 }
+
+// ./index.ts's `apply`, before issue 29's pattern work: documentation's example values, as a pattern
+export const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
+
+// ./shapes.ts's generic assignment (a bare token after a name, a flag or a field), run over the whole text
+export const ASSIGNED = /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g;
