@@ -154,6 +154,20 @@ describe("a credential's name is enough", () => {
     }
   });
 
+  it("a key that starts with a slash is no path (property counterexample: password=/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/)", () => {
+    // base64 without a digit run reads as a path by its slashes; a run as long as a key's is no directory's name
+    for (const value of ["/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/", "/jOocVvFwkxmzJDd/NCmeAaNDZRnQWWAriodWAPn", "/Kq/bPxRfiCYzWvTnMdLsHgJaUeYoIrEwQpXcVbN"]) {
+      for (const line of [`password=${value}`, `{"api_key": "${value}"}`, `the secret is ${value}`, `export DB_PASSWORD="${value}"`]) {
+        const out = redact(line);
+        expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
+      }
+    }
+    // a path under a credential's name is a reference, and stays
+    for (const line of ["password_file: /run/secrets/db_password", "SSL_KEY=/etc/ssl/private/server.key", "the password is /home/deploy/.pgpass", "API_KEY_PATH=/var/lib/app/credentials/api-key.txt"]) {
+      expect(redact(line), line).toBe(line);
+    }
+  });
+
   it("a long value is masked to its end (no length after which the rest is left)", () => {
     const session = `IQoJb3JpZ2luX2VjE${"Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C/+".repeat(20)}Zx9`;
     for (const line of [`AWS_SESSION_TOKEN=${session}`, `aws_session_token = ${session}`, `{"SessionToken": "${session}"}`, `Cookie: session=${session}`]) {

@@ -86,7 +86,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (value.includes(".") && (p.CODE_PATH.test(value) || p.VERSION.test(value))) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
-  if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
+  if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
   if (between.includes(",") && IDENTIFIER.test(value)) return false;
@@ -227,7 +227,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
       while (end > 0 && ".,:;!?".includes(v[end - 1])) end--;
       const word = end < v.length ? v.slice(0, end) : v;
       // a PowerShell cmdlet or a call assigned to a `pw` variable: code, not a value
-      return !NOT_A_VALUE.has(word.toLowerCase()) && !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
+      return !NOT_A_VALUE.has(word.toLowerCase()) && !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !p.reference(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
     },
   },
   {
@@ -390,7 +390,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // the command's line: its last 64 characters, which a check reads
     valid: (v, before) =>
       SHOWS.test(before.slice(before.lastIndexOf("\n") + 1)) &&
-      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.LOCATION.test(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
+      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.reference(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];
 

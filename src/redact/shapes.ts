@@ -591,6 +591,11 @@ const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
+/**
+ * A location a credential's name may stand for (`password_file: /run/secrets/db`): one without a run
+ * of 20 letters and digits, which no directory's name is and a key with a slash (base64's `/`) is.
+ */
+export const reference = (value: string): boolean => LOCATION.test(value) && !/[A-Za-z\d]{20}/.test(value);
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
@@ -681,5 +686,5 @@ export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, LOCATION, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase };
 export type Parts = typeof PARTS;

@@ -71,7 +71,7 @@ export function namedValue(value: string, before: string, after: string, match: 
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
-  if (value.includes("/") && p.LOCATION.test(value) && !p.mixedRun(value, 5)) return false;
+  if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false; // (round 6: a location with a key-long run is no reference)
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
   if (between.includes(",") && IDENTIFIER.test(value)) return false;
@@ -108,7 +108,7 @@ const named = (value: string) => /^[$:&?@%]/.test(value) || p.standsFor(value);
 export function proseValue(v: string, match: string): boolean {
   if (/^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
   const word = v.replace(/[.,;:!?]+$/, "");
-  return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.LOCATION.test(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
+  return !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !NOT_A_VALUE.has(word.toLowerCase()) && !p.reference(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
 }
 
 // ./shapes.ts
