@@ -142,7 +142,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
-    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
+    // what a check reads before: back to a NUL at most (a batch joins its texts with "\n\0\n", ./window.ts: a neighbour's `cookie` is not this text's)
+    const reach = text.slice(Math.max(0, at - 64), at);
+    const before = reach.slice(reach.lastIndexOf("\0") + 1);
+    const valid = !shape.valid || shape.valid(value, before, text[at + match.length] ?? "", match, group);
     pattern.lastIndex = next;
     if (!valid) continue;
     const start = at + (group ? match.lastIndexOf(value) : 0);

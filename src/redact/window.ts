@@ -101,7 +101,8 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
 
 /**
  * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
- * every pattern stops at whitespace or needs a word or quote character where NUL stands.
+ * every pattern stops at whitespace or needs a word or quote character where NUL stands; and no
+ * check reads before a match past a NUL (`apply`): a text reads as it does alone.
  */
 const SEPARATOR = "\n\u0000\n";
 
