@@ -44,3 +44,10 @@ describe("a batch redacts each text as alone", () => {
     );
   });
 });
+
+describe("a text alone", () => {
+  it("reads past a NUL of its own: only a batch's joins are a text's start", () => {
+    expect(redact("cookie\u0000sid=8f3a9c2e7d1b4f60a1 x")).toBe("cookie\u0000sid=[REDACTED] x");
+    expect(redactMany(["cookie\u0000sid=8f3a9c2e7d1b4f60a1 x", "y"])[0]).toBe("cookie\u0000sid=[REDACTED] x");
+  });
+});
