@@ -157,8 +157,11 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 6 (patterns) +260 B: the generic assignment shape tried only before a run its value may be,
  * found by hand (~2.5× that shape on ordinary text, a fifth of its redaction), a password flag's shape
  * read only where the text holds the flag (adversarial input), example values read by their end first.
+ * Round 6 (review) +50 B: in a batch a check reads back to its own text's start (a text reads as alone, so
+ * that a repeated call redacted once reads the same at each place), and known values' prefilter by
+ * their first 8 characters (the automaton took ~115 MB more for 1,000 `secrets`, 2.3 s for 5,000: now 0.3 s).
  */
-const TOTAL_COMPACT = 49_285;
+const TOTAL_COMPACT = 49_335;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

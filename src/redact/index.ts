@@ -124,10 +124,11 @@ const NOTHING = "\0".repeat(1000);
  * `text` with every match of `shape` that passes its checks masked. `needed`: the shape's prefilter is
  * known to hold (for a window of a longer text). `seen.joined` is set where a kept prefix was written
  * where a backslash was dropped: joined to what was before it, it may make a word no text held
- * (`p\whsec_…` → `pwhsec_…`). An exec loop, not `replace` with a callback: V8 calls a replacer from
- * C++ at several times the cost of a match, and adversarial text matches every few characters.
+ * (`p\whsec_…` → `pwhsec_…`); `seen.batch`: the text is a batch's texts joined. An exec loop, not
+ * `replace` with a callback: V8 calls a replacer from C++ at several times the cost of a match, and
+ * adversarial text matches every few characters.
  */
-export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
+export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean; batch?: boolean }): string {
   if (!needed && ((shape.needs && !compiled(shape.needs).test(text)) || (shape.gate && !shape.gate(text)))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   let out = "";
@@ -146,7 +147,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (MASKED.test(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
-    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
+    // what a check reads before; in a batch (its texts joined with "\n\0\n", the only NULs: ./window.ts) back to its text's start, a neighbour's `cookie` not this text's
+    const reach = text.slice(Math.max(0, at - 64), at);
+    const before = seen?.batch ? reach.slice(reach.lastIndexOf("\0") + 1) : reach;
+    const valid = !shape.valid || shape.valid(value, before, text[at + match.length] ?? "", match, group);
     pattern.lastIndex = next;
     if (!valid) continue;
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue; // (after the check: most candidates fail it, and this reads the whole text once)
@@ -181,9 +185,9 @@ function redactBlocks(text: string, manifest?: boolean): string {
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
-  return (text: string, about?: boolean): string => {
+  return (text: string, about?: boolean, batch?: boolean): string => {
     let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
-    const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
+    const seen = { joined: false, batch }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;

@@ -433,6 +433,9 @@ function forms(value: string): string[] {
 function knownValues(secrets: string[]): Shape | undefined {
   const literals = [...new Set(secrets.filter((v) => v.length >= 4).flatMap(forms))].sort((a, b) => b.length - a.length);
   if (!literals.length) return undefined;
-  const source = literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
-  return { pattern: new RegExp(source, "g"), needs: new RegExp(source), long: true, min: 4 };
+  const source = (list: string[]) => list.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
+  // the prefilter, each form's first 8 characters: a text holding a form holds them, and the trigger
+  // scan's automaton (./triggers.ts, built again for each pass's catalogue) takes a row of its table for
+  // every character of its words: whole values, hundreds of them, took hundreds of MB
+  return { pattern: new RegExp(source(literals), "g"), needs: new RegExp(source(literals.map((l) => l.slice(0, 8)))), long: true, min: 4 };
 }

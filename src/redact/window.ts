@@ -101,7 +101,8 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
 
 /**
  * Joins texts apart from each other: no shape matches across a newline followed by NUL, since
- * every pattern stops at whitespace or needs a word or quote character where NUL stands.
+ * every pattern stops at whitespace or needs a word or quote character where NUL stands; and no
+ * check reads before a match past a NUL in a batch (`apply`): a text reads as it does alone.
  */
 const SEPARATOR = "\n\u0000\n";
 
@@ -112,7 +113,7 @@ const SEPARATOR = "\n\u0000\n";
 function manyOf({ redact, redactBlocks, redactEncoded, redactShapes }: StreamKit): (texts: string[]) => string[] {
   return (texts) => {
     if (texts.length < 2 || texts.some((t) => t.includes("\u0000"))) return texts.map(redact);
-    const joined = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR));
+    const joined = redactShapes(texts.map((t) => redactBlocks(t)).join(SEPARATOR), false, true); // (a batch: no check reads a neighbour)
     const out = joined.split(SEPARATOR);
     // escapes are decoded text by text (their windows never cross a text's end)
     return out.length === texts.length ? out.map(redactEncoded) : texts.map(redact); // never expected; stay correct anyway
