@@ -133,7 +133,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   let out = "";
   let done = 0; // text before `done` is in `out`
-  let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match that passes its check
+  let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
   const find = shape.find ?? exec;
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
@@ -146,6 +146,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
     if (MASKED.test(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
+    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
     // what a check reads before; in a batch (its texts joined with "\n\0\n", the only NULs: ./window.ts) back to its text's start, a neighbour's `cookie` not this text's
     const reach = text.slice(Math.max(0, at - 64), at);
@@ -153,7 +154,6 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     const valid = !shape.valid || shape.valid(value, before, text[at + match.length] ?? "", match, group);
     pattern.lastIndex = next;
     if (!valid) continue;
-    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue; // (after the check: most candidates fail it, and this reads the whole text once)
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
