@@ -124,11 +124,10 @@ const NOTHING = "\0".repeat(1000);
  * `text` with every match of `shape` that passes its checks masked. `needed`: the shape's prefilter is
  * known to hold (for a window of a longer text). `seen.joined` is set where a kept prefix was written
  * where a backslash was dropped: joined to what was before it, it may make a word no text held
- * (`p\whsec_…` → `pwhsec_…`); `seen.batch`: the text is a batch's texts joined. An exec loop, not
- * `replace` with a callback: V8 calls a replacer from C++ at several times the cost of a match, and
- * adversarial text matches every few characters.
+ * (`p\whsec_…` → `pwhsec_…`). An exec loop, not `replace` with a callback: V8 calls a replacer from
+ * C++ at several times the cost of a match, and adversarial text matches every few characters.
  */
-export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean; batch?: boolean }): string {
+export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
   if (!needed && ((shape.needs && !compiled(shape.needs).test(text)) || (shape.gate && !shape.gate(text)))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   let out = "";
@@ -148,10 +147,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
-    // what a check reads before; in a batch (its texts joined with "\n\0\n", the only NULs: ./window.ts) back to its text's start, a neighbour's `cookie` not this text's
-    const reach = text.slice(Math.max(0, at - 64), at);
-    const before = seen?.batch ? reach.slice(reach.lastIndexOf("\0") + 1) : reach;
-    const valid = !shape.valid || shape.valid(value, before, text[at + match.length] ?? "", match, group);
+    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
     pattern.lastIndex = next;
     if (!valid) continue;
     const start = at + (group ? match.lastIndexOf(value) : 0);
@@ -165,7 +161,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
 }
 
 /**
- * What is redacted text by text, even in a batch: key blocks, and Kubernetes data only where a Secret
+ * What is redacted before the shapes: key blocks, and Kubernetes data only where a Secret
  * is (`manifest`: known to be one, when the text is a window of a longer one). The Secret is looked
  * for before the key blocks are masked: a block's marker that swallowed the `kind` line must not
  * unmask the data a stream, reading the lines before the block, has already shown masked.
@@ -185,9 +181,9 @@ function redactBlocks(text: string, manifest?: boolean): string {
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
-  return (text: string, about?: boolean, batch?: boolean): string => {
+  return (text: string, about?: boolean): string => {
     let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
-    const seen = { joined: false, batch }; // this call's own: a check may redact (./more.ts) in a call of its own
+    const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
@@ -326,8 +322,6 @@ function kitOf(shapes: Shape[]) {
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
     redactWindow: (text: string, manifest: boolean, about?: boolean) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
     redactShapes,
-    /** Key blocks, and a Secret's data where the text is a manifest: what is read text by text, even in a batch. */
-    redactBlocks,
     apply,
     redactEncoded,
     redactKeyBlocks,

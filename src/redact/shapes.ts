@@ -321,7 +321,7 @@ export const hooks = {
 
 /**
  * What parts a command line's arguments: spaces, tabs, a `\` continuing the line. Never a bare line
- * break, so that no match runs from one text into the next (redactMany joins them with "\n\0\n").
+ * break: a command's flags stand on its line.
  */
 export const GAP = String.raw`(?:[ \t]|\\\r?\n)`;
 /** The flag's value when it follows after spaces. */

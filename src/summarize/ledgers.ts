@@ -144,7 +144,7 @@ export const argumentsOf = (c: { arguments: string }): string => sourceArguments
 
 /**
  * The arguments (`argumentsOf`) of the result turns' calls `take` picks, each redacted as its whole
- * text redacts it, in one batch, by the call: what failed (a command, a path) is quoted from these,
+ * text redacts it, each distinct text once, by the call: what failed (a command, a path) is quoted from these,
  * never a value redacted alone (a sibling may say what it is: `"description": "oracle"` makes
  * `scott/<password>@host` one).
  */

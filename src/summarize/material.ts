@@ -175,7 +175,7 @@ function userText(m: MessageView): string {
 }
 
 /**
- * A copy of the material with every string redacted, in one batch, each from its whole text and cut
+ * A copy of the material with every string redacted, each distinct text once, from its whole text and cut
  * again after. `turns` narrows the copy to some of the material's turns (the deterministic summarizer
  * redacts only those it quotes). The material itself stays raw.
  */

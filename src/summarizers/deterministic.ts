@@ -368,23 +368,23 @@ function quotable(t: HandoffTurn, quoted: Map<object, Record<string, unknown> | 
   return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
 }
 
-/** Arguments up to this long are redacted in one batch with the others; a longer one in windows (a file being written). */
-const BATCHED = 4_000;
+/** Arguments up to this long are redacted whole; a longer one in windows of its leaves (a file being written). */
+const WHOLE = 4_000;
 
 /**
  * The arguments of the calls `quotable` quotes, from those the transcript has (pruning's are
- * shortened, or drafts), redacted as their whole text redacts them (`redactedCalls`): the short ones
- * in one batch (a call's redaction is mostly its fixed cost), a long one in windows of its leaves.
+ * shortened, or drafts), redacted as their whole text redacts them: the short ones whole
+ * (`redactedCalls`), a long one in windows of its leaves (`redactedArguments`: it reads less).
  */
 function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<string, unknown> | undefined> {
   const quoted = new Map<object, Record<string, unknown> | undefined>();
-  const batched = (t: HandoffTurn, args: string) => {
-    if (t.failed === undefined || args.length <= BATCHED) return t.failed !== undefined;
+  const whole = (t: HandoffTurn, args: string) => {
+    if (t.failed === undefined || args.length <= WHOLE) return t.failed !== undefined;
     const clean = redactedArguments(args, r)?.clean; // a long one, as it is picked
     quoted.set(t.call!, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
     return false;
   };
-  for (const [call, clean] of redactedCalls(turns, r.redactMany, batched)) quoted.set(call, parseArguments(clean));
+  for (const [call, clean] of redactedCalls(turns, r.redactMany, whole)) quoted.set(call, parseArguments(clean));
   return quoted;
 }
 
