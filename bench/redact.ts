@@ -92,7 +92,7 @@ export async function redactBench(): Promise<string> {
   const mb = (n: number) => (n / 1e6).toFixed(2);
   const speed: (string | number)[][] = [
     [`the ${all.length} fixture transcripts, as one JSON text: \`redact\``, mb(json.length), throughput(json.length, () => redact(json)).toFixed(1)],
-    [`their ${texts.length} strings, one batch: \`redactMany\` (as a compaction calls it)`, mb(textChars), throughput(textChars, () => redactMany(texts)).toFixed(1)],
+    [`their ${texts.length} strings, each alone: \`redactMany\` (as a compaction calls it)`, mb(textChars), throughput(textChars, () => redactMany(texts)).toFixed(1)],
   ];
   const adversarial = slowest();
   for (const [unit, rate] of adversarial) speed.push([`1 MB of ${JSON.stringify(unit).slice(0, 40)} repeated`, "1.05", rate.toFixed(1)]);

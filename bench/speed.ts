@@ -129,7 +129,7 @@ export async function speedBench(): Promise<string> {
     "is given that earlier object (src/estimate/adopt.ts; the comparison is timed), so its kept count answers. Plan's rows are interleaved with " +
     "JSON.stringify alone, compact's in a second group with JSON.stringify again (each ratio is to its own group's): a pass leaves garbage whose " +
     "collection would be charged to a plan run after it. The deterministic summarizer redacts the sources of the lines it keeps; a model summarizer is sent the " +
-    "whole material (~150k characters) redacted in one batch.\n\n" +
+    "whole material (~150k characters) redacted, each distinct text once.\n\n" +
     table(
       ["operation", "ms", "× JSON.stringify", "CPU ms", "× JSON.stringify (CPU)", "target"],
       measured,
