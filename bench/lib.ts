@@ -43,7 +43,7 @@ export interface BundleSize {
 }
 
 /** Modules only a model summarizer loads (the prompt, streaming redaction of its deltas), each through its own import(). */
-export const MODEL_ONLY = ["src/summarize/prompt.ts", "src/redact/stream.ts"];
+const MODEL_ONLY = ["src/summarize/prompt.ts", "src/redact/stream.ts"];
 
 const gzip = (code: Uint8Array) => gzipSync(code, { level: 9 }).length;
 
