@@ -143,17 +143,15 @@ export class SessionObject extends DurableObject<Env> {
    * come back as error data (outcomeOf), as from every method a route calls.
    */
   compact(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<Outcome<CompactResult<unknown>>> {
-    return outcomeOf(() => this.compactInTurn(messages, options, onEvent));
-  }
-
-  private compactInTurn(messages: unknown[], options: HttpOptions, onEvent?: CompactOptions["onEvent"]): Promise<CompactResult<unknown>> {
-    return this.serial(async () => {
-      const state = this.read<CompactorState>("state");
-      const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, ...passSettings(this.env), onEvent });
-      this.last.input = result.messages; // what the client goes on from
-      this.commit(result, state);
-      return result;
-    });
+    return outcomeOf(() =>
+      this.serial(async () => {
+        const state = this.read<CompactorState>("state");
+        const result = await compact(adoptUnchanged(this.last.input, messages), { ...coreOptions(options), state, ...passSettings(this.env), onEvent });
+        this.last.input = result.messages; // what the client goes on from
+        this.commit(result, state);
+        return result;
+      }),
+    );
   }
 
   /** One transaction: the state, the archive and the report land together or not at all. */
