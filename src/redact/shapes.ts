@@ -99,7 +99,7 @@ function jwtSecret(token: string): boolean {
 }
 
 /** The char codes below 128 of word characters and of `extra`. */
-const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
+export const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
 const WORD = runOf("-");
 const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
