@@ -1,4 +1,4 @@
-// A batch (`redactMany`, the texts joined) redacts each text as `redact` reads it alone: a shape's
+// A batch (`redactMany`: the texts joined until round 6, each alone since) redacts each text as `redact` reads it alone: a shape's
 // check that reads before its match (a session cookie's `cookie`) stops at the text's start. Else a
 // neighbour masks or unmasks a value, and a text repeated in a batch gives two readings where the
 // pass keeps one: `redactedCalls` redacts each distinct call's arguments once, at its first place.

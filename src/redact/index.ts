@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun, runOf } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -201,16 +201,13 @@ const shapesOf = (shapes: Shape[]) => {
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
 const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
-/** What an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
-const DECODED = /[\w+/=.~:@&?-]/;
-/** The characters of a run around an escape; the rest of a run, from where it is. */
-const RUN = /[\w+/=.~:@&?%\\-]/;
+/** The rest of a run of characters around an escape, from where it is (RUNS). */
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
-/** Whether a char code is a run's (RUN), by table: read for every character back from an escape. */
-const RUNS = Uint8Array.from({ length: 128 }, (_, c) => +RUN.test(String.fromCharCode(c)));
+/** Whether a char code is a run's, by table: read for every character back from an escape. */
+const RUNS = runOf("+/=.~:@&?%\\-");
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
-/** Which char codes an escape is decoded to. */
-const DECODES = Uint8Array.from({ length: 128 }, (_, c) => +DECODED.test(String.fromCharCode(c)));
+/** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
+const DECODES = runOf("+/=.~:@&?-");
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
 function escapedAt(text: string, i: number): number {
   const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;

@@ -99,7 +99,7 @@ function jwtSecret(token: string): boolean {
 }
 
 /** The char codes below 128 of word characters and of `extra`. */
-const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
+export const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
 const WORD = runOf("-");
 const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
@@ -109,7 +109,7 @@ const VALUE_RUN = runOf("+~-");
  * none). By char code, and skipping ahead: a run must cover the character `min` after one that is not
  * in it, so each look starts there and reads back (the regex engine is several times slower at runs).
  */
-export function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
+function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
   for (let end = from + min - 1; end < text.length; ) {
     let at = end;
     for (let c = text.charCodeAt(at); at > end - min && c < 128 && run[c]; c = text.charCodeAt(--at));
@@ -301,11 +301,11 @@ const passwordLike = (value: string) =>
   value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value) && /[^\w\s]/.test(value) && !/\s|\w\(|[$#{]\{|\//.test(value) && !PLACEHOLDER.test(value) && !VERSION.test(value);
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
-export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
 /** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
-export const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 
 /**
  * Whether a value is the credential its name gives, whatever its entropy (./more.ts sets it when it
@@ -590,12 +590,12 @@ export const standsFor = (value: string) => PLACEHOLDER.test(value) || documente
 const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
-export const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
+const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
 /**
  * A location a credential's name may stand for (`password_file: /run/secrets/db`): one without a run
  * of 20 letters and digits, which no directory's name is and a key with a slash (base64's `/`) is.
  */
-export const reference = (value: string): boolean => LOCATION.test(value) && !/[A-Za-z\d]{20}/.test(value);
+const reference = (value: string): boolean => LOCATION.test(value) && !/[A-Za-z\d]{20}/.test(value);
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes

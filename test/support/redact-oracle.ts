@@ -1,7 +1,8 @@
 // The redaction engine's checks as they were before issue 29's per-match work (src/redact at 6285aa2),
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
-import { PARTS as p } from "../../src/redact/shapes.js";
+import { apply } from "../../src/redact/index.js";
+import { PARTS as p, type Shape } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
@@ -187,6 +188,13 @@ export function triggersBefore(prefilters: (RegExp | undefined)[]): (text: strin
     return found;
   };
 }
+
+/**
+ * ./index.ts's `redactShapes` before the trigger scan (src/redact at 1b3a01a): every shape of the
+ * catalogue applied in turn. test/redact-triggers.test.ts and test/redact-checks.test.ts assert the
+ * scan and its no-rescan rule redact the same.
+ */
+export const shapesBefore = (shapes: Shape[], text: string, about = false) => shapes.reduce((t, s) => apply(t, s, about && s.context), text);
 
 // ./index.ts's `apply`, before issue 29's pattern work: documentation's example values, as a pattern
 export const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
