@@ -143,16 +143,15 @@ export const sourceArguments = new WeakMap<object, string>();
 export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
 
 /**
- * The arguments (`argumentsOf`) of the result turns' calls `take` picks, each redacted as its whole
- * text redacts it, each distinct text once, by the call: what failed (a command, a path) is quoted from these,
- * never a value redacted alone (a sibling may say what it is: `"description": "oracle"` makes
- * `scott/<password>@host` one).
+ * The arguments (`argumentsOf`) of the result turns' calls, each redacted as its whole text redacts
+ * it, by the call: what failed (a command, a path) is quoted from these, never a value redacted alone
+ * (a sibling may say what it is: `"description": "oracle"` makes `scott/<password>@host` one). A run
+ * repeated (`npm test`) is read once by the pass's redaction (src/pass.ts, `readOnce`).
  */
-export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[], take: (t: HandoffTurn, args: string) => boolean = () => true): Map<object, string> {
-  const picked = turns.flatMap((t) => (t.role === "tool" && t.call && take(t, argumentsOf(t.call)) ? [t.call] : []));
-  const texts = [...new Set(picked.map(argumentsOf))]; // a run repeated (`npm test`) redacted once
-  const clean = new Map(redactMany(texts).map((c, i) => [texts[i], c]));
-  return new Map(picked.map((call) => [call, clean.get(argumentsOf(call))!]));
+export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[]): Map<object, string> {
+  const picked = turns.flatMap((t) => (t.role === "tool" && t.call ? [t.call] : []));
+  const clean = redactMany(picked.map(argumentsOf));
+  return new Map(picked.map((call, i) => [call, clean[i]]));
 }
 
 /** The ledgers of `turns`, in one pass; a result's call read from `calls` where it has it (`redactedCalls`). */
