@@ -70,7 +70,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, exitOf(r)), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, () => exitOf(r)), ref));
     }
   });
   return { outputs, duplicate };
