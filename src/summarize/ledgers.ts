@@ -205,12 +205,12 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.
-      const judged = t.failed === undefined ? verdict(t.text, command !== undefined) : undefined;
+      const code = t.failed === undefined ? exitCode(t.text) : t.exit; // read once: the verdict is given it
+      const judged = t.failed === undefined ? verdict(t.text, command !== undefined, () => code) : undefined;
       const failed = judged ? judged.failed : t.failed!;
       const errorLines = () => judged?.errorLines ?? t.errorLines ?? [];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
-        const code = t.failed !== undefined ? t.exit : exitCode(t.text);
         Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok" });
         e.at.push(t.index);
         l.commands.set(command, e);
