@@ -70,7 +70,7 @@ export async function rewritten<M>(
   // a mask changes a line's size). Likely: a transcript over five times the prune target (pruning
   // rarely shrinks one that far: outputs go, all else stays).
   const draft = !overBytes && !options.summarizer && pl.tokens.total > 5 * pl.pruneTarget;
-  const prunes = (draft: boolean) => prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, draft);
+  const prunes = (drafted: boolean) => prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, drafted);
   let pruned = bytesOnly ? untouched(p) : prunes(draft);
   const accepts = () => pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
   if (draft && accepts()) pruned = prunes(false);

@@ -1,7 +1,7 @@
 // A batch (`redactMany`: the texts joined until round 6, each alone since) redacts each text as `redact` reads it alone: a shape's
 // check that reads before its match (a session cookie's `cookie`) stops at the text's start. Else a
 // neighbour masks or unmasks a value, and a text repeated in a batch gives two readings where the
-// pass keeps one: `redactedCalls` redacts each distinct call's arguments once, at its first place.
+// pass keeps one: its redaction (src/pass.ts, `readOnce`) reads a repeated call's arguments once, at its first place.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactor as core } from "../src/redact/index.js";

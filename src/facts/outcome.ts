@@ -35,12 +35,17 @@ export function verdict(text: string, isCommand: boolean, exit = () => exitCode(
   return { failed, errorLines: lines.length ? lines : [first.trim()] };
 }
 
-/** The distinct file paths a text names (the first hundred, early in it); none in a pruned output's one-liner. */
+/**
+ * Where a text's paths are read: its first 8,000 characters (a long output, a file read, names its few
+ * paths that matter early, if at all); none in a pruned output's one-liner.
+ */
+const pathText = (text: string): string => (text.startsWith("[output pruned") ? "" : text.slice(0, 8000));
+
+/** The distinct file paths a text names (the first hundred, early in it: `pathText`). */
 export function pathsIn(text: string): string[] {
-  // The first 8,000 characters: a long output (a file read) names its few paths that matter early, if at all.
-  return text.startsWith("[output pruned") ? [] : [...new Set(Array.from(text.slice(0, 8000).matchAll(PATH), (m) => m[1]))].slice(0, 100);
+  return [...new Set(Array.from(pathText(text).matchAll(PATH), (m) => m[1]))].slice(0, 100);
 }
 
 const PATH_ONE = new RegExp(PATH.source);
 /** Whether `pathsIn(text)` finds any: read up to the first. */
-export const namesPath = (text: string): boolean => !text.startsWith("[output pruned") && PATH_ONE.test(text.slice(0, 8000));
+export const namesPath = (text: string): boolean => PATH_ONE.test(pathText(text));

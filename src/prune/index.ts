@@ -70,7 +70,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, exitOf(r)), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, () => exitOf(r)), ref));
     }
   });
   return { outputs, duplicate };
@@ -106,13 +106,14 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const once = parsedOnce(windowed(redaction));
   const quote = draft ? parsedOnce(DRAFT) : once;
 
-  const pruneAt = (i: number, quote = once) => {
+  /** Prunes message `i`, its one-liners and shrunk arguments quoting through `r` (a draft in the middle, else redacted). */
+  const pruneAt = (i: number, r: Once) => {
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, quote, pictures);
-    const shrunk = shrunkCalls(m, isProtected, quote);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures);
+    const shrunk = shrunkCalls(m, isProtected, r);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
@@ -159,7 +160,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     if (i === plan.latestUserIndex || pinned(i) || !(views[i].toolCalls.length || views[i].results.length)) continue;
     if (i >= unread) continue;
     const before = perMessage[i];
-    pruneAt(i);
+    pruneAt(i, once);
     kept -= before - perMessage[i];
   }
   // Unless the request would not fit the window even so: a provider would refuse it. Then the unread

@@ -51,8 +51,10 @@ function countLines(s: string): number {
   return n;
 }
 
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, code = exitCode(output)): string {
+/** `exit` gives the output's exit status (a thunk, as `verdict` takes it: a default value would read the output again for each output with none). */
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, exit = () => exitCode(output)): string {
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
+  const code = exit();
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
   const line = salientLine(output, r);

@@ -143,16 +143,15 @@ export const sourceArguments = new WeakMap<object, string>();
 export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
 
 /**
- * The arguments (`argumentsOf`) of the result turns' calls `take` picks, each redacted as its whole
- * text redacts it, each distinct text once, by the call: what failed (a command, a path) is quoted from these,
- * never a value redacted alone (a sibling may say what it is: `"description": "oracle"` makes
- * `scott/<password>@host` one).
+ * The arguments (`argumentsOf`) of the result turns' calls, each redacted as its whole text redacts
+ * it, by the call: what failed (a command, a path) is quoted from these, never a value redacted alone
+ * (a sibling may say what it is: `"description": "oracle"` makes `scott/<password>@host` one). A run
+ * repeated (`npm test`) is read once by the pass's redaction (src/pass.ts, `readOnce`).
  */
-export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[], take: (t: HandoffTurn, args: string) => boolean = () => true): Map<object, string> {
-  const picked = turns.flatMap((t) => (t.role === "tool" && t.call && take(t, argumentsOf(t.call)) ? [t.call] : []));
-  const texts = [...new Set(picked.map(argumentsOf))]; // a run repeated (`npm test`) redacted once
-  const clean = new Map(redactMany(texts).map((c, i) => [texts[i], c]));
-  return new Map(picked.map((call) => [call, clean.get(argumentsOf(call))!]));
+export function redactedCalls(turns: HandoffTurn[], redactMany: (texts: string[]) => string[]): Map<object, string> {
+  const picked = turns.flatMap((t) => (t.role === "tool" && t.call ? [t.call] : []));
+  const clean = redactMany(picked.map(argumentsOf));
+  return new Map(picked.map((call, i) => [call, clean[i]]));
 }
 
 /** The ledgers of `turns`, in one pass; a result's call read from `calls` where it has it (`redactedCalls`). */
@@ -206,12 +205,12 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
       const command = commandOf(args);
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.
-      const judged = t.failed === undefined ? verdict(t.text, command !== undefined) : undefined;
+      const code = t.failed === undefined ? exitCode(t.text) : t.exit; // read once: the verdict is given it
+      const judged = t.failed === undefined ? verdict(t.text, command !== undefined, () => code) : undefined;
       const failed = judged ? judged.failed : t.failed!;
       const errorLines = () => judged?.errorLines ?? t.errorLines ?? [];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
-        const code = t.failed !== undefined ? t.exit : exitCode(t.text);
         Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok" });
         e.at.push(t.index);
         l.commands.set(command, e);

@@ -175,7 +175,7 @@ function userText(m: MessageView): string {
 }
 
 /**
- * A copy of the material with every string redacted, each distinct text once, from its whole text and cut
+ * A copy of the material with every string redacted, each from its whole text and cut
  * again after. `turns` narrows the copy to some of the material's turns (the deterministic summarizer
  * redacts only those it quotes). The material itself stays raw.
  */
@@ -199,11 +199,12 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
   });
   const whole = fields.map(([from, to, k]) => cuts.get(from)?.[k]?.whole ?? (to[k] as string));
   // A turn's text `unread` says nothing is taken from (and not cut) is not redacted: written "", read
-  // raw for its neighbours' seams. Each distinct text is redacted once (names, paths, commands repeat).
+  // raw for its neighbours' seams. A text repeated (names, paths, commands) is read once by the pass's
+  // redaction (src/pass.ts, `readOnce`).
   const skip = fields.map(([from, , k]) => k === "text" && !!unread?.(from as HandoffTurn) && !cuts.get(from)?.text);
-  const distinct = [...new Set(whole.filter((_, i) => !skip[i]))];
-  const done = new Map(redactMany(distinct).map((c, i) => [distinct[i], c]));
-  const clean = whole.map((w, i) => (skip[i] ? w : done.get(w)!));
+  const read = redactMany(whole.filter((_, i) => !skip[i]));
+  let next = 0;
+  const clean = whole.map((w, i) => (skip[i] ? w : read[next++]));
   // a secret split across the texts of turns one message apart (src/redact/seams.ts)
   const seams = maskSeams(texts.map((f) => whole[f]), texts.map((f) => clean[f]), (text) => redactMany([text])[0], (i) => turns[i + 1].index === turns[i].index + 1);
   texts.forEach((f, i) => (clean[f] = seams[i]));

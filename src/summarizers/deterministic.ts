@@ -6,7 +6,7 @@ import type { PassRedactor, Redactor } from "../redact/index.js";
 import { windowed, type Windows } from "../redact/window.js";
 import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { argumentsOf, ledgers, readsWords, redactedCalls, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -372,19 +372,21 @@ function quotable(t: HandoffTurn, quoted: Map<object, Record<string, unknown> | 
 const WHOLE = 4_000;
 
 /**
- * The arguments of the calls `quotable` quotes, from those the transcript has (pruning's are
- * shortened, or drafts), redacted as their whole text redacts them: the short ones whole
- * (`redactedCalls`), a long one in windows of its leaves (`redactedArguments`: it reads less).
+ * The arguments of the calls `quotable` quotes (of results judged on their whole output), from those the transcript
+ * has (pruning's are shortened, or drafts), redacted as their whole text redacts them: the short ones
+ * whole, a long one in windows of its leaves (`redactedArguments`: it reads less).
  */
 function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<string, unknown> | undefined> {
   const quoted = new Map<object, Record<string, unknown> | undefined>();
-  const whole = (t: HandoffTurn, args: string) => {
-    if (t.failed === undefined || args.length <= WHOLE) return t.failed !== undefined;
-    const clean = redactedArguments(args, r)?.clean; // a long one, as it is picked
-    quoted.set(t.call!, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
-    return false;
-  };
-  for (const [call, clean] of redactedCalls(turns, r.redactMany, whole)) quoted.set(call, parseArguments(clean));
+  for (const t of turns) {
+    if (t.role !== "tool" || t.failed === undefined || !t.call) continue;
+    const args = argumentsOf(t.call);
+    if (args.length <= WHOLE) quoted.set(t.call, parseArguments(r.redact(args)));
+    else {
+      const clean = redactedArguments(args, r)?.clean;
+      quoted.set(t.call, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
+    }
+  }
   return quoted;
 }
 
