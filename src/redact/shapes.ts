@@ -244,10 +244,10 @@ function nameBefore(before: string, match = "", n = 0): string | undefined {
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
  * digest (`sha-256=` of RFC 9530 too), a nonce, a trace, a record's key (`cache-key`, `Idempotency-Key`).
  */
-const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
+export const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
-function wordStart(name: string, end: number): number {
+export function wordStart(name: string, end: number): number {
   let i = end;
   while (i > 0) {
     const c = name.charCodeAt(i - 1);

@@ -2,7 +2,7 @@
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
 import { apply } from "../../src/redact/index.js";
-import { PARTS as p, type Shape } from "../../src/redact/shapes.js";
+import { ID_WORDS, PARTS as p, type Shape, wordStart } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
@@ -137,19 +137,7 @@ function nameBefore(before: string): string | undefined {
   const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
   return end > i && end - i <= 60 && letter && !(i > 0 && nameCode(before.charCodeAt(i - 1))) ? before.slice(i, end) : undefined;
 }
-const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
-function wordStart(name: string, end: number): number {
-  let i = end;
-  while (i > 0) {
-    const c = name.charCodeAt(i - 1);
-    if (c === 95 || c === 46 || c === 45) break;
-    i--;
-    const upper = c >= 65 && c <= 90;
-    const p = name.charCodeAt(i - 1);
-    if (upper && i > 0 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57))) break;
-  }
-  return i;
-}
+// (its words and word boundaries are ./shapes.ts's own, unchanged: the check before them is what was rewritten)
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
   if (name.length - start > 8) return false; // no id word is longer ("checksum")
