@@ -1,5 +1,5 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall, parseArguments, redactedArguments } from "../facts/call.js";
+import { clip, describeCall, LEAF_LIMIT, parseArguments, redactedArguments } from "../facts/call.js";
 import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor, Redactor } from "../redact/index.js";
@@ -370,24 +370,66 @@ function quotable(t: HandoffTurn, quoted: Map<object, Record<string, unknown> | 
 
 /** Arguments up to this long are redacted whole; a longer one in windows of its leaves (a file being written). */
 const WHOLE = 4_000;
+/** Arguments up to this long are redacted whole before any window is tried: a window reads on past what it keeps as far as a shape reaches (~600 characters). */
+const WINDOWED = 1_000;
 
 /**
  * The arguments of the calls `quotable` quotes (of results judged on their whole output), from those the transcript
- * has (pruning's are shortened, or drafts), redacted as their whole text redacts them: the short ones
- * whole, a long one in windows of its leaves (`redactedArguments`: it reads less).
+ * has (pruning's are shortened, or drafts), by the call (`callArguments`).
  */
 function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<string, unknown> | undefined> {
   const quoted = new Map<object, Record<string, unknown> | undefined>();
-  for (const t of turns) {
-    if (t.role !== "tool" || t.failed === undefined || !t.call) continue;
-    const args = argumentsOf(t.call);
-    if (args.length <= WHOLE) quoted.set(t.call, parseArguments(r.redact(args)));
-    else {
-      const clean = redactedArguments(args, r)?.clean;
-      quoted.set(t.call, clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined);
+  for (const t of turns) if (t.role === "tool" && t.failed !== undefined && t.call) quoted.set(t.call, callArguments(argumentsOf(t.call), r));
+  return quoted;
+}
+
+/**
+ * A call's arguments parsed and redacted as their whole text redacts them, as far as `quotable` reads
+ * them: short ones whole; a longer one as far as its quoted values where that tells (`quotedArguments`),
+ * else whole, or a long one in windows of its leaves (`redactedArguments`: it reads less).
+ */
+export function callArguments(args: string, r: Redactor & Windows): Record<string, unknown> | undefined {
+  const read = args.length > WINDOWED ? quotedArguments(args, r) : undefined;
+  if (read || args.length <= WHOLE) return read ?? parseArguments(r.redact(args));
+  const clean = redactedArguments(args, r)?.clean;
+  return clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
+}
+
+/**
+ * Arguments parsed, as `calls` reads them: where redacting their text up to the last of the values
+ * `quotable` quotes (QUOTED_ARGS, and what a shape may read past it) masks nothing before its end,
+ * those values are the raw ones, and what follows them (an edit's strings, a file's content) is not
+ * read. Undefined where that does not tell (a mask there; a quoted value not a string short enough
+ * for `redactedArguments` to keep whole; not a JSON object). A mask keeps JSON's structure
+ * (src/redact/index.ts, `maskAt`): no key comes or goes.
+ */
+export function quotedArguments(args: string, r: Pick<Windows, "redactFrom">): Record<string, unknown> | undefined {
+  const raw = parseArguments(args);
+  if (!raw || QUOTED_ARGS.some((k) => typeof raw[k] === "object" || String(raw[k]).length > LEAF_LIMIT)) return undefined;
+  const ends = valueEnds(args);
+  const end = Math.max(0, ...QUOTED_ARGS.map((k) => ends.get(k) ?? 0));
+  return !end || r.redactFrom(args, 0, end)?.startsWith(args.slice(0, end)) ? raw : undefined;
+}
+
+/** Where each member of a JSON object's (valid) text ends (its comma or closing brace), by its key (the last, as JSON.parse reads it). */
+function valueEnds(json: string): Map<string, number> {
+  const ends = new Map<string, number>();
+  let key: string | undefined;
+  let depth = 0;
+  for (let i = json.indexOf("{") + 1; i < json.length; i++) {
+    const c = json[i];
+    if (c === '"') {
+      const from = i;
+      let slashes = 1;
+      while (slashes % 2) for (i = json.indexOf('"', i + 1), slashes = 0; json[i - 1 - slashes] === "\\"; ) slashes++;
+      if (!depth && key === undefined) key = JSON.parse(json.slice(from, i + 1));
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]" || c === ",") {
+      if (!depth) ends.set(key!, i), (key = undefined);
+      if (c !== ",") depth--;
     }
   }
-  return quoted;
+  return ends;
 }
 
 /** Material for a caller who passes only the prompt: its user text becomes one turn. */

@@ -1,0 +1,101 @@
+// The deterministic checkpoint quotes a judged call's command and path as its whole arguments redact
+// them; a call's arguments over 1,000 characters are read only as far as those values (and what a
+// shape may read past them) where that tells. Against the former reading: every call whole, one
+// over 4,000 characters in windows of its leaves (`redactedArguments`).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseArguments, redactedArguments } from "../src/facts/call.js";
+import { PATH_KEYS } from "../src/facts/outcome.js";
+import { redactor as core } from "../src/redact/index.js";
+import { completed } from "../src/redact/more.js";
+import { windowed } from "../src/redact/window.js";
+import { callArguments, quotedArguments } from "../src/summarizers/deterministic.js";
+import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
+import { trajectories } from "./support/fixtures.js";
+import { negatives, positives } from "./support/secrets.js";
+import { strings } from "./support/spans.js";
+
+// the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
+completed(core);
+const redactor = windowed(core);
+
+/** What `quotable` reads of a call's arguments. */
+const QUOTED = ["command", "cmd", ...PATH_KEYS];
+const quoted = (args: Record<string, unknown> | undefined) => args && JSON.stringify(QUOTED.map((k) => args[k]));
+
+/** The former reading: the whole arguments redacted, in windows of their leaves past 4,000 characters. */
+function former(args: string): Record<string, unknown> | undefined {
+  if (args.length <= 4000) return parseArguments(redactor.redact(args));
+  const clean = redactedArguments(args, redactor)?.clean;
+  return clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
+}
+
+/** Pieces of secrets, names and commands a quoted value is made of. */
+const PIECES = [
+  ...adversarialSeeds(),
+  ...SHAPE_EXAMPLES,
+  ...["password=", "token: ", "--password ", "-p ", "mysql -uroot ", "sshpass -p ", "scott/", "@dbhost/ORCL", "oracle", "csrf ", "kind: Secret", "-----BEGIN RSA PRIVATE KEY-----"],
+  ...["src/a.ts", "/home/u/app/", "npm test", " ", "\n", "\\", '"', "=", ":", "Zx81fQ2mN7pLk3vT9wRy4uHs", "hunter2-Qx9vL7mZ4"],
+];
+const PLAIN = ["src/a.ts", "/home/u/app/lib/", "npm test", "mix test test/a_test.exs:42", "git status", "cd /tmp && ls", " ", "-", "_", "."];
+const value = fc
+  .array(fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...PLAIN) }, { weight: 1, arbitrary: fc.constantFrom(...PIECES) }), { minLength: 1, maxLength: 8 })
+  .map((p) => p.join(""));
+/** Lines of secrets (shared corpus) and of real tool outputs: a sibling's long text. */
+const LINES = [
+  ...positives().map((p) => p.line),
+  ...negatives().map((n) => n.line),
+  ...trajectories()
+    .slice(0, 3)
+    .flatMap((t) => strings(t.messages))
+    .flatMap((s) => s.split("\n"))
+    .filter((l) => l.length > 20)
+    .slice(0, 300),
+  `secret_token: "hello world Qx9vL7mZ4pR2 ${"and more ".repeat(40)}"`,
+];
+const SECRET_LINES = LINES.filter((l) => redactor.redact(JSON.stringify(`x\n${l}\n`)) !== JSON.stringify(`x\n${l}\n`));
+const doc = fc
+  .array(fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...LINES.filter((l) => !SECRET_LINES.includes(l))) }, { weight: 1, arbitrary: fc.constantFrom(...SECRET_LINES) }), { minLength: 1, maxLength: 60 })
+  .map((l) => l.join("\n"));
+const args = fc
+  .tuple(
+    fc.record({ command: value, file_path: value, cmd: fc.oneof({ weight: 8, arbitrary: value }, { weight: 1, arbitrary: fc.array(value, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constant(`run ${"x ".repeat(200)}`) }), path: value }, { requiredKeys: [] }),
+    fc.record({ description: fc.oneof(value, doc), content: doc, old_string: doc, password: value, note: doc }, { requiredKeys: [] }),
+    fc.nat(),
+  )
+  .map(([q, rest, seed]) => {
+    // the quoted values among the others, in any order
+    const entries = [...Object.entries(q), ...Object.entries(rest)];
+    for (let i = entries.length - 1; i > 0; i--) {
+      const j = (seed + i * 7919) % (i + 1);
+      [entries[i], entries[j]] = [entries[j], entries[i]];
+    }
+    return JSON.stringify(Object.fromEntries(entries));
+  });
+
+describe("a judged call's arguments, as the checkpoint reads them", () => {
+  it("quote what the whole arguments' redaction quotes (property)", () => {
+    let windows = 0;
+    fc.assert(
+      fc.property(args, (a) => {
+        if (a.length > 1000 && quotedArguments(a, redactor)) windows++;
+        const read = callArguments(a, redactor);
+        expect(read === undefined).toBe(former(a) === undefined);
+        expect(quoted(read)).toBe(quoted(former(a)));
+      }),
+      { numRuns: 1500 },
+    );
+    expect(windows).toBeGreaterThan(100);
+  });
+
+  it("are read as far as their quoted values where nothing is masked there, else whole", () => {
+    const edit = (path: string) => JSON.stringify({ file_path: path, old_string: "a\n".repeat(800), new_string: "b\n".repeat(800) });
+    expect(quotedArguments(edit("src/a.ts"), redactor)?.file_path).toBe("src/a.ts");
+    // a password beside the path: the window masks it, and the whole arguments are read
+    const secret = edit("src/a.ts password: hunter2-Qx9vL7mZ4");
+    expect(quotedArguments(secret, redactor)).toBeUndefined();
+    expect(callArguments(secret, redactor)?.file_path).not.toContain("hunter2");
+    // a Secret manifest anywhere: no window tells
+    expect(quotedArguments(JSON.stringify({ file_path: "k.yaml", content: `${"x\n".repeat(600)}kind: Secret\ndata:\n  a: b` }), redactor)).toBeUndefined();
+  });
+});
