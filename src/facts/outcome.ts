@@ -20,15 +20,15 @@ export function commandOf(args: Record<string, unknown>): string | undefined {
 /**
  * Whether a whole tool output failed, and its error lines (the first few distinct): a stated exit
  * status decides; else an error word in its first line, or, for a command, in its last lines
- * (where a run sums up), unless its end says nothing failed.
+ * (where a run sums up), unless its end says nothing failed. `isCommand` is asked only then.
  */
-export function verdict(text: string, isCommand: boolean, exit = () => exitCode(text)): { failed: boolean; errorLines: string[] } {
+export function verdict(text: string, isCommand: () => boolean, exit = () => exitCode(text)): { failed: boolean; errorLines: string[] } {
   const code = exit();
   const t = text.trim();
   const nl = t.indexOf("\n");
   const first = nl < 0 ? t : t.slice(0, nl);
   const failed =
-    code !== undefined ? code !== 0 : !PASSED.test(t.slice(-1000)) && (FAILED_START.test(t) || ERROR.test(first) || (isCommand && ERROR.test(t.slice(-300))));
+    code !== undefined ? code !== 0 : !PASSED.test(t.slice(-1000)) && (FAILED_START.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand()));
   if (!failed) return { failed, errorLines: [] };
   // Every distinct one a continuing agent may need (a test run's failures), within reason.
   const lines = [...new Set(t.slice(0, 20_000).split("\n").map((x) => x.trim()).filter((x) => ERROR.test(x)))].slice(0, 12);

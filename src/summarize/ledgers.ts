@@ -166,9 +166,10 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
   const judge = (ran: Step[], failed: boolean, what: string, lines: () => string[], at: number) => {
     const by = failed ? ran.slice(-1) : ran;
     for (const [k, e] of l.errors) {
+      if (e.resolvedAt !== undefined) continue;
       const same = by.filter((step) => step.key === e.step.key);
       // A run on no file in particular is settled only by another such run.
-      if (e.resolvedAt !== undefined || !same.length || (!e.step.files.length && same.every((step) => step.files.length))) continue;
+      if (!same.length || (!e.step.files.length && same.every((step) => step.files.length))) continue;
       const left = same.reduce((files, step) => undone(step, files), e.step.files);
       if (failed) {
         if (!left.length) l.errors.delete(k);
@@ -206,7 +207,7 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
       const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === "string");
       // Material read from the whole output before pruning when it could; else the output it has.
       const code = t.failed === undefined ? exitCode(t.text) : t.exit; // read once: the verdict is given it
-      const judged = t.failed === undefined ? verdict(t.text, command !== undefined, () => code) : undefined;
+      const judged = t.failed === undefined ? verdict(t.text, () => command !== undefined, () => code) : undefined;
       const failed = judged ? judged.failed : t.failed!;
       const errorLines = () => judged?.errorLines ?? t.errorLines ?? [];
       if (command) {

@@ -112,9 +112,10 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     const result = whole?.results[k];
     if (result?.text === undefined) return turn;
     const output = result.text;
-    // unparsed when no key of a command is written (an escape could spell one)
+    // parsed only when the verdict asks, and not when no key of a command is written (an escape could spell one)
     const args = call?.arguments ?? "";
-    const isCommand = /"c(?:ommand|md)"|\\/.test(args) && commandOf(parseArguments(args) ?? {}) !== undefined;
+    let command: boolean | undefined;
+    const isCommand = () => (command ??= /"c(?:ommand|md)"|\\/.test(args) && commandOf(parseArguments(args) ?? {}) !== undefined);
     turn.exit = exitOf(result); // once: the verdict is given it (and pruning may have read it)
     turn.failed = verdict(output, isCommand, () => turn.exit).failed;
     if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
