@@ -57,16 +57,18 @@ const SECRET_LINES = LINES.filter((l) => redactor.redact(JSON.stringify(`x\n${l}
 const doc = fc
   .array(fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...LINES.filter((l) => !SECRET_LINES.includes(l))) }, { weight: 1, arbitrary: fc.constantFrom(...SECRET_LINES) }), { minLength: 1, maxLength: 60 })
   .map((l) => l.join("\n"));
+/** A file's content or an edit's string: past 4,000 characters the former reading took windows of its leaves. */
+const long = fc.array(doc, { minLength: 4, maxLength: 8 }).map((d) => d.join("\n"));
 const args = fc
   .tuple(
     fc.record({ command: value, file_path: value, cmd: fc.oneof({ weight: 8, arbitrary: value }, { weight: 1, arbitrary: fc.array(value, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constant(`run ${"x ".repeat(200)}`) }), path: value }, { requiredKeys: [] }),
-    fc.record({ description: fc.oneof(value, doc), content: doc, old_string: doc, password: value, note: doc }, { requiredKeys: [] }),
+    fc.record({ description: fc.oneof(value, doc), content: fc.oneof(doc, long), old_string: doc, password: value, note: doc }, { requiredKeys: [] }),
     fc.nat(),
   )
   .map(([q, rest, seed]) => {
-    // the quoted values among the others, in any order
+    // the quoted values first (as agents write an edit or a file), or among the others in any order
     const entries = [...Object.entries(q), ...Object.entries(rest)];
-    for (let i = entries.length - 1; i > 0; i--) {
+    for (let i = entries.length - 1; i > 0 && seed % 3; i--) {
       const j = (seed + i * 7919) % (i + 1);
       [entries[i], entries[j]] = [entries[j], entries[i]];
     }
@@ -75,17 +77,17 @@ const args = fc
 
 describe("a judged call's arguments, as the checkpoint reads them", () => {
   it("quote what the whole arguments' redaction quotes (property)", () => {
-    let windows = 0;
+    const windows = [0, 0]; // up to 4,000 characters, past that
     fc.assert(
       fc.property(args, (a) => {
-        if (a.length > 1000 && quotedArguments(a, redactor)) windows++;
+        if (a.length > 1000 && quotedArguments(a, redactor)) windows[+(a.length > 4000)]++;
         const read = callArguments(a, redactor);
         expect(read === undefined).toBe(former(a) === undefined);
         expect(quoted(read)).toBe(quoted(former(a)));
       }),
       { numRuns: 1500 },
     );
-    expect(windows).toBeGreaterThan(100);
+    expect(Math.min(...windows)).toBeGreaterThan(20);
   });
 
   it("are read as far as their quoted values where nothing is masked there, else whole", () => {
@@ -95,6 +97,13 @@ describe("a judged call's arguments, as the checkpoint reads them", () => {
     const secret = edit("src/a.ts password: hunter2-Qx9vL7mZ4");
     expect(quotedArguments(secret, redactor)).toBeUndefined();
     expect(callArguments(secret, redactor)?.file_path).not.toContain("hunter2");
+    // a key spelled with an escape; a key repeated after a long value (JSON.parse reads the last)
+    const pad = "x y ".repeat(400);
+    const escaped = `{"file\\u005fpath":"src/a.ts","content":"${pad}"}`;
+    const repeated = `{"file_path":"a.ts","content":"${pad}","file_path":"b.ts password: hunter2-Qx9vL7mZ4"}`;
+    expect(quotedArguments(escaped, redactor)?.file_path).toBe("src/a.ts");
+    expect(quotedArguments(repeated, redactor)).toBeUndefined();
+    for (const a of [escaped, repeated]) expect(quoted(callArguments(a, redactor))).toBe(quoted(former(a)));
     // a Secret manifest anywhere: no window tells
     expect(quotedArguments(JSON.stringify({ file_path: "k.yaml", content: `${"x\n".repeat(600)}kind: Secret\ndata:\n  a: b` }), redactor)).toBeUndefined();
   });
