@@ -205,7 +205,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // (a run may start with a marker: the part before the invisible character was masked by a rule before)
     pattern: /\[REDACTED\]((?:[\u200b-\u200d\u2060\ufeff]{1,4}[\w+/=.~-]{1,256}){1,8})|(?<![\w+/=.~-])[\w+/=.~-]{1,256}(?:[\u200b-\u200d\u2060\ufeff]{1,4}[\w+/=.~-]{1,256}){1,8}/g,
     group: [1],
-    needs: /[\u200b-\u200d\u2060\ufeff]/,
+    needs: /\u200b|\u200c|\u200d|\u2060|\ufeff/, // (a word each to the triggers)
     valid: (v, before, _after, _match, group) => {
       if (group === 1) return true;
       const joined = v.replace(INVISIBLE, "");
@@ -256,7 +256,8 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
       "gi",
     ),
     group: [2, 3, 4],
-    needs: /\|/,
+    needs: /echo|printf/i,
+    gate: (t) => t.includes("|"),
     valid: (v) => !named(v) && !/^\$\(/.test(v),
   },
   {
@@ -312,7 +313,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // .pgpass lines, as Postgres documents them: hostname:port:database:username:password
     pattern: /^(?:[\w.-]{1,253}|\*):(?:\d{1,5}|\*):(?:[\w.-]{1,63}|\*):(?:[\w.@-]{1,63}|\*):([^\s:]{4,256})$/gm,
     group: [1],
-    needs: /:(?:\d{1,5}|\*):/,
+    needs: /:0\d{0,4}:|:1\d{0,4}:|:2\d{0,4}:|:3\d{0,4}:|:4\d{0,4}:|:5\d{0,4}:|:6\d{0,4}:|:7\d{0,4}:|:8\d{0,4}:|:9\d{0,4}:|:\*:/, // `:(?:\d{1,5}|\*):`, words to the triggers
     valid: (v) => !named(v) && !/^\d+$/.test(v),
   },
   // Laravel's APP_KEY (and any key written `base64:` as Laravel does): 32 random bytes in base64
