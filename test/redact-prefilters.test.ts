@@ -83,3 +83,34 @@ describe("a prefilter reworded to give words", () => {
     expect(wordsOf(/ab|c[|]d/)).toBeUndefined();
   });
 });
+
+describe("a shape's matches found by hand", () => {
+  /** Every match of `pattern` in `text` (through `find`, if given): its index and every group. */
+  const matchesOf = (pattern: RegExp, text: string, find = (p: RegExp, t: string) => p.exec(t)) => {
+    const out: (string | number | undefined)[][] = [];
+    pattern.lastIndex = 0;
+    for (let m = find(pattern, text); m; m = find(pattern, text)) out.push([m.index, ...m]);
+    return out;
+  };
+  const run = (n: number, c: string) => Array.from({ length: n }, (_, i) => c[(i * 7 + n) % c.length]).join("");
+
+  it("the vendor tokens' are what the pattern's exec finds: near runs of 13 word characters, 20 of base64's, tokens with their run far in (property)", () => {
+    const shape = shapeOf("\\b(?:(?=[");
+    expect(shape.find).toBeDefined();
+    const PIECES = [
+      ...SHAPE_EXAMPLES,
+      ...[12, 13, 14, 23, 24, 25, 40].flatMap((n) => [run(n, "aZ9_"), run(n, "-a_B1"), `-${run(n, "xY")}`]),
+      ...[19, 20, 21, 30].map((n) => run(n, "a/B+9=")),
+      ...["dp.ab.", "dp.ct.scope-name.", "access_token$production$", "access_token$sandbox$", ".atlasv1.", "sha256~", "hvs.", "s.", "sl.u.", "ya29.", "1//0", "v1.0-", "SG."],
+      ...["AKIA", "ghp_", "xoxb-", "sk-", "glpat-", "EAA", "ATATT", "00", "dapi", "A3-"],
+    ];
+    const piece = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, fc.constantFrom(" ", "\n", ".", "-", "/", "=", '"', "_", "a", "Z", "9", "é"), fc.string({ maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (p) => {
+        const t = p.join("");
+        expect(matchesOf(shape.pattern, t, shape.find), JSON.stringify(t)).toEqual(matchesOf(shape.pattern, t));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+});

@@ -101,6 +101,7 @@ function jwtSecret(token: string): boolean {
 /** The char codes below 128 of word characters and of `extra` (a table of 256: a code of ./shapes.ts's `codesOf` past ASCII is in none). */
 export const runOf = (extra: string) => Uint8Array.from({ length: 256 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
 const WORD = runOf("-");
+const WORD_CHAR = runOf("");
 const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
@@ -132,26 +133,31 @@ function codesOf(text: string): Uint8Array {
 }
 
 /**
- * Where the first whole run of `run`'s characters, `min` to `max` long, starts at `from` or after (-1:
- * none). Skipping ahead: a run must cover the character `min` after one that is not in it, so each
- * look starts there and reads back (the regex engine is several times slower at runs).
+ * Where the first `min` characters of `run` in a row start at `from` or after, in `c` of `n` (`codesOf`;
+ * none: `n`). Skipping ahead: a window must cover the character `min` after one that is not in the run,
+ * so each look starts there and reads back (the regex engine is several times slower at runs), never
+ * into what it has read (`read`: the characters after it to `end` are in the run).
  */
-function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
-  const c = codesOf(text);
-  // (`read`: the characters after it to `end`, read before, are in the run: none is read twice)
-  for (let end = from + min - 1, read = from - 1; end < text.length; ) {
+function windowFrom(c: Uint8Array, n: number, from: number, min: number, run: Uint8Array): number {
+  for (let end = from + min - 1, read = from - 1; end < n; ) {
     let at = end;
     while (at > read && run[c[at]]) at--;
-    if (at > read) {
-      [read, end] = [end, at + min]; // `at` is not in the run: the next run ends `min` past it
-      continue;
-    }
-    let start = end - min + 1;
+    if (at === read) return end - min + 1;
+    [read, end] = [end, at + min]; // `at` is not in the run: the next window ends `min` past it
+  }
+  return n;
+}
+
+/** Where the first whole run of `run`'s characters, `min` to `max` long, starts at `from` or after (-1: none). */
+function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
+  const c = codesOf(text);
+  for (let s = windowFrom(c, text.length, from, min, run); s < text.length; ) {
+    let start = s;
     while (start > 0 && run[c[start - 1]]) start--;
-    let stop = end + 1;
+    let stop = s + min;
     while (run[c[stop]]) stop++; // (the 0 after the text ends it)
     if (start >= from && stop - start <= max) return start;
-    [read, end] = [stop, stop + min];
+    s = windowFrom(c, text.length, stop + 1, min, run);
   }
   return -1;
 }
@@ -439,6 +445,49 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
   }
 }
 
+/**
+ * How far into a vendor token its 13 word characters or hyphens in a row start at most; a token without
+ * them holds 20 of base64's from its start (test/redact-equivalence.test.ts reads both from VENDOR).
+ */
+export const VENDOR_REACH = 30;
+const VENDOR_AT = new RegExp(`(?:${VENDOR})`, "y");
+const STARTS = runOf("").map((_, c) => +new RegExp(VENDOR_START).test(String.fromCharCode(c)));
+
+/**
+ * The next match of the vendor tokens' shape from `pattern.lastIndex`, as its `exec` finds it: a word
+ * start (`\b`) where 24 word characters or hyphens follow, or where a vendor token starts, which is
+ * only near a run of 13 or one of base64's (VENDOR_REACH). Runs are found by hand; the alternation of
+ * ~60 formats is tried only at such starts, not at every word's (a third of ordinary text's redaction).
+ */
+function nearToken(pattern: RegExp, text: string): RegExpExecArray | null {
+  const c = codesOf(text);
+  const n = text.length;
+  // the next windows of 13 word characters (w) and of 20 of base64's (b): a stretch from where a token
+  // may start near one to the last window of its run is read, word start by word start
+  for (let p = pattern.lastIndex, w = -1, b = -1; p < n; ) {
+    if (w < p) w = windowFrom(c, n, p, 13, WORD);
+    if (b < p) b = windowFrom(c, n, p, 20, BASE64);
+    const byWord = w < n && w - VENDOR_REACH <= b;
+    if (!byWord && b === n) break;
+    const last = byWord ? lastWindow(c, w, 13, WORD) : Math.min(lastWindow(c, b, 20, BASE64), w < n ? w - VENDOR_REACH - 1 : n);
+    for (let q = byWord ? Math.max(p, w - VENDOR_REACH) : b; q <= last; q++) {
+      if (q > 0 && WORD_CHAR[c[q - 1]] === WORD_CHAR[c[q]]) continue; // no word start
+      if ((byWord && q >= w && q <= last - 11) || (STARTS[c[q]] && ((VENDOR_AT.lastIndex = q), VENDOR_AT.test(text)))) {
+        pattern.lastIndex = q;
+        return pattern.exec(text); // the match at `q`: none starts before
+      }
+    }
+    p = last + 1;
+  }
+  return (pattern.lastIndex = 0), null;
+}
+/** The last window of `min` characters of `run` in the run of the one at `first`. */
+function lastWindow(c: Uint8Array, first: number, min: number, run: Uint8Array): number {
+  let stop = first + min;
+  while (run[c[stop]]) stop++; // (the 0 after the text ends it)
+  return stop - min;
+}
+
 export const SHAPES: Shape[] = [
   {
     // Credentials passed to a client by position: the string after a key id in an argument list
@@ -468,6 +517,7 @@ export const SHAPES: Shape[] = [
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
     gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
+    find: nearToken,
     valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
   },
   // Vendors whose token starts with a character class: each waits for its literal
