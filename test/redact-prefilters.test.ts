@@ -45,6 +45,9 @@ describe("a prefilter given to a shape that had none", () => {
     holdsInEveryMatch(shapeOf("[?&;](?:passw"), /^[?&;](?:passw(?:or)?d|pwd|PWD|PassWord|[\w.-]{0,4}(?:token|secret|key|sig|signature|auth|credential|TOKEN|Key|SIGnature))=[a-z\d%]{8,10}$/));
   it("a value piped into a command that reads a secret holds `echo` or `printf`, and `|`", () =>
     holdsInEveryMatch(shapeOf("\\b(?:echo|printf)(?:[ \\t]{1,4}-[neE]"), /^(?:echo|ECHO|printf|PrintF)(?: -n)? (?:[a-z\d]{4,8}|'[a-z ]{1,6}') ?\| ?(?:gh secret set X|chpasswd|docker login|TOKEN|Login)$/));
+  it("a session cookie holds `=`", () => holdsInEveryMatch(shapeOf("(?:sess(?:ion)?|sid)"), /^(?:sess|SESSION|sid|Sid)[\w.-]{0,4}=[A-Za-z\d%]{8,10}$/));
+  it("a base64-wrapped credential holds `auth`, `Basic`, or a run of 24 of base64's that starts as one does", () =>
+    holdsInEveryMatch(shapeOf("(?<![\\w+/=-])(?:LS0tLS1CRUdJT"), /^(?:(?:ew|ey|e3|LS0tLS1CRUdJT)[A-Za-z\d+/]{22,26}={0,2}|Basic [A-Za-z\d+/]{8,10}|"auth": "[A-Za-z\d+/]{8,10}=?)$/));
 });
 
 describe("a prefilter reworded to give words", () => {
