@@ -117,3 +117,24 @@ describe("a shape's matches found by hand", () => {
     );
   });
 });
+
+describe("one scan for a text's shapes, a Secret's kind and its escapes", () => {
+  it("redacts as key blocks, a Secret's data, the shapes and the escapes read in turn without it (property)", () => {
+    const kit = completed(core).streamKit;
+    const plain = (t: string) => kit.redactEncoded(kit.redactShapes(kit.apply(kit.redactKeyBlocks(t), kit.kubernetes, kit.kubernetes.needs!.test(t))));
+    const PIECES = [
+      ...SHAPE_EXAMPLES,
+      ...adversarialSeeds(),
+      ...["%41", "%2F", "%7e", "%2", "\\u0041", "\\u00", "\\u004", "\\", "\\\\", "%", "ghp_", "kind: Secret\n", 'kind: "secret"', "KIND: SECRET", "\n  password: cGFzc3dvcmQxMjM0NTY3OA==\n"],
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAv9Qx2Lm7RtYu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9\n-----END RSA PRIVATE KEY-----",
+      "-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAv9Qx2Lm7RtYu1Io3Pa8Sd5Fg0Hj4",
+    ];
+    const text = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, fc.constantFrom(" ", "\n", "=", ":", '"'), fc.string({ maxLength: 5 })), { maxLength: 10 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(kit.redact(t), JSON.stringify(t)).toBe(plain(t));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
