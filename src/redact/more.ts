@@ -191,16 +191,6 @@ const passphrase = (run: string) => {
   return proseWord(first) || (rest.length >= 3 && rest.every(proseWord));
 };
 
-/** Whether `text` holds a run of 24 of base64's letters, digits, `+` and `/` as a wrapped credential starts one: with `ew`, `ey`, `e3` or `LS0t`, after no token character. */
-function wrappedStart(text: string): boolean {
-  for (let at = p.runFrom(text, 0, 24, Infinity, (BASE64_BODY ??= p.runOf("+/").map((x, c) => x && +(c !== 95)))); at >= 0; at = p.runFrom(text, at + 1, 24, Infinity, BASE64_BODY)) {
-    const [a, b] = [text.charCodeAt(at), text.charCodeAt(at + 1)];
-    if (((a === 101 && (b === 119 || b === 121 || b === 51)) || text.startsWith("LS0t", at)) && !/[\w+/=-]/.test(text[at - 1] ?? "")) return true;
-  }
-  return false;
-}
-let BASE64_BODY: Uint8Array | undefined;
-
 /** Characters that show as nothing: a zero-width space, non-joiner, joiner, word joiner, byte-order mark. */
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** The catalogue before these rules: what a run of token characters split by invisible characters is read with, joined. */
@@ -375,7 +365,6 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: /(?<![\w+/=-])(?:LS0tLS1CRUdJT|ew|ey|e3)[A-Za-z\d+/]{22}[A-Za-z\d+/]*={0,2}(?![\w+/=-])|(?:\bBasic\s{1,4}|["']auth["']\s{0,4}:\s{0,4}["'])([A-Za-z\d+/]{8}[A-Za-z\d+/]*={0,2})/g,
     group: [1],
     needs: /LS0tLS1CRUdJT|\bew|\bey|\be3|Basic|auth/,
-    gate: (t) => t.includes("auth") || t.includes("Basic") || wrappedStart(t),
     valid: (v, _before, _after, _match, group) => {
       const text = decoded(v);
       return text !== undefined && holdsCredential(text, group === 1);

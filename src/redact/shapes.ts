@@ -161,12 +161,6 @@ function runFrom(text: string, from: number, min: number, max: number, run: Uint
   }
   return -1;
 }
-/** A Discord bot token's last parts: `.`, 6 word characters, `.`, then a whole run of 27 or more. */
-function discordTail(text: string): boolean {
-  const c = codesOf(text);
-  for (let at = runFrom(text, 0, 27, Infinity, WORD); at >= 0; at = runFrom(text, at + 1, 27, Infinity, WORD)) if (c[at - 1] === 46 && c[at - 8] === 46) return true;
-  return false;
-}
 /** Whether `text` holds `min` characters of `run` in a row. */
 export const hasRun = (text: string, min: number, run: Uint8Array) => runFrom(text, 0, min, Infinity, run) >= 0;
 
@@ -522,8 +516,7 @@ export const SHAPES: Shape[] = [
   // test/redact-equivalence.test.ts): prose has neither, and skips the scan.
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
-    gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
-    find: nearToken,
+    find: nearToken, // (a text without a run near which a token starts is left at once)
     valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
   },
   // Vendors whose token starts with a character class: each waits for its literal
@@ -533,7 +526,7 @@ export const SHAPES: Shape[] = [
   // Facebook app tokens (the prefilter is `\d\|\w` by digit: words to the triggers of ./triggers.ts)
   { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /0\|\w|1\|\w|2\|\w|3\|\w|4\|\w|5\|\w|6\|\w|7\|\w|8\|\w|9\|\w/ },
   // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
-  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g, gate: discordTail },
+  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g, gate: (t) => hasRun(t, 27, WORD) },
   // Webhook URLs carry their secret in the path, as each vendor documents it: Slack, Zapier
   // (`/hooks/catch/<account>/<hook>/`), Make (`hook.<zone>.make.com/<id>`), IFTTT (`/trigger/<event>/with/key/<key>`),
   // Discord, Microsoft Teams; Mattermost's `/hooks/<id>` only with its id's shape (26 lower-case letters
@@ -655,8 +648,7 @@ export const SHAPES: Shape[] = [
     // can end where a separator starts)
     pattern: ASSIGNED,
     group: [2],
-    gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    find: nearValue,
+    find: nearValue, // (a text without a value's run is left at once)
     valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
     breaks: true,
   },
@@ -792,5 +784,5 @@ export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase, runFrom, runOf };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase };
 export type Parts = typeof PARTS;

@@ -54,7 +54,6 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   // (words in UTF-8, as the text is read)
   const utf8 = lists.map((l) => l?.map((w) => String.fromCharCode(...encoder.encode(w))));
   for (const c of new Set(utf8.flat().join(""))) columns[c.charCodeAt(0)] = width++;
-  for (let c = 65; c <= 90; c++) columns[c] = columns[c + 32]; // upper case reads as lower case
   // the trie of the words: each state's children by character, and the prefilters of a word ending there
   const kids: Record<string, number>[] = [{}];
   const ends: number[][] = [[]];
@@ -83,22 +82,17 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
       queue.push(t);
     }
   }
-  const step = (n: number, s: number, found: Uint8Array) => {
-    for (let i = 0; i < n; i++) {
-      s = table[s + columns[bytes[i]]];
-      if (marks[s]) for (const k of ends[s / width]) found[k] = holds[k];
-    }
-    return s;
-  };
   return (text) => {
     const found = always.slice();
-    // read in UTF-8 (a loop over a string's characters runs at half the speed once it has met strings of
-    // several kinds, sliced, joined, two-byte; one over bytes never), upper case folded: as its lower
-    // case reads but where a character past ASCII lowers to ASCII (İ to i and a dot, K to k: the only
-    // ones), read in lower case then, and a long text a chunk at a time
-    const whole = text.length <= CHUNK && encoder.encodeInto(text, bytes);
-    if (whole && (whole.written === text.length || !/[\u0130\u212a]/.test(text))) step(whole.written, 0, found);
-    else for (let from = 0, s = 0; from < text.length; from += CHUNK) s = step(encoder.encodeInto(text.slice(from, from + CHUNK).toLowerCase(), bytes).written, s, found);
+    // read in lower case and UTF-8, a chunk at a time: a loop over a string's characters runs at half
+    // the speed once it has met strings of several kinds (sliced, joined, two-byte), one over bytes never
+    for (let from = 0, s = 0; from < text.length; from += CHUNK) {
+      const n = encoder.encodeInto(text.slice(from, from + CHUNK).toLowerCase(), bytes).written;
+      for (let i = 0; i < n; i++) {
+        s = table[s + columns[bytes[i]]];
+        if (marks[s]) for (const k of ends[s / width]) found[k] = holds[k];
+      }
+    }
     return found;
   };
 }
