@@ -98,7 +98,7 @@ function jwtSecret(token: string): boolean {
   return /^\{[^]*\}\s*$/.test(base64url(header)) && !/"role"\s*:\s*"anon"/.test(base64url(claims));
 }
 
-/** The char codes below 128 of word characters and of `extra` (a table of 256: a code of ./shapes.ts's `codesOf` past ASCII is in none). */
+/** The char codes below 128 of word characters and of `extra` (a table of 256: `codesOf`'s 128 for a character past ASCII is in none). */
 export const runOf = (extra: string) => Uint8Array.from({ length: 256 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
 const WORD = runOf("-");
 const BASE64 = runOf("-+/=");
@@ -111,7 +111,8 @@ let codes = new Uint8Array(4096);
  * `text`'s char codes as bytes, past ASCII 128, then a 0; the last text's kept. A loop over a string's
  * characters runs several times slower once it has met strings of several kinds (a pass hands it all
  * of them), one over bytes never: the run finders below read these. UTF-8 from the native encoder,
- * each character past ASCII (its bytes) then made one 128 (two for a surrogate pair's four).
+ * each character past ASCII (its bytes) then made one 128 (two for a surrogate pair's four). The buffer
+ * grows to the longest text's 4 bytes a character and is kept.
  */
 function codesOf(text: string): Uint8Array {
   if (text === coded) return codes;

@@ -4,7 +4,7 @@
 // still runs where a word is found. Small texts are redacted by the hundred, and dozens of prefilter
 // scans of each cost several times the one scan here.
 
-/** An alternative's leading literals (a few escaped too), to the first a quantifier may drop. */
+/** An alternative's leading literals (a few escaped too), to the first a quantifier may drop: whether a prefilter is its words alone. */
 const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
 /** The same for words: a `\b` before them dropped, more escapes, and the invisible characters (./more.ts). */
 const WORD = /^(?:\\b)?((?:(?:[\w :=<@~,'"-]|\\[.(|/*]|\\u(?:200[b-d]|2060|feff))(?![?*{]))*)/;
@@ -48,7 +48,7 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
   const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
-  // a column for each character of a word (in lower case, and ASCII); 0: any other byte
+  // a column for each byte of a word (its UTF-8, in lower case); 0: any other byte
   const columns = new Uint8Array(256);
   let width = 1;
   // (words in UTF-8, as the text is read)
