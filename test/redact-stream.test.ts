@@ -48,6 +48,14 @@ describe("summary deltas", () => {
     }
   });
 
+  it("a URL's credentials after lines that start no far shape are masked as they are released (its far part, `:_authToken`, has a prefilter of its own)", () => {
+    const text = `${Array.from({ length: 50 }, (_, i) => `line ${i} ok\n`).join("")}db at postgres://admin:Xk29vLq81PzR@db.internal:5432/app\nmore\n`;
+    const { shown, text: final } = stream(text, text.split("\n").map((_, i, all) => all.slice(0, i).join("\n").length + 1));
+    expect(final).toBe(redact(text));
+    expect(shown).not.toContain("Xk29vLq81PzR");
+    expect(final.startsWith(shown)).toBe(true);
+  });
+
   it("a Secret's data shown masked stays masked when a later key block swallows the Secret's kind (property counterexample)", () => {
     const text = ["data:", "  tls.key: |", `    ${B64}`, "-----BEGIN OPENSSH PRIVATE KEY-----", "kind: Secret", "-----END OPENSSH PRIVATE KEY-----", ""].join("\n");
     const { shown, text: final } = stream(text, text.split("\n").map((_, i, all) => all.slice(0, i).join("\n").length + 1));

@@ -128,7 +128,7 @@ const NOTHING = "\0".repeat(1000);
  * C++ at several times the cost of a match, and adversarial text matches every few characters.
  */
 export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
-  if (!needed && ((shape.needs && !compiled(shape.needs).test(text)) || (shape.gate && !shape.gate(text)))) return text;
+  if ((shape.gate && !shape.gate(text)) || (!needed && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   let out = "";
   let done = 0; // text before `done` is in `out`
@@ -188,7 +188,7 @@ const shapesOf = (shapes: Shape[]) => {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
       seen.joined = joins;
-      const out = apply(text, shapes[k], needed || (hit[k] > 1 && !shapes[k].gate), seen); // (2: the prefilter holds)
+      const out = apply(text, shapes[k], needed || hit[k] > 1, seen); // (2: the prefilter holds; a gate is read still)
       if (out === text) continue;
       if (seen.joined) hit = triggers(out);
       else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;

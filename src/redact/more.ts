@@ -205,7 +205,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // (a run may start with a marker: the part before the invisible character was masked by a rule before)
     pattern: /\[REDACTED\]((?:[\u200b-\u200d\u2060\ufeff]{1,4}[\w+/=.~-]{1,256}){1,8})|(?<![\w+/=.~-])[\w+/=.~-]{1,256}(?:[\u200b-\u200d\u2060\ufeff]{1,4}[\w+/=.~-]{1,256}){1,8}/g,
     group: [1],
-    needs: /[\u200b-\u200d\u2060\ufeff]/,
+    needs: /\u200b|\u200c|\u200d|\u2060|\ufeff/, // (a word each to the triggers)
     valid: (v, before, _after, _match, group) => {
       if (group === 1) return true;
       const joined = v.replace(INVISIBLE, "");
@@ -256,7 +256,8 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
       "gi",
     ),
     group: [2, 3, 4],
-    needs: /\|/,
+    needs: /echo|printf/i,
+    gate: (t) => t.includes("|"),
     valid: (v) => !named(v) && !/^\$\(/.test(v),
   },
   {

@@ -98,31 +98,66 @@ function jwtSecret(token: string): boolean {
   return /^\{[^]*\}\s*$/.test(base64url(header)) && !/"role"\s*:\s*"anon"/.test(base64url(claims));
 }
 
-/** The char codes below 128 of word characters and of `extra`. */
-export const runOf = (extra: string) => Uint8Array.from({ length: 128 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
+/** The char codes below 128 of word characters and of `extra` (a table of 256: `codesOf`'s 128 for a character past ASCII is in none). */
+export const runOf = (extra: string) => Uint8Array.from({ length: 256 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
 const WORD = runOf("-");
 const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
+const encoder = new TextEncoder();
+let coded: string | undefined;
+let codes = new Uint8Array(4096);
 /**
- * Where the first whole run of `run`'s characters, `min` to `max` long, starts at `from` or after (-1:
- * none). By char code, and skipping ahead: a run must cover the character `min` after one that is not
- * in it, so each look starts there and reads back (the regex engine is several times slower at runs).
+ * `text`'s char codes as bytes, past ASCII 128, then a 0; the last text's kept. A loop over a string's
+ * characters runs several times slower once it has met strings of several kinds (a pass hands it all
+ * of them), one over bytes never: the run finders below read these. UTF-8 from the native encoder,
+ * each character past ASCII (its bytes) then made one 128 (two for a surrogate pair's four). The buffer
+ * grows to the longest text's 4 bytes a character and is kept.
  */
-function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
-  for (let end = from + min - 1; end < text.length; ) {
-    let at = end;
-    for (let c = text.charCodeAt(at); at > end - min && c < 128 && run[c]; c = text.charCodeAt(--at));
-    if (at > end - min) {
-      end = at + min; // `at` is not in the run: the next run ends `min` past it
-      continue;
+function codesOf(text: string): Uint8Array {
+  if (text === coded) return codes;
+  if (codes.length <= text.length * 3) codes = new Uint8Array(text.length * 4);
+  const { written } = encoder.encodeInto(text, codes);
+  let n = written;
+  if (written > text.length) {
+    n = 0;
+    for (let i = 0; i < written; i++) {
+      const b = codes[i];
+      if (b < 128) codes[n++] = b;
+      else if (b >= 192) n += b >= 240 ? ((codes[n] = codes[n + 1] = 128), 2) : ((codes[n] = 128), 1);
     }
-    let start = at + 1;
-    for (let c = text.charCodeAt(start - 1); start > 0 && c < 128 && run[c]; c = text.charCodeAt(--start - 1));
-    let stop = end + 1;
-    for (let c = text.charCodeAt(stop); c < 128 && run[c]; c = text.charCodeAt(++stop));
+  }
+  codes[n] = 0;
+  coded = text;
+  return codes;
+}
+
+/**
+ * Where the first `min` characters of `run` in a row start at `from` or after, in `c` of `n` (`codesOf`;
+ * none: `n`). Skipping ahead: a window must cover the character `min` after one that is not in the run,
+ * so each look starts there and reads back (the regex engine is several times slower at runs), never
+ * into what it has read (`read`: the characters after it to `end` are in the run).
+ */
+function windowFrom(c: Uint8Array, n: number, from: number, min: number, run: Uint8Array): number {
+  for (let end = from + min - 1, read = from - 1; end < n; ) {
+    let at = end;
+    while (at > read && run[c[at]]) at--;
+    if (at === read) return end - min + 1;
+    [read, end] = [end, at + min]; // `at` is not in the run: the next window ends `min` past it
+  }
+  return n;
+}
+
+/** Where the first whole run of `run`'s characters, `min` to `max` long, starts at `from` or after (-1: none). */
+function runFrom(text: string, from: number, min: number, max: number, run: Uint8Array): number {
+  const c = codesOf(text);
+  for (let s = windowFrom(c, text.length, from, min, run); s < text.length; ) {
+    let start = s;
+    while (start > 0 && run[c[start - 1]]) start--;
+    let stop = s + min;
+    while (run[c[stop]]) stop++; // (the 0 after the text ends it)
     if (start >= from && stop - start <= max) return start;
-    end = stop + min;
+    s = windowFrom(c, text.length, stop + 1, min, run);
   }
   return -1;
 }
@@ -375,14 +410,31 @@ const ASSIGNED = /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\
 const ASSIGNED_BEFORE = new RegExp(`[^]{0,73}?(?:${ASSIGNED.source})`, "y");
 
 /**
+ * Whether an operator stands where a match of ASSIGNED with its value at `v` has one: `=` or `:` up to 7
+ * characters before the value (quotes, spaces, a backslash between), or a flag's `--` 4 to 48 before it
+ * (before the text's start, none: `codes` reads undefined there).
+ */
+function assigns(text: string, v: number): boolean {
+  const c = codesOf(text);
+  for (let i = v - 1, dashes = 0; i >= v - 48; i--) {
+    if (i >= v - 7 && (c[i] === 61 || c[i] === 58)) return true;
+    dashes = c[i] === 45 ? dashes + 1 : 0;
+    if (dashes > 1 && i <= v - 4) return true;
+  }
+  return false;
+}
+
+/**
  * The next match of ASSIGNED from `pattern.lastIndex`, as its `exec` finds it, read only before the
  * runs a value may be: the regex engine tries every start of every word (a fifth of the redaction of
- * ordinary text), a run of 20 is found by hand reading a twentieth of the characters.
+ * ordinary text), a run of 20 is found by hand reading a twentieth of the characters. A run with no
+ * operator before it is no match's value (JSON arguments hold many: paths, ids), and is passed over.
  */
 function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
-  for (let from = pattern.lastIndex; ; ) {
-    const run = runFrom(text, from, 20, 120, VALUE_RUN);
+  for (let from = pattern.lastIndex, run = from - 1; ; ) {
+    run = runFrom(text, run + 1, 20, 120, VALUE_RUN);
     if (run < 0) return (pattern.lastIndex = 0), null;
+    if (!assigns(text, run)) continue; // the next match's value is a later run: it starts 73 before that at most
     ASSIGNED_BEFORE.lastIndex = Math.max(from, run - 73);
     if (ASSIGNED_BEFORE.test(text)) {
       pattern.lastIndex = Math.max(from, run - 73);
@@ -410,7 +462,7 @@ export const SHAPES: Shape[] = [
   },
   // Starts only where a run of token characters starts: inside "-eyJ-eyJ…" it would restart at
   // every eyJ and rescan the run to its end (quadratic).
-  { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, valid: jwtSecret },
+  { pattern: /(?<![\w-])eyJ[\w-]{8}[\w-]*\.eyJ[\w-]{8}[\w-]*(?:\.[\w-]{0,600})?/g, needs: /\.eyJ/, valid: jwtSecret },
   // Azure AD client secrets, before the runs of token characters below: one would take the part after `~`
   { pattern: /\b[\w~.]{3}\dQ~[\w~.-]{31,34}/g, needs: /Q~/ },
   // Vendor tokens, and long runs of token characters checked whole: one scan for both.
@@ -427,9 +479,10 @@ export const SHAPES: Shape[] = [
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
   // Telegram bots, also glued behind `/bot` in the paths Telegram documents (`api.telegram.org/bot<token>/getMe`, `/file/bot<token>/…`)
   { pattern: /(?:\b|(?<=\/bot))\d{8,10}:AA[\w-]{33}(?![\w-])/g, needs: /:AA/ },
-  { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /\d\|\w/ }, // Facebook app tokens
+  // Facebook app tokens (the prefilter is `\d\|\w` by digit: words to the triggers of ./triggers.ts)
+  { pattern: /\b\d{15,16}\|[\w-]{20}[\w-]*/g, needs: /0\|\w|1\|\w|2\|\w|3\|\w|4\|\w|5\|\w|6\|\w|7\|\w|8\|\w|9\|\w/ },
   // Discord bots: the base64 of a user id (which may start two characters into a run), a timestamp, an HMAC
-  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g },
+  { pattern: /(?<![A-Za-z\d]{3})[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27}[\w-]*/g, gate: (t) => hasRun(t, 27, WORD) },
   // Webhook URLs carry their secret in the path, as each vendor documents it: Slack, Zapier
   // (`/hooks/catch/<account>/<hook>/`), Make (`hook.<zone>.make.com/<id>`), IFTTT (`/trigger/<event>/with/key/<key>`),
   // Discord, Microsoft Teams; Mattermost's `/hooks/<id>` only with its id's shape (26 lower-case letters
@@ -496,6 +549,7 @@ export const SHAPES: Shape[] = [
     pattern: new RegExp(`${USERINFO}|[a-z\\d.-]{1,253}\\.[a-z]{2}[a-z]*(?::\\d{1,5})?\\/(?=([\\w./-]{0,200}))\\3:_auth(?:Token)?\\s{0,4}=\\s{0,4}["']?([\\w+/=-]{8}[\\w+/=-]*))`, "gi"),
     // without `:_auth` the .npmrc form cannot match: skipping it skips a 200-character look at every `//`
     lite: [/:_auth/i, new RegExp(`${USERINFO})`, "gi")],
+    needs: /\/\/|:_auth/i,
     far: true, // a host and a path of 450 characters before `:_authToken` and a line break
     group: [1, 2, 4],
     random: [2],
@@ -514,6 +568,7 @@ export const SHAPES: Shape[] = [
     pattern: /[?&;](?:passw(?:or)?d|pwd)=([^&#;\s"'<>]{3}[^&#;\s"'<>]*)|[?&;][\w.-]{0,24}?(?:token|secret|key|sig(?:nature)?|auth|credential)=([^&#;\s"'<>]{8}[^&#;\s"'<>]*)/gi,
     group: [1, 2],
     random: [2],
+    needs: /password=|passwd=|pwd=|token=|secret=|key=|sig=|signature=|auth=|credential=/i,
   },
   {
     // One pass for three forms, so the secret names are searched once: an assignment to a secret
@@ -549,8 +604,7 @@ export const SHAPES: Shape[] = [
     // can end where a separator starts)
     pattern: ASSIGNED,
     group: [2],
-    gate: (t) => hasRun(t, 20, VALUE_RUN), // the value
-    find: nearValue,
+    find: nearValue, // (a text without a value's run is left at once)
     valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
     breaks: true,
   },

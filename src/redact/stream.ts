@@ -129,8 +129,9 @@ export function redactedStream(kit: StreamKit, emit: (text: string) => void, cou
     if (redactEncoded(window) !== window || redactKeyBlocks(both) !== both || (manifest && apply(both, kubernetes, true) !== both)) return false;
     for (const shape of shapes) {
       const text = shape.breaks ? both : window;
-      // a far shape without a prefilter to see (its `lite` one) counts on the window too: `farAt` keeps the full context after one
-      if ((hasFar || !shape.far || !shape.needs) && apply(text, shape, about && shape.context) !== text) return false;
+      // a far shape whose far part alone has a prefilter to see (its `lite` one: a URL's `//user:pw@` is
+      // no far match) counts on the window too: `farAt` keeps the full context after one
+      if ((hasFar || !shape.far || shape.lite) && apply(text, shape, about && shape.context) !== text) return false;
     }
     return true;
   };

@@ -4,17 +4,36 @@
 // still runs where a word is found. Small texts are redacted by the hundred, and dozens of prefilter
 // scans of each cost several times the one scan here.
 
-/** An alternative's leading literals (a few escaped too), to the first a quantifier may drop. */
+/** An alternative's leading literals (a few escaped too), to the first a quantifier may drop: whether a prefilter is its words alone. */
 const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
+/** The same for words: a `\b` before them dropped, more escapes, and the invisible characters (./more.ts). */
+const WORD = /^(?:\\b)?((?:(?:[\w :=<@~,'"-]|\\[.(|/*]|\\u(?:200[b-d]|2060|feff))(?![?*{]))*)/;
+
+/** A pattern's alternatives: split at each `|` outside a group, a class or an escape. */
+function alternatives(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(" || c === ")") depth += c === "(" ? 1 : -1;
+    else if (c === "|" && !depth) out.push(source.slice(from, i)), (from = i + 1);
+  }
+  return [...out, source.slice(from)];
+}
 
 /**
- * Words, in lower case, one of which each match of `pattern` holds: the leading literals of what
- * follows each `|` (every alternative starts there, at the start or after one) and of the start;
- * undefined where one has fewer than two (a character alone is in most texts).
+ * Words, in lower case, one of which each match of `pattern` holds: the leading literals of each
+ * alternative; undefined where one has fewer than two characters (an ASCII character alone is in
+ * most texts; an invisible one is not).
  */
 export function wordsOf(pattern: RegExp | undefined): string[] | undefined {
-  const words = pattern?.source.split("|").map((a) => LEADING.exec(a)![0].replace(/\\/g, "").toLowerCase());
-  return words?.every((w) => w.length > 1) ? words : undefined;
+  const words = pattern && alternatives(pattern.source).map((a) => WORD.exec(a)![1].replace(/\\(?:u(\w{4})|(.))/g, (_, u, c) => (u ? String.fromCharCode(parseInt(u, 16)) : c)).toLowerCase());
+  return words?.every((w) => w.length > 1 || w > "~") ? words : undefined;
 }
 
 /**
@@ -29,14 +48,16 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
   const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
-  // a column for each character of a word (in lower case, and ASCII); 0: any other byte
+  // a column for each byte of a word (its UTF-8, in lower case); 0: any other byte
   const columns = new Uint8Array(256);
   let width = 1;
-  for (const c of new Set(lists.flat().join(""))) columns[c.charCodeAt(0)] = width++;
+  // (words in UTF-8, as the text is read)
+  const utf8 = lists.map((l) => l?.map((w) => String.fromCharCode(...encoder.encode(w))));
+  for (const c of new Set(utf8.flat().join(""))) columns[c.charCodeAt(0)] = width++;
   // the trie of the words: each state's children by character, and the prefilters of a word ending there
   const kids: Record<string, number>[] = [{}];
   const ends: number[][] = [[]];
-  lists.forEach((list, k) => {
+  utf8.forEach((list, k) => {
     for (const w of list ?? []) {
       let s = 0;
       for (const c of w) s = kids[s][c] ??= (ends.push([]), kids.push({}) - 1);
