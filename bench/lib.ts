@@ -164,12 +164,11 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 8 (checkpoint) +270 B: a judged call's arguments over 1,000 characters read as far as the command
  * and path the checkpoint quotes (`quotedArguments`: 62k → 40k characters of a 32k pass's calls; its
  * deterministic checkpoint ~0.65 ms less, the pass ~7 %).
- * Round 8 (engine) +300 B (the lane's allowance; its compact+openAIResponses total 1 B under): the redaction
- * engine on ordinary text, ~31 → ~43 MB/s over a 32k pass's 249 texts: words for the shapes that ran on
- * every text (their prefilters reworded, wordsOf reading alternatives outside groups), runs read over a
- * byte copy of the text, ASSIGNED tried only after an operator. Left out for bytes (git history): the
- * vendor tokens' candidates by hand (+240 B, ~0.3 ms a pass) and one scan for a Secret's kind and the
- * escapes (+104 B, ~0.13 ms): ~58 MB/s with both.
+ * Round 8 (engine) +730 B: the redaction engine on ordinary text, ~31 → ~57 MB/s over a 32k pass's 249
+ * texts: words for the shapes that ran on every text (their prefilters reworded, wordsOf reading
+ * alternatives outside groups), runs read over a byte copy of the text, ASSIGNED tried only after an
+ * operator (+300 B); the vendor tokens' candidates found by hand (+240 B, ~0.3 ms a pass) and one scan
+ * for a Secret's kind and the escapes (+104 B, ~0.13 ms) and two more prefilters.
  */
 const TOTAL_COMPACT = 49_905;
 export const BUDGETS = [

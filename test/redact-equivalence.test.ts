@@ -8,7 +8,7 @@ import { describeCall } from "../src/facts/call.js";
 import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
 import { apply, maskAt, redactEncoded, redactShapes, redactor as core } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_REACH, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
 import { trajectories } from "./support/fixtures.js";
@@ -256,7 +256,67 @@ function leastRun(source: string, run: (c: string) => boolean): number {
   );
 }
 
+/** The most characters a match of `source` has (Infinity: unbounded). */
+const mostLength = (source: string): number =>
+  Math.max(...splitTop(source).map((alt) => mostAtoms(alt).reduce((n, [a, most]) => n + most * (a.startsWith("(") ? mostLength(inner(a)) : 1), 0)));
+/** The atoms of a sequence, each with the most count its quantifier allows (lookarounds and \b consume nothing). */
+function mostAtoms(seq: string): [atom: string, most: number][] {
+  const out: [string, number][] = [];
+  for (let s = seq; s; ) {
+    const end = atomEnd(s);
+    const q = /^(?:\{(\d+)(?:(,)(\d*))?\}|[*+?])?/.exec(s.slice(end))!;
+    out.push([s.slice(0, end), q[0] === "" ? 1 : q[0] === "?" ? 1 : q[1] === undefined || q[3] === "" ? Infinity : Number(q[2] ? q[3] : q[1])]);
+    s = s.slice(end + q[0].length);
+  }
+  return out.filter(([atom]) => !/^\(\?<?[=!]|^\\b$/.test(atom));
+}
+/**
+ * How far from its start every match of `source` holds `min` characters of `run` in a row at most
+ * (Infinity: none is sure), read by hand: each atom outside the run moves the bound past its longest
+ * form; a group that must match and holds such a run of its own bounds it too.
+ */
+function runStart(source: string, run: (c: string) => boolean, min: number): number {
+  return Math.max(
+    ...splitTop(source).map((alt) => {
+      const most = mostAtoms(alt);
+      let [consumed, start, current] = [0, 0, 0];
+      for (const [k, [atom, least]] of atoms(alt).entries()) {
+        const group = atom.startsWith("(");
+        const length = most[k][1] * (group ? mostLength(inner(atom)) : 1);
+        if (group ? within(inner(atom), run) : charsOf(atom).every(run)) {
+          current += least * (group ? leastLength(inner(atom)) : 1);
+          if (current >= min) return start;
+        } else {
+          if (group && least > 0 && runStart(inner(atom), run, min) < Infinity) return consumed + runStart(inner(atom), run, min);
+          [start, current] = [consumed + length, 0];
+        }
+        consumed += length;
+      }
+      return Infinity;
+    }),
+  );
+}
+
 describe("the vendor tokens' gates", () => {
+  it("every vendor token holds 13 word characters or hyphens in a row within VENDOR_REACH of its start, or 20 of base64's from its start (where the shape's `find` reads)", () => {
+    const word = (c: string) => /[\w-]/.test(c);
+    const base64 = (c: string) => /[\w+/=-]/.test(c);
+    const far = splitTop(VENDOR).filter((alt) => runStart(alt, word, 13) > VENDOR_REACH && runStart(alt, base64, 20) > 0);
+    expect(far).toEqual([]);
+    // the bound is the catalogue's own: Doppler's `dp.` prefix, a scope and a name before its 40 characters
+    expect(Math.max(...splitTop(VENDOR).map((alt) => Math.min(runStart(alt, word, 13), runStart(alt, base64, 20) > 0 ? Infinity : 0)))).toBe(VENDOR_REACH);
+  });
+
+  it("reads where runs start by hand as the regex engine matches them", () => {
+    const word = (c: string) => /[\w-]/.test(c);
+    expect(runStart(String.raw`(?:AKIA|A3T[A-Z\d])[A-Z\d]{16}\b`, word, 13)).toBe(0);
+    expect(runStart(String.raw`dp\.[a-z]{2,5}\.(?:[\w-]{1,20}\.)?[A-Za-z\d]{40}`, word, 13)).toBe(30);
+    expect(runStart(String.raw`access_token\$(?:production|sandbox)\$\w{16}`, word, 13)).toBe(24);
+    expect(runStart(String.raw`(?<=[A-Za-z\d]{14})\.atlasv1\.[\w-]{60}`, word, 13)).toBe(9);
+    expect(runStart(String.raw`ab\.[\w-]{12}`, word, 13)).toBe(Infinity);
+    expect(runStart(String.raw`x\.(?:y\.[\w-]{13})z`, word, 13)).toBe(4);
+  });
+
   it("every vendor token holds 13 word characters or hyphens in a row, or 20 of base64's (the gate of their shape)", () => {
     const word = (c: string) => /[\w-]/.test(c);
     const base64 = (c: string) => /[\w+/=-]/.test(c);

@@ -45,6 +45,9 @@ describe("a prefilter given to a shape that had none", () => {
     holdsInEveryMatch(shapeOf("[?&;](?:passw"), /^[?&;](?:passw(?:or)?d|pwd|PWD|PassWord|[\w.-]{0,4}(?:token|secret|key|sig|signature|auth|credential|TOKEN|Key|SIGnature))=[a-z\d%]{8,10}$/));
   it("a value piped into a command that reads a secret holds `echo` or `printf`, and `|`", () =>
     holdsInEveryMatch(shapeOf("\\b(?:echo|printf)(?:[ \\t]{1,4}-[neE]"), /^(?:echo|ECHO|printf|PrintF)(?: -n)? (?:[a-z\d]{4,8}|'[a-z ]{1,6}') ?\| ?(?:gh secret set X|chpasswd|docker login|TOKEN|Login)$/));
+  it("a session cookie holds `=`", () => holdsInEveryMatch(shapeOf("(?:sess(?:ion)?|sid)"), /^(?:sess|SESSION|sid|Sid)[\w.-]{0,4}=[A-Za-z\d%]{8,10}$/));
+  it("a base64-wrapped credential holds `auth`, `Basic`, or a run of 24 of base64's that starts as one does", () =>
+    holdsInEveryMatch(shapeOf("(?<![\\w+/=-])(?:LS0tLS1CRUdJT"), /^(?:(?:ew|ey|e3|LS0tLS1CRUdJT)[A-Za-z\d+/]{22,26}={0,2}|Basic [A-Za-z\d+/]{8,10}|"auth": "[A-Za-z\d+/]{8,10}=?)$/));
 });
 
 describe("a prefilter reworded to give words", () => {
@@ -64,6 +67,12 @@ describe("a prefilter reworded to give words", () => {
     expect(wordsOf(needs)).toEqual([..."0123456789"].map((d) => `${d}|`));
   });
 
+  it("a .pgpass line's `:(?:\\d{1,5}|\\*):`, by digit", () => {
+    const needs = shapeOf("^(?:[\\w.-]{1,253}|\\*):").needs!;
+    same(needs, /:(?:\d{1,5}|\*):/, [":", "0", "1", "9", "*", "a", "::", "12345", " "]);
+    expect(wordsOf(needs)).toEqual([..."0123456789"].map((d) => `:${d}`).concat(":*:"));
+  });
+
   it("the invisible characters, one alternative each", () => {
     const needs = shapeOf("\\[REDACTED\\]((?:[\\u200b").needs!;
     same(needs, /[\u200b-\u200d\u2060\ufeff]/, ["\u200a", "\u200b", "\u200c", "\u200d", "\u200e", "\u205f", "\u2060", "\u2061", "\ufefe", "\ufeff", "\uff00", "a", " "]);
@@ -75,5 +84,57 @@ describe("a prefilter reworded to give words", () => {
     // an escaped `|` is a literal, a `\b` before a word is dropped; a `|` in a class parts nothing
     expect(wordsOf(/a\|b|\be3|x\/\/y|\*:/)).toEqual(["a|b", "e3", "x//y", "*:"]);
     expect(wordsOf(/ab|c[|]d/)).toBeUndefined();
+  });
+});
+
+describe("a shape's matches found by hand", () => {
+  /** Every match of `pattern` in `text` (through `find`, if given): its index and every group. */
+  const matchesOf = (pattern: RegExp, text: string, find = (p: RegExp, t: string) => p.exec(t)) => {
+    const out: (string | number | undefined)[][] = [];
+    pattern.lastIndex = 0;
+    for (let m = find(pattern, text); m; m = find(pattern, text)) out.push([m.index, ...m]);
+    return out;
+  };
+  const run = (n: number, c: string) => Array.from({ length: n }, (_, i) => c[(i * 7 + n) % c.length]).join("");
+
+  it("the vendor tokens' are what the pattern's exec finds: near runs of 13 word characters, 20 of base64's, tokens with their run far in (property)", () => {
+    const shape = shapeOf("\\b(?:(?=[");
+    expect(shape.find).toBeDefined();
+    const PIECES = [
+      ...SHAPE_EXAMPLES,
+      ...[12, 13, 14, 23, 24, 25, 40].flatMap((n) => [run(n, "aZ9_"), run(n, "-a_B1"), `-${run(n, "xY")}`]),
+      ...[19, 20, 21, 30].map((n) => run(n, "a/B+9=")),
+      ...["dp.ab.", "dp.ct.scope-name.", "access_token$production$", "access_token$sandbox$", ".atlasv1.", "sha256~", "hvs.", "s.", "sl.u.", "ya29.", "1//0", "v1.0-", "SG."],
+      ...["AKIA", "ghp_", "xoxb-", "sk-", "glpat-", "EAA", "ATATT", "00", "dapi", "A3-"],
+    ];
+    const piece = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, fc.constantFrom(" ", "\n", ".", "-", "/", "=", '"', "_", "a", "Z", "9", "é"), fc.string({ maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (p) => {
+        const t = p.join("");
+        expect(matchesOf(shape.pattern, t, shape.find), JSON.stringify(t)).toEqual(matchesOf(shape.pattern, t));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+});
+
+describe("one scan for a text's shapes, a Secret's kind and its escapes", () => {
+  it("redacts as key blocks, a Secret's data, the shapes and the escapes read in turn without it (property)", () => {
+    const kit = completed(core).streamKit;
+    const plain = (t: string) => kit.redactEncoded(kit.redactShapes(kit.apply(kit.redactKeyBlocks(t), kit.kubernetes, kit.kubernetes.needs!.test(t))));
+    const PIECES = [
+      ...SHAPE_EXAMPLES,
+      ...adversarialSeeds(),
+      ...["%41", "%2F", "%7e", "%2", "\\u0041", "\\u00", "\\u004", "\\", "\\\\", "%", "ghp_", "kind: Secret\n", 'kind: "secret"', "KIND: SECRET", "\n  password: cGFzc3dvcmQxMjM0NTY3OA==\n"],
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAv9Qx2Lm7RtYu1Io3Pa8Sd5Fg0Hj4Kl7Zx2Cw9\n-----END RSA PRIVATE KEY-----",
+      "-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAv9Qx2Lm7RtYu1Io3Pa8Sd5Fg0Hj4",
+    ];
+    const text = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, fc.constantFrom(" ", "\n", "=", ":", '"'), fc.string({ maxLength: 5 })), { maxLength: 10 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(kit.redact(t), JSON.stringify(t)).toBe(plain(t));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

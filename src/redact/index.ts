@@ -166,8 +166,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
  * for before the key blocks are masked: a block's marker that swallowed the `kind` line must not
  * unmask the data a stream, reading the lines before the block, has already shown masked.
  */
-function redactBlocks(text: string, manifest?: boolean): string {
-  return apply(redactKeyBlocks(text), KUBERNETES_DATA, manifest || KUBERNETES_DATA.needs!.test(text));
+function redactBlocks(text: string, manifest?: boolean, kind = true): string {
+  // (`kind`: the text may name a Secret's kind; a key block's marker names none)
+  const blocked = redactKeyBlocks(text);
+  return manifest || kind ? apply(blocked, KUBERNETES_DATA, manifest || KUBERNETES_DATA.needs!.test(text)) : blocked;
 }
 
 /**
@@ -181,8 +183,9 @@ function redactBlocks(text: string, manifest?: boolean): string {
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
-  return (text: string, about?: boolean): string => {
-    let hit = (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf(shapes.map((s) => s.needs))))(text);
+  // the shapes' prefilters, then a Secret's kind and the escapes (`redact` reads whether a text may hold them)
+  const scan = (text: string) => (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text);
+  return [scan, (text: string, about?: boolean, hit = scan(text)): string => {
     const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
@@ -190,16 +193,16 @@ const shapesOf = (shapes: Shape[]) => {
       seen.joined = joins;
       const out = apply(text, shapes[k], needed || hit[k] > 1, seen); // (2: the prefilter holds; a gate is read still)
       if (out === text) continue;
-      if (seen.joined) hit = triggers(out);
+      if (seen.joined) hit = scan(out);
       else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;
       text = out;
     }
     return text;
-  };
+  }] as const;
 };
 
-/** A JSON `\u` or URL `%` escape of a printable ASCII character. */
-const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
+/** A JSON `\u` or URL `%` escape of a printable ASCII character (`%[2-7]` spelled out: words to the scan). */
+const ESCAPE_NEAR = /\\u00[2-7]|%2|%3|%4|%5|%6|%7/;
 const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
 /** The rest of a run of characters around an escape, from where it is (RUNS). */
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
@@ -312,10 +315,18 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
  * both loaded lazily, work with: handed over, not imported, so no chunk is shared.
  */
 function kitOf(shapes: Shape[]) {
-  const redactShapes = shapesOf(shapes);
+  const [scan, redactShapes] = shapesOf(shapes);
   const redactEncoded = encodedOf(shapes);
+  const [kind, escapes] = [shapes.length, shapes.length + 1];
   return {
-    redact: (text: string) => redactEncoded(redactShapes(redactBlocks(text))),
+    // one scan tells the shapes, a Secret's kind and the escapes a text may hold; a mask makes no escape
+    redact: (text: string) => {
+      let hit = scan(text);
+      const blocked = redactBlocks(text, false, hit[kind] > 0);
+      if (blocked !== text) hit = scan(blocked);
+      const out = redactShapes(blocked, false, hit);
+      return hit[escapes] ? redactEncoded(out) : out;
+    },
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
     redactWindow: (text: string, manifest: boolean, about?: boolean) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
     redactShapes,

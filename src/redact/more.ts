@@ -313,7 +313,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // .pgpass lines, as Postgres documents them: hostname:port:database:username:password
     pattern: /^(?:[\w.-]{1,253}|\*):(?:\d{1,5}|\*):(?:[\w.-]{1,63}|\*):(?:[\w.@-]{1,63}|\*):([^\s:]{4,256})$/gm,
     group: [1],
-    needs: /:(?:\d{1,5}|\*):/,
+    needs: /:0\d{0,4}:|:1\d{0,4}:|:2\d{0,4}:|:3\d{0,4}:|:4\d{0,4}:|:5\d{0,4}:|:6\d{0,4}:|:7\d{0,4}:|:8\d{0,4}:|:9\d{0,4}:|:\*:/, // `:(?:\d{1,5}|\*):`, words to the triggers
     valid: (v) => !named(v) && !/^\d+$/.test(v),
   },
   // Laravel's APP_KEY (and any key written `base64:` as Laravel does): 32 random bytes in base64
@@ -347,6 +347,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: /(?:sess(?:ion)?|sid)[\w.-]{0,20}=([^;\s"'\\&,]{8}[^;\s"'\\&,]*)/gi,
     group: [1],
     needs: /sess|sid/i,
+    gate: (t) => t.includes("="),
     valid: (v, before, after) => (/cookie/i.test(before) || after === ";") && !named(v),
   },
   {

@@ -101,6 +101,7 @@ function jwtSecret(token: string): boolean {
 /** The char codes below 128 of word characters and of `extra` (a table of 256: `codesOf`'s 128 for a character past ASCII is in none). */
 export const runOf = (extra: string) => Uint8Array.from({ length: 256 }, (_, c) => +(/\w/.test(String.fromCharCode(c)) || extra.includes(String.fromCharCode(c))));
 const WORD = runOf("-");
+const WORD_CHAR = runOf("");
 const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
@@ -411,14 +412,14 @@ const ASSIGNED_BEFORE = new RegExp(`[^]{0,73}?(?:${ASSIGNED.source})`, "y");
 
 /**
  * Whether an operator stands where a match of ASSIGNED with its value at `v` has one: `=` or `:` up to 7
- * characters before the value (quotes, spaces, a backslash between), or a flag's `--` 4 to 48 before it
- * (before the text's start, none: `codes` reads undefined there).
+ * characters before the value (quotes, spaces, a backslash between), or a flag's `--` 4 to 48 before it.
  */
 function assigns(text: string, v: number): boolean {
-  const c = codesOf(text);
-  for (let i = v - 1, dashes = 0; i >= v - 48; i--) {
-    if (i >= v - 7 && (c[i] === 61 || c[i] === 58)) return true;
-    dashes = c[i] === 45 ? dashes + 1 : 0;
+  const codes = codesOf(text);
+  for (let i = v - 1, dashes = 0; i >= 0 && i >= v - 48; i--) {
+    const c = codes[i];
+    if (i >= v - 7 && (c === 61 || c === 58)) return true;
+    dashes = c === 45 ? dashes + 1 : 0;
     if (dashes > 1 && i <= v - 4) return true;
   }
   return false;
@@ -431,17 +432,61 @@ function assigns(text: string, v: number): boolean {
  * operator before it is no match's value (JSON arguments hold many: paths, ids), and is passed over.
  */
 function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
-  for (let from = pattern.lastIndex, run = from - 1; ; ) {
-    run = runFrom(text, run + 1, 20, 120, VALUE_RUN);
+  for (let from = pattern.lastIndex, look = from; ; ) {
+    const run = runFrom(text, look, 20, 120, VALUE_RUN);
     if (run < 0) return (pattern.lastIndex = 0), null;
+    look = run + 1;
     if (!assigns(text, run)) continue; // the next match's value is a later run: it starts 73 before that at most
     ASSIGNED_BEFORE.lastIndex = Math.max(from, run - 73);
     if (ASSIGNED_BEFORE.test(text)) {
       pattern.lastIndex = Math.max(from, run - 73);
       return pattern.exec(text); // the match found above: the leftmost from there
     }
-    from = run + 1;
+    from = look;
   }
+}
+
+/**
+ * How far into a vendor token its 13 word characters or hyphens in a row start at most; a token without
+ * them holds 20 of base64's from its start (test/redact-equivalence.test.ts reads both from VENDOR).
+ */
+export const VENDOR_REACH = 30;
+const VENDOR_AT = new RegExp(`(?:${VENDOR})`, "y");
+const STARTS = runOf("").map((_, c) => +new RegExp(VENDOR_START).test(String.fromCharCode(c)));
+
+/**
+ * The next match of the vendor tokens' shape from `pattern.lastIndex`, as its `exec` finds it: a word
+ * start (`\b`) where 24 word characters or hyphens follow, or where a vendor token starts, which is
+ * only near a run of 13 or one of base64's (VENDOR_REACH). Runs are found by hand; the alternation of
+ * ~60 formats is tried only at such starts, not at every word's (a third of ordinary text's redaction).
+ */
+function nearToken(pattern: RegExp, text: string): RegExpExecArray | null {
+  const c = codesOf(text);
+  const n = text.length;
+  // the next windows of 13 word characters (w) and of 20 of base64's (b): a stretch from where a token
+  // may start near one to the last window of its run is read, word start by word start
+  for (let p = pattern.lastIndex, w = -1, b = -1; p < n; ) {
+    if (w < p) w = windowFrom(c, n, p, 13, WORD);
+    if (b < p) b = windowFrom(c, n, p, 20, BASE64);
+    const byWord = w < n && w - VENDOR_REACH <= b;
+    if (!byWord && b === n) break;
+    const last = byWord ? lastWindow(c, w, 13, WORD) : Math.min(lastWindow(c, b, 20, BASE64), w < n ? w - VENDOR_REACH - 1 : n);
+    for (let q = byWord ? Math.max(p, w - VENDOR_REACH) : b; q <= last; q++) {
+      if (q > 0 && WORD_CHAR[c[q - 1]] === WORD_CHAR[c[q]]) continue; // no word start
+      if ((byWord && q >= w && q <= last - 11) || (STARTS[c[q]] && ((VENDOR_AT.lastIndex = q), VENDOR_AT.test(text)))) {
+        pattern.lastIndex = q;
+        return pattern.exec(text); // the match at `q`: none starts before
+      }
+    }
+    p = last + 1;
+  }
+  return (pattern.lastIndex = 0), null;
+}
+/** The last window of `min` characters of `run` in the run of the one at `first`. */
+function lastWindow(c: Uint8Array, first: number, min: number, run: Uint8Array): number {
+  let stop = first + min;
+  while (run[c[stop]]) stop++; // (the 0 after the text ends it)
+  return stop - min;
 }
 
 export const SHAPES: Shape[] = [
@@ -472,7 +517,7 @@ export const SHAPES: Shape[] = [
   // test/redact-equivalence.test.ts): prose has neither, and skips the scan.
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
-    gate: (t) => hasRun(t, 13, WORD) || hasRun(t, 20, BASE64),
+    find: nearToken, // (a text without a run near which a token starts is left at once)
     valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
   },
   // Vendors whose token starts with a character class: each waits for its literal

@@ -7,7 +7,7 @@
 /** An alternative's leading literals (a few escaped too), to the first a quantifier may drop: whether a prefilter is its words alone. */
 const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
 /** The same for words: a `\b` before them dropped, more escapes, and the invisible characters (./more.ts). */
-const WORD = /^(?:\\b)?((?:(?:[\w :=<@~,'"-]|\\[.(|/*]|\\u(?:200[b-d]|2060|feff))(?![?*{]))*)/;
+const WORD = /^(?:\\b)?((?:(?:[\w :=<@~,'"%-]|\\[.(|/*\\]|\\u(?:200[b-d]|2060|feff))(?![?*{]))*)/;
 
 /** A pattern's alternatives: split at each `|` outside a group, a class or an escape. */
 function alternatives(source: string): string[] {
@@ -33,7 +33,7 @@ function alternatives(source: string): string[] {
  */
 export function wordsOf(pattern: RegExp | undefined): string[] | undefined {
   const words = pattern && alternatives(pattern.source).map((a) => WORD.exec(a)![1].replace(/\\(?:u(\w{4})|(.))/g, (_, u, c) => (u ? String.fromCharCode(parseInt(u, 16)) : c)).toLowerCase());
-  return words?.every((w) => w.length > 1 || w > "~") ? words : undefined;
+  return words?.every((w) => w.length > 1 || w > "\x7f") ? words : undefined;
 }
 
 /**
