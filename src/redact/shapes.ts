@@ -113,11 +113,12 @@ let codes = new Uint8Array(4096);
  * characters runs several times slower once it has met strings of several kinds (a pass hands it all
  * of them), one over bytes never: the run finders below read these. UTF-8 from the native encoder,
  * each character past ASCII (its bytes) then made one 128 (two for a surrogate pair's four). The buffer
- * grows to the longest text's 4 bytes a character and is kept.
+ * grows to a long text's 4 bytes a character, and is let go at the next text of ordinary size (a 2 MB
+ * output must not hold 8 MB for the life of a worker).
  */
 function codesOf(text: string): Uint8Array {
   if (text === coded) return codes;
-  if (codes.length <= text.length * 3) codes = new Uint8Array(text.length * 4);
+  if (codes.length <= text.length * 3 || codes.length > Math.max(1 << 18, text.length * 64)) codes = new Uint8Array(Math.max(4096, text.length * 4));
   const { written } = encoder.encodeInto(text, codes);
   let n = written;
   if (written > text.length) {
