@@ -102,3 +102,26 @@ describe("no rescan after a plain mask", () => {
     }
   });
 });
+
+describe("escape decoding", () => {
+  // escapes of token characters and others, cut short, doubled, beside names, tokens and line breaks
+  const ESCAPES = ["\\u0041", "\\u002d", "\\u002D", "\\u0026", "\\u0020", "\\u007e", "\\u00", "\\u004", "\\\\u0041", "%41", "%2F", "%2f", "%3D", "%7E", "%20", "%2", "%4g", "%%41", "\\u0067hp_"];
+  const pieces = [...ESCAPES, ...NAMES, ...OPS, ...VALUES, "ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE", "Zx81fQ2mN7pLk3vT9wRy", "password=a", "?token=", "&", "\n", "\\n", " ", "a", "0", "/"];
+  const text = fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), { maxLength: 40 }).map((p) => p.join(""));
+  it("reads the regions, decodes and maps back as before, with known values too (property)", () => {
+    for (const k of [kit, known]) {
+      const before = old.encodedBefore(k.shapes);
+      fc.assert(
+        fc.property(text, (t) => {
+          expect(k.redactEncoded(t)).toBe(before(t));
+        }),
+        { numRuns: 500 },
+      );
+    }
+  });
+  it("on escape-dense lines, the seeds and the corpus, each repeated", () => {
+    const before = old.encodedBefore(kit.shapes);
+    for (const seed of ["a\\u00410\n", "ab\\u0041", "x\\u002dy\\u002dz ", '{"q":"a\\u0026b\\u0026c"}\n', "GET /srv%2Fapp%2Fdata%2Fx%3Fy%3D1 HTTP/1.1\n", "%41%42%43", "password=a\\u0041b ", ...adversarialSeeds(), ...REAL.filter((l) => /\\u00|%[2-7]/.test(l))])
+      for (const t of [seed, seed.repeat(40)]) expect(kit.redactEncoded(t), JSON.stringify(seed)).toBe(before(t));
+  });
+});

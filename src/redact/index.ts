@@ -94,8 +94,8 @@ const CSRF_ANY = /[cx]srf/i;
  * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
  */
 export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
-/** Already masked: a kept prefix ends in "…". */
-const MASKED = /…|REDACTED\]/;
+/** Already masked: a kept prefix ends in "…" (/…|REDACTED\]/, without a pattern's call: this runs for every match). */
+const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
@@ -143,7 +143,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    if (MASKED.test(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
+    if (masked(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
@@ -200,10 +200,31 @@ const shapesOf = (shapes: Shape[]) => {
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
-const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
-/** The rest of a run of characters around an escape, from where it is (RUNS). */
-const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
-/** Whether a char code is a run's, by table: read for every character back from an escape. */
+/** The length of such an escape at `i` (/\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/), or 0. */
+function escapeLength(text: string, i: number): number {
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
+  const high = text.charCodeAt(i + len - 2);
+  const low = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
+  return len && high >= 50 && high <= 55 && ((low >= 48 && low <= 57) || (low >= 97 && low <= 102)) ? len : 0;
+}
+/**
+ * Where the first such escape at `from` or after starts (-1: none), for ever later `from`s: each kind's
+ * next candidate found by `indexOf` once, not a pattern's call per escape (escape-dense text has one every few characters).
+ */
+function escapes(text: string): (from: number) => number {
+  let u = -2; // the next `\u00` (-1: none)
+  let q = -2; // the next `%`
+  return (from) => {
+    for (;;) {
+      if (u !== -1 && u < from) u = text.indexOf("\\u00", from);
+      if (q !== -1 && q < from) q = text.indexOf("%", from);
+      const i = u < 0 ? q : q < 0 ? u : Math.min(u, q);
+      if (i < 0 || escapeLength(text, i)) return i;
+      from = i + 1;
+    }
+  };
+}
+/** Whether a char code is a run's (\w and `+/=.~:@&?%\-`), by table: read for every character around an escape. */
 const RUNS = runOf("+/=.~:@&?%\\-");
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
@@ -218,14 +239,14 @@ function escapedAt(text: string, i: number): number {
 }
 
 /**
- * `text` from `start` to `stop`, every escape of a token character decoded; `marks` gets, for each,
- * its index in the result and its length in `text` (to map the result back). Slices between escapes,
- * no buffer a region: escape-dense text has a region a line, and allocation was most of its cost.
+ * `text` from `from` to `stop`, every escape of a token character from `start` on decoded; `marks`
+ * gets, for each, its index in the result and its length in `text` (to map the result back). Slices
+ * between escapes, no buffer a region, the raw context in the first: escape-dense text has a region a
+ * line, and allocation was most of its cost.
  */
-function decode(text: string, start: number, stop: number): [plain: string, marks: number[]] {
+function decode(text: string, from: number, start: number, stop: number, marks: number[]): string {
   let plain = "";
-  const marks: number[] = [];
-  let seg = start; // text from `seg` is not in `plain` yet
+  let seg = from; // text from `seg` is not in `plain` yet
   for (let i = start; i < stop; i++) {
     const c = text.charCodeAt(i);
     if (c !== 37 && c !== 92) continue;
@@ -238,7 +259,7 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
     i += len - 1;
     seg = i + 1;
   }
-  return [plain + text.slice(seg, stop), marks];
+  return plain + text.slice(seg, stop);
 }
 
 /**
@@ -254,13 +275,13 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
   // Regions first: raw context from `from`, decoded from `start` to `stop`
   const regions: number[] = [];
   let ran = 0; // where the last run ended: runs are scanned once
-  ESCAPE.lastIndex = 0;
-  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
-    let s = m.index;
+  const next = escapes(text);
+  for (let i = next(0); i >= 0; i = next(ran)) {
+    let s = i;
     while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
-    RUN_ON.lastIndex = ESCAPE.lastIndex;
-    RUN_ON.exec(text);
-    const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
+    let e = i + escapeLength(text, i);
+    while (runCode(text.charCodeAt(e))) e++;
+    ran = e;
     if (e - s < 8) continue; // decoded, under 6 characters: no secret
     // the rest of the line: 64 characters, and the token running on past them (never half of it)
     let end = Math.min(text.length, e + 64);
@@ -273,19 +294,21 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
   }
   // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
   // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
-  const windows: [window: string, before: number, marks: number[]][] = [];
+  const windows: string[] = [];
+  const marksOf: number[][] = [];
   for (let r = 0; r < regions.length; r += 3) {
-    const before = text.slice(regions[r], regions[r + 1]);
-    const [plain, marks] = decode(text, regions[r + 1], regions[r + 2]);
-    const window = before + plain;
-    windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
+    const marks: number[] = [];
+    const window = decode(text, regions[r], regions[r + 1], regions[r + 2], marks);
+    windows.push(marks.length && window.length >= least ? window : ""); // shorter than any match: nothing to find
+    marksOf.push(marks);
   }
-  const all = windows.map((w) => w[0]).join("\n\0\n");
+  const all = windows.join("\n\0\n");
   const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
   let out = "";
   let at = 0; // text before `at` is written
   for (let w = 0; w < windows.length; w++) {
-    const [window, before, marks] = windows[w];
+    const window = windows[w];
+    const marks = marksOf[w];
     let clean = window;
     for (const shape of live) clean = apply(clean, shape);
     if (clean === window) continue;
@@ -297,7 +320,7 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
     while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
     const inText = (i: number) => {
       let t = from + i;
-      for (let k = 0; k < marks.length && marks[k] + before < i; k += 2) t += marks[k + 1] - 1;
+      for (let k = 0; k < marks.length && marks[k] < i; k += 2) t += marks[k + 1] - 1;
       return t;
     };
     out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);

@@ -52,8 +52,6 @@ const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`
 const NOT_VALUE_OR_PLACEHOLDER = new RegExp(`${NOT_VALUE.source}|${PLACEHOLDER_VALUE.source}`, "i");
 /** A named value that is none, or stands for one: NOT_VALUE, a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one (stricter than ./shapes.ts's `standsFor`, which any value holding `xxxx` or `example` meets). */
 const notNamedValue = (value: string) => NOT_VALUE_OR_PLACEHOLDER.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
-/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
-const IDENTIFIER = /^[A-Za-z_]+$/;
 /** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
 const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
 
@@ -65,21 +63,21 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
  * without a random run (`*_FILE`), a placeholder, a code identifier.
  */
 function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
-  // (cheap tests first, by char code where a pattern would be tried at every start: this runs for
-  // every value a credential's name gives, and adversarial text gives one every few characters)
+  // (cheap tests first, by char code where a pattern would be tried at every start, and read in place:
+  // this runs for every value a credential's name gives, and adversarial text gives one every few characters)
   // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`); a bare `token` is no name
   const first = match.charCodeAt(0);
   const c = before.charCodeAt(before.length - 1);
-  if (first === 112 ? c >= 97 && c <= 122 && /^pass|^pwd/i.test(match) : first === 80 ? c >= 65 && c <= 90 && /^pass|^pwd/i.test(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
+  if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
   if (!CREDENTIAL_NAME.test(match)) return false;
-  const between = match.slice(0, match.lastIndexOf(value));
+  const n = match.lastIndexOf(value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  if (between.includes("\n") || between.endsWith(":")) return false;
-  const last = between.charCodeAt(between.length - 1);
-  const quoted = last === 34 || last === 39 || last === 96 || (!(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(between));
-  const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
+  if (before_(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
+  const quoted = quoteEnds(match, n);
+  const prose = group === 4 && isOrWas(match, n);
+  const comma = before_(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
-  if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
+  if (group === 4 && !prose && !comma && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
@@ -87,12 +85,63 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;
-  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
+  const identifier = identifierCode(value);
+  if (!quoted && identifier && (NAMES_CREDENTIAL.test(value) || (!prose && ",;)]}".includes(after || "\0")))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
-  if (between.includes(",") && IDENTIFIER.test(value)) return false;
+  if (comma && identifier) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
   // after a password's name that is no predicate ("the password is letmein", not "… is too short")
-  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
+  return !prose || quoted || !plainWord(word) || (passwordWord(match) && proseWord(word));
+}
+
+/** Whether `text` holds `s` before index `n`. */
+const before_ = (text: string, s: string, n: number) => {
+  const i = text.indexOf(s);
+  return i >= 0 && i < n;
+};
+/** Whether `text` starts with `pass` or `pwd`, in any case (/^pass|^pwd/i). */
+const passwordWord = (text: string) =>
+  (text.charCodeAt(0) | 32) === 112 &&
+  ((text.charCodeAt(1) | 32) === 97 ? (text.charCodeAt(2) | 32) === 115 && (text.charCodeAt(3) | 32) === 115 : (text.charCodeAt(1) | 32) === 119 && (text.charCodeAt(2) | 32) === 100);
+/** Whether the char code is one of the pattern's `\s`. */
+const spaceCode = (c: number) =>
+  c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 160 && (c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279);
+/** Whether a quote and at most two spaces end `text`'s first `n` characters (/["'`]\s{0,2}$/). */
+function quoteEnds(text: string, n: number): boolean {
+  for (let i = n - 1; i >= n - 3 && i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39 || c === 96) return true;
+    if (!spaceCode(c)) return false;
+  }
+  return false;
+}
+/** Whether `text`'s first `n` characters hold ` is ` or ` was `, spaces of any kind, in any case (/\s(?:is|was)\s/i). */
+function isOrWas(text: string, n: number): boolean {
+  for (let i = 0; i + 3 < n; i++) {
+    if (!spaceCode(text.charCodeAt(i))) continue;
+    const a = text.charCodeAt(i + 1) | 32;
+    if (a === 105 ? (text.charCodeAt(i + 2) | 32) === 115 && spaceCode(text.charCodeAt(i + 3)) : a === 119 && i + 4 < n && (text.charCodeAt(i + 2) | 32) === 97 && (text.charCodeAt(i + 3) | 32) === 115 && spaceCode(text.charCodeAt(i + 4))) return true;
+  }
+  return false;
+}
+/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): letters and `_` only; it names the credential rather than holding it. */
+function identifierCode(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i) | 32;
+    if (!(c >= 97 && c <= 122) && value.charCodeAt(i) !== 95) return false;
+  }
+  return value.length > 0;
+}
+/** Letters only, and no lower-case letter before a capital: a word as prose writes one (not /[\d\W_]|[a-z][A-Z]/). */
+function plainWord(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      const b = word.charCodeAt(i - 1);
+      if (b >= 97 && b <= 122) return false;
+    } else if (!(c >= 97 && c <= 122)) return false;
+  }
+  return true;
 }
 
 
@@ -110,11 +159,13 @@ const PREDICATE = new Set(
     "easy hard trivial plain plaintext cleartext under behind inside outside within without"
   ).split(" "),
 );
-const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;
+/** Whether `w` ends as a participle or an adjective does (/(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/, without a pattern tried at every start). */
+const predicateSuffix = (w: string) =>
+  w.endsWith("ed") || w.endsWith("ing") || (w.endsWith("ly") && w.length > 2 && w.charCodeAt(w.length - 3) !== 102) || w.endsWith("ble") && (w.endsWith("able") || w.endsWith("ible")) || w.endsWith("ive") || w.endsWith("ful") || w.endsWith("less") || w.endsWith("ous");
 /** A lower-case word in prose after a password's name that reads as its value. */
 const proseWord = (word: string) => {
   const w = word.toLowerCase();
-  return w.length >= 4 && !NOT_A_VALUE.has(w) && !PREDICATE.has(w) && !PREDICATE_SUFFIX.test(w);
+  return w.length >= 4 && !NOT_A_VALUE.has(w) && !PREDICATE.has(w) && !predicateSuffix(w);
 };
 
 /**

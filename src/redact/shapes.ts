@@ -260,6 +260,11 @@ export function wordStart(name: string, end: number): number {
   return i;
 }
 
+/** Whether `word` is digits from `from` on (none too). */
+const digits = (word: string, from: number) => {
+  for (let i = from; i < word.length; i++) if (word.charCodeAt(i) < 48 || word.charCodeAt(i) > 57) return false;
+  return true;
+};
 /** Whether a name's last word says its value is no credential (an id, a hash, a JWK's public member), by hand: per candidate value. */
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
@@ -267,10 +272,10 @@ function idWord(name: string): boolean {
   const c = name.charCodeAt(start) | 32;
   if (!(c >= 48 && c <= 57) && !"bcdehikmnrstxy".includes(String.fromCharCode(c))) return false; // no id word starts otherwise
   const word = name.slice(start).toLowerCase();
-  if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
-  if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
+  if (ID_WORDS.has(word) || (word.startsWith("sha") && digits(word, 3))) return true;
+  if (start < 2 || (word !== "key" && !(word && digits(word, 0)))) return false;
   const previous = name.slice(wordStart(name, start - 1), start - 1).toLowerCase();
-  return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
+  return (previous === "sha" && word !== "key") || (word === "key" && (previous === "cache" || previous === "idempotency"));
 }
 /** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
 export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
@@ -302,6 +307,8 @@ const passwordLike = (value: string) =>
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
 const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+/** Whether a value starts with `csrf` or `xsrf`, in any case (/^[cx]srf/i, by char code: per candidate value). */
+const csrfStart = (v: string) => ((v.charCodeAt(0) | 32) === 99 || (v.charCodeAt(0) | 32) === 120) && (v.charCodeAt(1) | 32) === 115 && (v.charCodeAt(2) | 32) === 114 && (v.charCodeAt(3) | 32) === 102;
 /** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
@@ -535,7 +542,7 @@ export const SHAPES: Shape[] = [
     valid: (v, before, after, match, group) =>
       after !== "(" &&
       !notAfter(before) &&
-      !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
+      !csrfStart(v) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
@@ -587,7 +594,11 @@ const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|
  */
 export const standsFor = (value: string) => PLACEHOLDER.test(value) || documented(value);
 /** How documentation writes a value it does not give: a word in capitals (`PASSWORD`, `API_KEY`), or the name itself. */
-const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
+const documented = (value: string) => {
+  const c = value.charCodeAt(0);
+  // (each pattern only where its first letter stands: this runs for every value a credential's name gives)
+  return (c >= 65 && c <= 90 && /^[A-Z]+(?:_[A-Z]+)*$/.test(value)) || (((c | 32) === 112 || (c | 32) === 115) && /^(?:password|passwd|pass|pwd|secret)$/i.test(value));
+};
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
