@@ -270,63 +270,68 @@ function decode(text: string, from: number, start: number, stop: number, marks: 
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
-  if (!ESCAPE_NEAR.test(text)) return text;
-  // Regions first: raw context from `from`, decoded from `start` to `stop`
-  const regions: number[] = [];
-  let ran = 0; // where the last run ended: runs are scanned once
-  const next = escapes(text);
-  for (let i = next(0); i >= 0; i = next(ran)) {
-    let s = i;
-    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
-    let e = i + escapeLength(text, i);
-    while (runCode(text.charCodeAt(e))) e++;
-    ran = e;
-    if (e - s < 8) continue; // decoded, under 6 characters: no secret
-    // the rest of the line: 64 characters, and the token running on past them (never half of it)
-    let end = Math.min(text.length, e + 64);
-    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
-    for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
-    let f = s;
-    while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
-    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
-    else regions.push(f, s, end);
-  }
-  // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
-  // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
-  const windows: string[] = [];
-  const marksOf: number[][] = [];
-  for (let r = 0; r < regions.length; r += 3) {
-    const marks: number[] = [];
-    const window = decode(text, regions[r], regions[r + 1], regions[r + 2], marks);
-    windows.push(marks.length && window.length >= least ? window : ""); // shorter than any match: nothing to find
-    marksOf.push(marks);
-  }
-  const all = windows.join("\n\0\n");
-  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
-  let out = "";
-  let at = 0; // text before `at` is written
-  for (let w = 0; w < windows.length; w++) {
-    const window = windows[w];
-    const marks = marksOf[w];
-    let clean = window;
-    for (const shape of live) clean = apply(clean, shape);
-    if (clean === window) continue;
-    // the stretch that changed, and where its ends stand in the text
-    const from = regions[w * 3];
-    let head = 0;
-    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
-    let tail = 0;
-    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
-    const inText = (i: number) => {
-      let t = from + i;
-      for (let k = 0; k < marks.length && marks[k] < i; k += 2) t += marks[k + 1] - 1;
-      return t;
-    };
-    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
-    at = inText(window.length - tail);
-  }
-  return out + text.slice(at);
+const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
+  let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first text with escapes
+  return (text: string): string => {
+    if (!ESCAPE_NEAR.test(text)) return text;
+    // Regions first: raw context from `from`, decoded from `start` to `stop`
+    const regions: number[] = [];
+    let ran = 0; // where the last run ended: runs are scanned once
+    const next = escapes(text);
+    for (let i = next(0); i >= 0; i = next(ran)) {
+      let s = i;
+      while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
+      let e = i + escapeLength(text, i);
+      while (runCode(text.charCodeAt(e))) e++;
+      ran = e;
+      if (e - s < 8) continue; // decoded, under 6 characters: no secret
+      // the rest of the line: 64 characters, and the token running on past them (never half of it)
+      let end = Math.min(text.length, e + 64);
+      while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
+      for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
+      let f = s;
+      while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
+      if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
+      else regions.push(f, s, end);
+    }
+    // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
+    // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
+    const windows: string[] = [];
+    const marksOf: number[][] = [];
+    for (let r = 0; r < regions.length; r += 3) {
+      const marks: number[] = [];
+      const window = decode(text, regions[r], regions[r + 1], regions[r + 2], marks);
+      windows.push(marks.length && window.length >= least ? window : ""); // shorter than any match: nothing to find
+      marksOf.push(marks);
+    }
+    const all = windows.join("\n\0\n");
+    // (the trigger scan first: one pass over them, where each prefilter tried would read them all)
+    const hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(all);
+    const live = shapes.filter((shape, k) => hit[k] && (hit[k] > 1 || !shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
+    let out = "";
+    let at = 0; // text before `at` is written
+    for (let w = 0; w < windows.length; w++) {
+      const window = windows[w];
+      const marks = marksOf[w];
+      let clean = window;
+      for (const shape of live) clean = apply(clean, shape);
+      if (clean === window) continue;
+      // the stretch that changed, and where its ends stand in the text
+      const from = regions[w * 3];
+      let head = 0;
+      while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
+      let tail = 0;
+      while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+      const inText = (i: number) => {
+        let t = from + i;
+        for (let k = 0; k < marks.length && marks[k] < i; k += 2) t += marks[k + 1] - 1;
+        return t;
+      };
+      out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
+      at = inText(window.length - tail);
+    }
+    return out + text.slice(at);
+  };
 };
 
 /**
