@@ -125,3 +125,49 @@ describe("escape decoding", () => {
       for (const t of [seed, seed.repeat(40)]) expect(kit.redactEncoded(t), JSON.stringify(seed)).toBe(before(t));
   });
 });
+
+describe("a shape read once over the escape regions joined", () => {
+  /** Each look-around of `source`: its kind (`(?=`, `(?!`, `(?<=`, `(?<!`) and its body. */
+  function lookArounds(source: string): [kind: string, body: string][] {
+    const out: [string, string][] = [];
+    /** Where the class opening at `i` closes. */
+    const classEnd = (i: number) => {
+      while (source[++i] !== "]") if (source[i] === "\\") i++;
+      return i;
+    };
+    for (let i = 0; i < source.length; i++) {
+      if (source[i] === "\\") i++;
+      else if (source[i] === "[") i = classEnd(i);
+      else if (/^\(\?<?[=!]/.test(source.slice(i, i + 4))) {
+        const kind = /^\(\?<?[=!]/.exec(source.slice(i, i + 4))![0];
+        let depth = 0;
+        let j = i;
+        for (; j < source.length; j++) {
+          if (source[j] === "\\") j++;
+          else if (source[j] === "[") j = classEnd(j);
+          else if (source[j] === "(") depth++;
+          else if (source[j] === ")" && --depth === 0) break;
+        }
+        out.push([kind, source.slice(i + kind.length, j)]);
+      }
+    }
+    return out;
+  }
+  // (./index.ts joins the regions with "\n\0\n": a match in a region alone must be one there too, so no
+  // look-around may tell the line break beside a region from the region's end, nor capture past it)
+  it("no look-around of the catalogue tells a line break beside a match from the text's end", () => {
+    let read = 0;
+    for (const shape of known.shapes) {
+      const { source, flags } = shape.pattern;
+      for (const [kind, body] of lookArounds(source)) {
+        read++;
+        const ahead = new RegExp(`^(?:${body})`, flags.replace("g", ""));
+        const behind = new RegExp(`(?:${body})$`, flags.replace("g", ""));
+        if (kind === "(?!") expect(ahead.test("\n\0\n"), body).toBe(false);
+        if (kind === "(?<!") expect(behind.test("\n\0\n"), body).toBe(false);
+        if (kind === "(?=" && /\((?!\?)/.test(body)) expect(ahead.exec("\n\0\n")?.[0] ?? "", body).toBe("");
+      }
+    }
+    expect(read).toBeGreaterThan(30);
+  });
+});

@@ -229,6 +229,13 @@ const RUNS = runOf("+/=.~:@&?%\\-");
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODES = runOf("+/=.~:@&?-");
+/** Whether `pattern` matches in `text` (from its start, as `apply` reads it). */
+const finds = (pattern: RegExp, text: string) => {
+  pattern.lastIndex = 0;
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
+};
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
 function escapedAt(text: string, i: number): number {
   const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
@@ -272,6 +279,7 @@ function decode(text: string, from: number, start: number, stop: number, marks: 
  */
 const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first text with escapes
+  const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
   return (text: string): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
     // Regions first: raw context from `from`, decoded from `start` to `stop`
@@ -305,9 +313,12 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
       marksOf.push(marks);
     }
     const all = windows.join("\n\0\n");
-    // (the trigger scan first: one pass over them, where each prefilter tried would read them all)
+    // (the trigger scan first: one pass over them, where each prefilter tried would read them all). A
+    // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
+    // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
+    // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
     const hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(all);
-    const live = shapes.filter((shape, k) => hit[k] && (hit[k] > 1 || !shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
+    const live = shapes.filter((shape, k) => hit[k] && (hit[k] > 1 || !shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)) && (!joinable[k] || finds(shape.pattern, all)));
     let out = "";
     let at = 0; // text before `at` is written
     for (let w = 0; w < windows.length; w++) {
