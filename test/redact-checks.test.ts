@@ -74,6 +74,18 @@ describe("the per-match checks decide as before", () => {
         }
   });
 
+  it("on words of the letters of predicates' suffixes after a password's name (property)", () => {
+    const head = fc.string({ unit: fc.constantFrom("a", "b", "d", "e", "f", "g", "i", "l", "n", "o", "s", "u", "v", "y", "L", "E"), maxLength: 5 });
+    const tail = fc.constantFrom("", "ed", "ing", "ly", "fly", "able", "ible", "ive", "ful", "less", "ous", "d", "ng", "y", "le", "ble", "ve", "ul", "ss", "us", "s", "ED", "Ly");
+    const word = fc.tuple(head, tail).map(([h, t]) => h + t).filter((w) => w.length > 0);
+    fc.assert(
+      fc.property(word, fc.constantFrom("password is ", "passphrase was ", "pwd is ", "PASSWORD IS "), (w, name) => {
+        expect(PARTS.hooks.named(w, "the ", "", name + w, 4), name + w).toBe(old.namedValue(w, "the ", "", name + w, 4));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("on any text: names read in place as joined, and names' ends (property)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "x", "X", "_", "-", "/", "1", " ", "=", ":", '"', "'", "\\", ">", "\u00a0", "d", "I", "k"), maxLength: 40 });
     fc.assert(

@@ -118,7 +118,8 @@ function quoteEnds(text: string, n: number): boolean {
 /** Whether `text`'s first `n` characters hold ` is ` or ` was `, spaces of any kind, in any case (/\s(?:is|was)\s/i). */
 function isOrWas(text: string, n: number): boolean {
   for (let i = 0; i + 3 < n; i++) {
-    if (!spaceCode(text.charCodeAt(i))) continue;
+    const c = text.charCodeAt(i);
+    if ((c > 32 && c < 160) || !spaceCode(c)) continue;
     const a = text.charCodeAt(i + 1) | 32;
     if (a === 105 ? (text.charCodeAt(i + 2) | 32) === 115 && spaceCode(text.charCodeAt(i + 3)) : a === 119 && i + 4 < n && (text.charCodeAt(i + 2) | 32) === 97 && (text.charCodeAt(i + 3) | 32) === 115 && spaceCode(text.charCodeAt(i + 4))) return true;
   }
@@ -159,9 +160,20 @@ const PREDICATE = new Set(
     "easy hard trivial plain plaintext cleartext under behind inside outside within without"
   ).split(" "),
 );
-/** Whether `w` ends as a participle or an adjective does (/(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/, without a pattern tried at every start). */
-const predicateSuffix = (w: string) =>
-  w.endsWith("ed") || w.endsWith("ing") || (w.endsWith("ly") && w.length > 2 && w.charCodeAt(w.length - 3) !== 102) || w.endsWith("ble") && (w.endsWith("able") || w.endsWith("ible")) || w.endsWith("ive") || w.endsWith("ful") || w.endsWith("less") || w.endsWith("ous");
+/** Whether lower-case `w` ends as a participle or an adjective does (/(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/), by its last char codes. */
+function predicateSuffix(w: string): boolean {
+  const n = w.length;
+  const a = w.charCodeAt(n - 1);
+  const b = w.charCodeAt(n - 2);
+  const c = w.charCodeAt(n - 3);
+  if (a === 100) return b === 101; // -ed
+  if (a === 103) return b === 110 && c === 105; // -ing
+  if (a === 121) return b === 108 && n > 2 && c !== 102; // -ly, not -fly
+  if (a === 101) return (b === 108 && c === 98 && (w.charCodeAt(n - 4) === 97 || w.charCodeAt(n - 4) === 105)) || (b === 118 && c === 105); // -able, -ible, -ive
+  if (a === 108) return b === 117 && c === 102; // -ful
+  if (a === 115) return (b === 115 && c === 101 && w.charCodeAt(n - 4) === 108) || (b === 117 && c === 111); // -less, -ous
+  return false;
+}
 /** A lower-case word in prose after a password's name that reads as its value. */
 const proseWord = (word: string) => {
   const w = word.toLowerCase();
