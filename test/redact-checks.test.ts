@@ -86,6 +86,19 @@ describe("the per-match checks decide as before", () => {
     );
   });
 
+  it("on names of id words, split and joined every way (property)", () => {
+    const words = ["trace", "Trace", "id", "Id", "ID", "ids", "X-Request-", "sha", "SHA", "256", "1", "cache", "Cache", "key", "Key", "KEY", "idempotency", "n", "N", "e", "x", "y", "x5t", "x5c", "kid", "md5", "span", "ray", "etag", "nonce", "digest", "checksum", "boundary", "hash", "secret", "credential", "Credentials", "token", "node", "a", "ab", "sh", "ke"];
+    const name = fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...words) }, { weight: 1, arbitrary: fc.constantFrom("_", "-", ".", "") }), { minLength: 1, maxLength: 5 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(name, fc.constantFrom("=", " = ", ": ", '": "', "=>", "\\\": \\\"", ":"), fc.nat(), (n, op, k) => {
+        const joined = `x ${n}${op}`;
+        const at = k % (joined.length + 1);
+        expect(idNamed(joined.slice(0, at), joined.slice(at) + "v", joined.length - at), joined).toBe(old.idNamed(joined));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("on any text: names read in place as joined, and names' ends (property)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "x", "X", "_", "-", "/", "1", " ", "=", ":", '"', "'", "\\", ">", "\u00a0", "d", "I", "k"), maxLength: 40 });
     fc.assert(
