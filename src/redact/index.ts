@@ -93,10 +93,7 @@ const CSRF_ANY = /[cx]srf/i;
  * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
  * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
  */
-export const example = (value: string) => {
-  const last = value.charCodeAt(value.length - 1); // (by the last char first: this runs for every match)
-  return last === 69 ? value.endsWith("EXAMPLE") : (last | 32) === 120 && (value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value);
-};
+export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
 /** Already masked: a kept prefix ends in "…" (/…|REDACTED\]/, without a pattern's call: this runs for every match). */
 const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
 
@@ -203,31 +200,10 @@ const shapesOf = (shapes: Shape[]) => {
 
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
-/** The length of such an escape at `i` (/\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/), or 0. */
-function escapeLength(text: string, i: number): number {
-  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
-  const high = text.charCodeAt(i + len - 2);
-  const low = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
-  return len && high >= 50 && high <= 55 && ((low >= 48 && low <= 57) || (low >= 97 && low <= 102)) ? len : 0;
-}
-/**
- * Where the first such escape at `from` or after starts (-1: none), for ever later `from`s: each kind's
- * next candidate found by `indexOf` once, not a pattern's call per escape (escape-dense text has one every few characters).
- */
-function escapes(text: string): (from: number) => number {
-  let u = -2; // the next `\u00` (-1: none)
-  let q = -2; // the next `%`
-  return (from) => {
-    for (;;) {
-      if (u !== -1 && u < from) u = text.indexOf("\\u00", from);
-      if (q !== -1 && q < from) q = text.indexOf("%", from);
-      const i = u < 0 ? q : q < 0 ? u : Math.min(u, q);
-      if (i < 0 || escapeLength(text, i)) return i;
-      from = i + 1;
-    }
-  };
-}
-/** Whether a char code is a run's (\w and `+/=.~:@&?%\-`), by table: read for every character around an escape. */
+const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
+/** The rest of a run of characters around an escape, from where it is (RUNS). */
+const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
+/** Whether a char code is a run's, by table: read for every character back from an escape. */
 const RUNS = runOf("+/=.~:@&?%\\-");
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
@@ -288,13 +264,13 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
     // Regions first: raw context from `from`, decoded from `start` to `stop`
     const regions: number[] = [];
     let ran = 0; // where the last run ended: runs are scanned once
-    const next = escapes(text);
-    for (let i = next(0); i >= 0; i = next(ran)) {
-      let s = i;
+    ESCAPE.lastIndex = 0;
+    for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
+      let s = m.index;
       while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
-      let e = i + escapeLength(text, i);
-      while (runCode(text.charCodeAt(e))) e++;
-      ran = e;
+      RUN_ON.lastIndex = ESCAPE.lastIndex;
+      RUN_ON.exec(text);
+      const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
       if (e - s < 8) continue; // decoded, under 6 characters: no secret
       // the rest of the line: 64 characters, and the token running on past them (never half of it)
       let end = Math.min(text.length, e + 64);

@@ -72,10 +72,11 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (!CREDENTIAL_NAME.test(match)) return false;
   const n = match.lastIndexOf(value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  if (before_(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
-  const quoted = quoteEnds(match, n);
-  const prose = group === 4 && isOrWas(match, n);
-  const comma = before_(match, ",", n);
+  if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
+  const last = match.charCodeAt(n - 1);
+  const quoted = last === 34 || last === 39 || last === 96 || (!(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n)));
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
+  const comma = holdsBefore(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
   if (group === 4 && !prose && !comma && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
   let end = value.length;
@@ -95,7 +96,7 @@ function namedValue(value: string, before: string, after: string, match: string,
 }
 
 /** Whether `text` holds `s` before index `n`. */
-const before_ = (text: string, s: string, n: number) => {
+const holdsBefore = (text: string, s: string, n: number) => {
   const i = text.indexOf(s);
   return i >= 0 && i < n;
 };
@@ -103,28 +104,6 @@ const before_ = (text: string, s: string, n: number) => {
 const passwordWord = (text: string) =>
   (text.charCodeAt(0) | 32) === 112 &&
   ((text.charCodeAt(1) | 32) === 97 ? (text.charCodeAt(2) | 32) === 115 && (text.charCodeAt(3) | 32) === 115 : (text.charCodeAt(1) | 32) === 119 && (text.charCodeAt(2) | 32) === 100);
-/** Whether the char code is one of the pattern's `\s`. */
-const spaceCode = (c: number) =>
-  c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 160 && (c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279);
-/** Whether a quote and at most two spaces end `text`'s first `n` characters (/["'`]\s{0,2}$/). */
-function quoteEnds(text: string, n: number): boolean {
-  for (let i = n - 1; i >= n - 3 && i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 34 || c === 39 || c === 96) return true;
-    if (!spaceCode(c)) return false;
-  }
-  return false;
-}
-/** Whether `text`'s first `n` characters hold ` is ` or ` was `, spaces of any kind, in any case (/\s(?:is|was)\s/i). */
-function isOrWas(text: string, n: number): boolean {
-  for (let i = 0; i + 3 < n; i++) {
-    const c = text.charCodeAt(i);
-    if ((c > 32 && c < 160) || !spaceCode(c)) continue;
-    const a = text.charCodeAt(i + 1) | 32;
-    if (a === 105 ? (text.charCodeAt(i + 2) | 32) === 115 && spaceCode(text.charCodeAt(i + 3)) : a === 119 && i + 4 < n && (text.charCodeAt(i + 2) | 32) === 97 && (text.charCodeAt(i + 3) | 32) === 115 && spaceCode(text.charCodeAt(i + 4))) return true;
-  }
-  return false;
-}
 /** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): letters and `_` only; it names the credential rather than holding it. */
 function identifierCode(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -160,24 +139,11 @@ const PREDICATE = new Set(
     "easy hard trivial plain plaintext cleartext under behind inside outside within without"
   ).split(" "),
 );
-/** Whether lower-case `w` ends as a participle or an adjective does (/(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/), by its last char codes. */
-function predicateSuffix(w: string): boolean {
-  const n = w.length;
-  const a = w.charCodeAt(n - 1);
-  const b = w.charCodeAt(n - 2);
-  const c = w.charCodeAt(n - 3);
-  if (a === 100) return b === 101; // -ed
-  if (a === 103) return b === 110 && c === 105; // -ing
-  if (a === 121) return b === 108 && n > 2 && c !== 102; // -ly, not -fly
-  if (a === 101) return (b === 108 && c === 98 && (w.charCodeAt(n - 4) === 97 || w.charCodeAt(n - 4) === 105)) || (b === 118 && c === 105); // -able, -ible, -ive
-  if (a === 108) return b === 117 && c === 102; // -ful
-  if (a === 115) return (b === 115 && c === 101 && w.charCodeAt(n - 4) === 108) || (b === 117 && c === 111); // -less, -ous
-  return false;
-}
+const PREDICATE_SUFFIX = /(?:ed|ing|[^f]ly|able|ible|ive|ful|less|ous)$/;
 /** A lower-case word in prose after a password's name that reads as its value. */
 const proseWord = (word: string) => {
   const w = word.toLowerCase();
-  return w.length >= 4 && !NOT_A_VALUE.has(w) && !PREDICATE.has(w) && !predicateSuffix(w);
+  return w.length >= 4 && !NOT_A_VALUE.has(w) && !PREDICATE.has(w) && !PREDICATE_SUFFIX.test(w);
 };
 
 /**

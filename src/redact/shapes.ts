@@ -215,30 +215,10 @@ const quoteCode = (c: number) => c === 34 || c === 39;
 const codeAt = (before: string, match: string, k: number) => (k < before.length ? before.charCodeAt(k) : match.charCodeAt(k - before.length));
 
 /**
- * Whether the last word of the name from `i` to `end` (of `before` and then `match`) may be an id
- * word (`idWord`): a number, or its first two letters those of one, at most 8 characters long. Words
- * split as `wordStart` splits them.
- */
-function idStart(before: string, match: string, i: number, end: number): boolean {
-  let w = end;
-  while (w > i) {
-    const c = codeAt(before, match, w - 1);
-    if (c === 95 || c === 46 || c === 45) break;
-    w--;
-    const p = codeAt(before, match, w - 1);
-    if (c >= 65 && c <= 90 && w > i && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57))) break;
-  }
-  if (end - w > 8) return false;
-  const first = codeAt(before, match, w) | 32;
-  return (first >= 48 && first <= 57) || ID_STARTS.has(first * 128 + (w + 1 < end ? codeAt(before, match, w + 1) | 32 : 0));
-}
-
-/**
  * The name a value is assigned to, read back from the end of `before` and then of the first `n`
  * characters of `match` after it (the match up to the value): `name = `, `"name": "`, `name => '`,
  * escaped quotes too; the whole run of name characters, a letter first, at most 60. By hand, from
- * the end: a pattern anchored at the end is tried at every start (~3 µs a value). None where its last
- * word can be no id word (`idWord`, which is all it is read for).
+ * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
  */
 function nameBefore(before: string, match = "", n = 0): string | undefined {
   let i = before.length + n;
@@ -257,7 +237,6 @@ function nameBefore(before: string, match = "", n = 0): string | undefined {
   const first = codeAt(before, match, i);
   const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
   if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
-  if (!idStart(before, match, i, end)) return undefined; // (read in place: most names are never copied)
   const b = before.length;
   return i >= b ? match.slice(i - b, end - b) : end <= b ? before.slice(i, end) : before.slice(i) + match.slice(0, end - b);
 }
@@ -266,8 +245,6 @@ function nameBefore(before: string, match = "", n = 0): string | undefined {
  * digest (`sha-256=` of RFC 9530 too), a nonce, a trace, a record's key (`cache-key`, `Idempotency-Key`).
  */
 export const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
-/** The first two char codes of each id word (and of `sha…` and a record's `key`), as one number: the first × 128 + the second (0: none). */
-const ID_STARTS = new Set([...ID_WORDS, "sha", "key"].map((w) => w.charCodeAt(0) * 128 + (w.length > 1 ? w.charCodeAt(1) : 0)));
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
 export function wordStart(name: string, end: number): number {
@@ -283,11 +260,6 @@ export function wordStart(name: string, end: number): number {
   return i;
 }
 
-/** Whether `word` is digits from `from` on (none too). */
-const digits = (word: string, from: number) => {
-  for (let i = from; i < word.length; i++) if (word.charCodeAt(i) < 48 || word.charCodeAt(i) > 57) return false;
-  return true;
-};
 /** Whether a name's last word says its value is no credential (an id, a hash, a JWK's public member), by hand: per candidate value. */
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
@@ -295,10 +267,10 @@ function idWord(name: string): boolean {
   const c = name.charCodeAt(start) | 32;
   if (!(c >= 48 && c <= 57) && !"bcdehikmnrstxy".includes(String.fromCharCode(c))) return false; // no id word starts otherwise
   const word = name.slice(start).toLowerCase();
-  if (ID_WORDS.has(word) || (word.startsWith("sha") && digits(word, 3))) return true;
-  if (start < 2 || (word !== "key" && !(word && digits(word, 0)))) return false;
+  if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
+  if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
   const previous = name.slice(wordStart(name, start - 1), start - 1).toLowerCase();
-  return (previous === "sha" && word !== "key") || (word === "key" && (previous === "cache" || previous === "idempotency"));
+  return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
 }
 /** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
 export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
