@@ -74,7 +74,8 @@ function namedValue(value: string, before: string, after: string, match: string,
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
   const last = match.charCodeAt(n - 1);
-  const quoted = last === 34 || last === 39 || last === 96 || (!(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n)));
+  // (after a bare space or "is", group 4, no quote stands before the spaces)
+  const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n)));
   const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
   const comma = holdsBefore(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
