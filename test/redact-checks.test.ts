@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactor as core } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
-import { PARTS, type Shape, idNamed, notAfter } from "../src/redact/shapes.js";
+import { PARTS, type Shape, idNamed, identifier, notAfter } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import * as old from "./support/redact-oracle.js";
 import { negatives, positives } from "./support/secrets.js";
@@ -125,6 +125,21 @@ describe("no rescan after a plain mask", () => {
         { numRuns: 300 },
       );
     }
+  });
+});
+
+describe("identifiers read in place", () => {
+  it("decide as split ones, on segments of every kind (property)", () => {
+    const segment = fc.constantFrom("", "id", "None", "KeyMeshing", "Gost28147", "x64", "89", "SN", "abc", "ABC", "Ab", "aB", "k3Fq", "7RtY4c", "deadbeef", "md", "a1b2", "Zw8", "Lp2xVn", "npm", "Linux", "é", " ");
+    const value = fc.array(fc.tuple(segment, fc.constantFrom("_", "-")), { maxLength: 8 }).map((p) => p.map(([s, sep]) => s + sep).join(""));
+    const any = fc.oneof(value, value.map((v) => v.slice(0, -1)), fc.string({ unit: fc.constantFrom("a", "B", "1", "_", "-", "f"), maxLength: 24 }));
+    fc.assert(
+      fc.property(any, (v) => {
+        expect(identifier(v), v).toBe(old.identifier(v));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const v of ["SN_id_Gost28147_89_None_KeyMeshing", "node-cache-Linux-x64-npm-abc123", "md-k3Fq_Zw8-Lp2xVn_7RtY4c", "a_b_c_d", "abc_def__x", "", "___"]) expect(identifier(v), v).toBe(old.identifier(v));
   });
 });
 

@@ -93,7 +93,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (comma && identifier) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
   // after a password's name that is no predicate ("the password is letmein", not "… is too short")
-  return !prose || quoted || !plainWord(word) || (passwordWord(match) && proseWord(word));
+  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (passwordWord(match) && proseWord(word));
 }
 
 /** Whether `text` holds `s` before index `n`. */
@@ -112,17 +112,6 @@ function identifierCode(value: string): boolean {
     if (!(c >= 97 && c <= 122) && value.charCodeAt(i) !== 95) return false;
   }
   return value.length > 0;
-}
-/** Letters only, and no lower-case letter before a capital: a word as prose writes one (not /[\d\W_]|[a-z][A-Z]/). */
-function plainWord(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    if (c >= 65 && c <= 90) {
-      const b = word.charCodeAt(i - 1);
-      if (b >= 97 && b <= 122) return false;
-    } else if (!(c >= 97 && c <= 122)) return false;
-  }
-  return true;
 }
 
 

@@ -650,15 +650,30 @@ export function bareToken(value: string): boolean {
   return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !identifier(value) && !hooks.plain(value);
 }
 
-/** A segment of an identifier: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
-const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+/** A segment of an identifier, from `lastIndex` to a `_`, `-` or the end: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
+const SEGMENT = /(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)(?![^_-])/y;
+/** A segment of 3 letters or more. */
+const LETTERS = /[A-Za-z]{3,}(?![^_-])/y;
 /**
  * Four or more words joined by `_` or `-`, two of them words of letters: a constant (`SN_id_Gost28147_89_None_KeyMeshing`), an OID's
- * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words.
+ * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words. Read in
+ * place, not split (it runs for every candidate token).
  */
 export function identifier(value: string): boolean {
-  const segments = value.split(/[_-]/);
-  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
+  let words = 0;
+  let segments = 0;
+  for (let start = 0, end = 0; end <= value.length; end++) {
+    const c = value.charCodeAt(end);
+    if (c !== 95 && c !== 45 && end < value.length) continue;
+    segments++;
+    if (end > start) {
+      SEGMENT.lastIndex = LETTERS.lastIndex = start;
+      if (!SEGMENT.test(value)) return false;
+      if (LETTERS.test(value)) words++;
+    }
+    start = end + 1;
+  }
+  return segments >= 4 && words >= 2;
 }
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */

@@ -299,3 +299,10 @@ export const encodedBefore = (shapes: Shape[], least = Math.min(8, ...shapes.map
   }
   return out + text.slice(at);
 };
+
+// ./shapes.ts's `identifier` before round 8 (split, then each segment tested whole)
+const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+export function identifier(value: string): boolean {
+  const segments = value.split(/[_-]/);
+  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
+}
