@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactor as core } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
-import { PARTS, type Shape, idNamed, notAfter } from "../src/redact/shapes.js";
+import { PARTS, type Shape, idNamed, identifier, notAfter } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import * as old from "./support/redact-oracle.js";
 import { negatives, positives } from "./support/secrets.js";
@@ -74,6 +74,31 @@ describe("the per-match checks decide as before", () => {
         }
   });
 
+  it("on words of the letters of predicates' suffixes after a password's name (property)", () => {
+    const head = fc.string({ unit: fc.constantFrom("a", "b", "d", "e", "f", "g", "i", "l", "n", "o", "s", "u", "v", "y", "L", "E"), maxLength: 5 });
+    const tail = fc.constantFrom("", "ed", "ing", "ly", "fly", "able", "ible", "ive", "ful", "less", "ous", "d", "ng", "y", "le", "ble", "ve", "ul", "ss", "us", "s", "ED", "Ly");
+    const word = fc.tuple(head, tail).map(([h, t]) => h + t).filter((w) => w.length > 0);
+    fc.assert(
+      fc.property(word, fc.constantFrom("password is ", "passphrase was ", "pwd is ", "PASSWORD IS "), (w, name) => {
+        expect(PARTS.hooks.named(w, "the ", "", name + w, 4), name + w).toBe(old.namedValue(w, "the ", "", name + w, 4));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("on names of id words, split and joined every way (property)", () => {
+    const words = ["trace", "Trace", "id", "Id", "ID", "ids", "X-Request-", "sha", "SHA", "256", "1", "cache", "Cache", "key", "Key", "KEY", "idempotency", "n", "N", "e", "x", "y", "x5t", "x5c", "kid", "md5", "span", "ray", "etag", "nonce", "digest", "checksum", "boundary", "hash", "secret", "credential", "Credentials", "token", "node", "a", "ab", "sh", "ke"];
+    const name = fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...words) }, { weight: 1, arbitrary: fc.constantFrom("_", "-", ".", "") }), { minLength: 1, maxLength: 5 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(name, fc.constantFrom("=", " = ", ": ", '": "', "=>", "\\\": \\\"", ":"), fc.nat(), (n, op, k) => {
+        const joined = `x ${n}${op}`;
+        const at = k % (joined.length + 1);
+        expect(idNamed(joined.slice(0, at), joined.slice(at) + "v", joined.length - at), joined).toBe(old.idNamed(joined));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("on any text: names read in place as joined, and names' ends (property)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "x", "X", "_", "-", "/", "1", " ", "=", ":", '"', "'", "\\", ">", "\u00a0", "d", "I", "k"), maxLength: 40 });
     fc.assert(
@@ -100,5 +125,89 @@ describe("no rescan after a plain mask", () => {
         { numRuns: 300 },
       );
     }
+  });
+});
+
+describe("identifiers read in place", () => {
+  it("decide as split ones, on segments of every kind (property)", () => {
+    const segment = fc.constantFrom("", "id", "None", "KeyMeshing", "Gost28147", "x64", "89", "SN", "abc", "ABC", "Ab", "aB", "k3Fq", "7RtY4c", "deadbeef", "md", "a1b2", "Zw8", "Lp2xVn", "npm", "Linux", "é", " ");
+    const value = fc.array(fc.tuple(segment, fc.constantFrom("_", "-")), { maxLength: 8 }).map((p) => p.map(([s, sep]) => s + sep).join(""));
+    const any = fc.oneof(value, value.map((v) => v.slice(0, -1)), fc.string({ unit: fc.constantFrom("a", "B", "1", "_", "-", "f"), maxLength: 24 }));
+    fc.assert(
+      fc.property(any, (v) => {
+        expect(identifier(v), v).toBe(old.identifier(v));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const v of ["SN_id_Gost28147_89_None_KeyMeshing", "node-cache-Linux-x64-npm-abc123", "md-k3Fq_Zw8-Lp2xVn_7RtY4c", "a_b_c_d", "abc_def__x", "", "___"]) expect(identifier(v), v).toBe(old.identifier(v));
+  });
+});
+
+describe("escape decoding", () => {
+  // escapes of token characters and others, cut short, doubled, beside names, tokens and line breaks
+  const ESCAPES = ["\\u0041", "\\u002d", "\\u002D", "\\u0026", "\\u0020", "\\u007e", "\\u00", "\\u004", "\\\\u0041", "%41", "%2F", "%2f", "%3D", "%7E", "%20", "%2", "%4g", "%%41", "\\u0067hp_"];
+  const pieces = [...ESCAPES, ...NAMES, ...OPS, ...VALUES, "ghp_R2d9Xk3mQ7vB1nZ8wL4tY6uH0cJ5fG2aP9sE", "Zx81fQ2mN7pLk3vT9wRy", "password=a", "?token=", "&", "\n", "\\n", " ", "a", "0", "/"];
+  const text = fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), { maxLength: 40 }).map((p) => p.join(""));
+  it("reads the regions, decodes and maps back as before, with known values too (property)", () => {
+    for (const k of [kit, known]) {
+      const before = old.encodedBefore(k.shapes);
+      fc.assert(
+        fc.property(text, (t) => {
+          expect(k.redactEncoded(t)).toBe(before(t));
+        }),
+        { numRuns: 500 },
+      );
+    }
+  });
+  it("on escape-dense lines, the seeds and the corpus, each repeated", () => {
+    const before = old.encodedBefore(kit.shapes);
+    for (const seed of ["a\\u00410\n", "ab\\u0041", "x\\u002dy\\u002dz ", '{"q":"a\\u0026b\\u0026c"}\n', "GET /srv%2Fapp%2Fdata%2Fx%3Fy%3D1 HTTP/1.1\n", "%41%42%43", "password=a\\u0041b ", ...adversarialSeeds(), ...REAL.filter((l) => /\\u00|%[2-7]/.test(l))])
+      for (const t of [seed, seed.repeat(40)]) expect(kit.redactEncoded(t), JSON.stringify(seed)).toBe(before(t));
+  });
+});
+
+describe("a shape read once over the escape regions joined", () => {
+  /** Each look-around of `source`: its kind (`(?=`, `(?!`, `(?<=`, `(?<!`) and its body. */
+  function lookArounds(source: string): [kind: string, body: string][] {
+    const out: [string, string][] = [];
+    /** Where the class opening at `i` closes. */
+    const classEnd = (i: number) => {
+      while (source[++i] !== "]") if (source[i] === "\\") i++;
+      return i;
+    };
+    for (let i = 0; i < source.length; i++) {
+      if (source[i] === "\\") i++;
+      else if (source[i] === "[") i = classEnd(i);
+      else if (/^\(\?<?[=!]/.test(source.slice(i, i + 4))) {
+        const kind = /^\(\?<?[=!]/.exec(source.slice(i, i + 4))![0];
+        let depth = 0;
+        let j = i;
+        for (; j < source.length; j++) {
+          if (source[j] === "\\") j++;
+          else if (source[j] === "[") j = classEnd(j);
+          else if (source[j] === "(") depth++;
+          else if (source[j] === ")" && --depth === 0) break;
+        }
+        out.push([kind, source.slice(i + kind.length, j)]);
+      }
+    }
+    return out;
+  }
+  // (./index.ts joins the regions with "\n\0\n": a match in a region alone must be one there too, so no
+  // look-around may tell the line break beside a region from the region's end, nor capture past it)
+  it("no look-around of the catalogue tells a line break beside a match from the text's end", () => {
+    let read = 0;
+    for (const shape of known.shapes) {
+      const { source, flags } = shape.pattern;
+      for (const [kind, body] of lookArounds(source)) {
+        read++;
+        const ahead = new RegExp(`^(?:${body})`, flags.replace("g", ""));
+        const behind = new RegExp(`(?:${body})$`, flags.replace("g", ""));
+        if (kind === "(?!") expect(ahead.test("\n\0\n"), body).toBe(false);
+        if (kind === "(?<!") expect(behind.test("\n\0\n"), body).toBe(false);
+        if (kind === "(?=" && /\((?!\?)/.test(body)) expect(ahead.exec("\n\0\n")?.[0] ?? "", body).toBe("");
+      }
+    }
+    expect(read).toBeGreaterThan(30);
   });
 });

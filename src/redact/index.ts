@@ -94,8 +94,8 @@ const CSRF_ANY = /[cx]srf/i;
  * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
  */
 export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
-/** Already masked: a kept prefix ends in "…". */
-const MASKED = /…|REDACTED\]/;
+/** Already masked: a kept prefix ends in "…" (/…|REDACTED\]/, without a pattern's call: this runs for every match). */
+const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
@@ -143,7 +143,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    if (MASKED.test(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
+    if (masked(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
     if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
@@ -211,6 +211,13 @@ const RUNS = runOf("+/=.~:@&?%\\-");
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODES = runOf("+/=.~:@&?-");
+/** Whether `pattern` matches in `text` (from its start, as `apply` reads it). */
+const finds = (pattern: RegExp, text: string) => {
+  pattern.lastIndex = 0;
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
+};
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
 function escapedAt(text: string, i: number): number {
   const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
@@ -221,14 +228,14 @@ function escapedAt(text: string, i: number): number {
 }
 
 /**
- * `text` from `start` to `stop`, every escape of a token character decoded; `marks` gets, for each,
- * its index in the result and its length in `text` (to map the result back). Slices between escapes,
- * no buffer a region: escape-dense text has a region a line, and allocation was most of its cost.
+ * `text` from `from` to `stop`, every escape of a token character from `start` on decoded; `marks`
+ * gets, for each, its index in the result and its length in `text` (to map the result back). Slices
+ * between escapes, no buffer a region, the raw context in the first: escape-dense text has a region a
+ * line, and allocation was most of its cost.
  */
-function decode(text: string, start: number, stop: number): [plain: string, marks: number[]] {
+function decode(text: string, from: number, start: number, stop: number, marks: number[]): string {
   let plain = "";
-  const marks: number[] = [];
-  let seg = start; // text from `seg` is not in `plain` yet
+  let seg = from; // text from `seg` is not in `plain` yet
   for (let i = start; i < stop; i++) {
     const c = text.charCodeAt(i);
     if (c !== 37 && c !== 92) continue;
@@ -241,7 +248,7 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
     i += len - 1;
     seg = i + 1;
   }
-  return [plain + text.slice(seg, stop), marks];
+  return plain + text.slice(seg, stop);
 }
 
 /**
@@ -252,61 +259,72 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
-  if (!ESCAPE_NEAR.test(text)) return text;
-  // Regions first: raw context from `from`, decoded from `start` to `stop`
-  const regions: number[] = [];
-  let ran = 0; // where the last run ended: runs are scanned once
-  ESCAPE.lastIndex = 0;
-  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
-    let s = m.index;
-    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
-    RUN_ON.lastIndex = ESCAPE.lastIndex;
-    RUN_ON.exec(text);
-    const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
-    if (e - s < 8) continue; // decoded, under 6 characters: no secret
-    // the rest of the line: 64 characters, and the token running on past them (never half of it)
-    let end = Math.min(text.length, e + 64);
-    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
-    for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
-    let f = s;
-    while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
-    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
-    else regions.push(f, s, end);
-  }
-  // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
-  // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
-  const windows: [window: string, before: number, marks: number[]][] = [];
-  for (let r = 0; r < regions.length; r += 3) {
-    const before = text.slice(regions[r], regions[r + 1]);
-    const [plain, marks] = decode(text, regions[r + 1], regions[r + 2]);
-    const window = before + plain;
-    windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
-  }
-  const all = windows.map((w) => w[0]).join("\n\0\n");
-  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
-  let out = "";
-  let at = 0; // text before `at` is written
-  for (let w = 0; w < windows.length; w++) {
-    const [window, before, marks] = windows[w];
-    let clean = window;
-    for (const shape of live) clean = apply(clean, shape);
-    if (clean === window) continue;
-    // the stretch that changed, and where its ends stand in the text
-    const from = regions[w * 3];
-    let head = 0;
-    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
-    let tail = 0;
-    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
-    const inText = (i: number) => {
-      let t = from + i;
-      for (let k = 0; k < marks.length && marks[k] + before < i; k += 2) t += marks[k + 1] - 1;
-      return t;
-    };
-    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
-    at = inText(window.length - tail);
-  }
-  return out + text.slice(at);
+const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
+  let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first text with escapes
+  const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
+  return (text: string): string => {
+    if (!ESCAPE_NEAR.test(text)) return text;
+    // Regions first: raw context from `from`, decoded from `start` to `stop`
+    const regions: number[] = [];
+    let ran = 0; // where the last run ended: runs are scanned once
+    ESCAPE.lastIndex = 0;
+    for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
+      let s = m.index;
+      while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
+      RUN_ON.lastIndex = ESCAPE.lastIndex;
+      RUN_ON.exec(text);
+      const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
+      if (e - s < 8) continue; // decoded, under 6 characters: no secret
+      // the rest of the line: 64 characters, and the token running on past them (never half of it)
+      let end = Math.min(text.length, e + 64);
+      while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
+      for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
+      let f = s;
+      while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
+      if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
+      else regions.push(f, s, end);
+    }
+    // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
+    // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
+    const windows: string[] = [];
+    const marksOf: number[][] = [];
+    for (let r = 0; r < regions.length; r += 3) {
+      const marks: number[] = [];
+      const window = decode(text, regions[r], regions[r + 1], regions[r + 2], marks);
+      windows.push(marks.length && window.length >= least ? window : ""); // shorter than any match: nothing to find
+      marksOf.push(marks);
+    }
+    const all = windows.join("\n\0\n");
+    // (the trigger scan first: one pass over them, where each prefilter tried would read them all). A
+    // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
+    // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
+    // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
+    const hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(all);
+    const live = shapes.filter((shape, k) => hit[k] && (hit[k] > 1 || !shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)) && (!joinable[k] || finds(shape.pattern, all)));
+    let out = "";
+    let at = 0; // text before `at` is written
+    for (let w = 0; w < windows.length; w++) {
+      const window = windows[w];
+      const marks = marksOf[w];
+      let clean = window;
+      for (const shape of live) clean = apply(clean, shape);
+      if (clean === window) continue;
+      // the stretch that changed, and where its ends stand in the text
+      const from = regions[w * 3];
+      let head = 0;
+      while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
+      let tail = 0;
+      while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+      const inText = (i: number) => {
+        let t = from + i;
+        for (let k = 0; k < marks.length && marks[k] < i; k += 2) t += marks[k + 1] - 1;
+        return t;
+      };
+      out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
+      at = inText(window.length - tail);
+    }
+    return out + text.slice(at);
+  };
 };
 
 /**

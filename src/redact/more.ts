@@ -52,8 +52,6 @@ const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`
 const NOT_VALUE_OR_PLACEHOLDER = new RegExp(`${NOT_VALUE.source}|${PLACEHOLDER_VALUE.source}`, "i");
 /** A named value that is none, or stands for one: NOT_VALUE, a whole placeholder, AWS's `…EXAMPLE`, or as documentation writes one (stricter than ./shapes.ts's `standsFor`, which any value holding `xxxx` or `example` meets). */
 const notNamedValue = (value: string) => NOT_VALUE_OR_PLACEHOLDER.test(value) || value.endsWith("EXAMPLE") || value.endsWith("EXAMPLEKEY") || p.documented(value);
-/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): it names the credential rather than holding it. */
-const IDENTIFIER = /^[A-Za-z_]+$/;
 /** A credential's word as a word of an identifier: `hashed_password`, `accessToken`, `apiKey`, `secret`. */
 const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)s?(?:_|$)|[a-z](?:Secret|Pass(?:word)?|Pwd|Token|Key|Credentials?|Auth)|^(?:secret|pass(?:word)?|pwd|token|key|credentials?|auth)[A-Z]/;
 
@@ -65,21 +63,23 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
  * without a random run (`*_FILE`), a placeholder, a code identifier.
  */
 function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
-  // (cheap tests first, by char code where a pattern would be tried at every start: this runs for
-  // every value a credential's name gives, and adversarial text gives one every few characters)
+  // (cheap tests first, by char code where a pattern would be tried at every start, and read in place:
+  // this runs for every value a credential's name gives, and adversarial text gives one every few characters)
   // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`); a bare `token` is no name
   const first = match.charCodeAt(0);
   const c = before.charCodeAt(before.length - 1);
-  if (first === 112 ? c >= 97 && c <= 122 && /^pass|^pwd/i.test(match) : first === 80 ? c >= 65 && c <= 90 && /^pass|^pwd/i.test(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
+  if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
   if (!CREDENTIAL_NAME.test(match)) return false;
-  const between = match.slice(0, match.lastIndexOf(value));
+  const n = match.lastIndexOf(value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
-  if (between.includes("\n") || between.endsWith(":")) return false;
-  const last = between.charCodeAt(between.length - 1);
-  const quoted = last === 34 || last === 39 || last === 96 || (!(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(between));
-  const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
+  if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
+  const last = match.charCodeAt(n - 1);
+  // (after a bare space or "is", group 4, no quote stands before the spaces)
+  const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n)));
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
+  const comma = holdsBefore(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
-  if (group === 4 && !prose && !between.includes(",") && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
+  if (group === 4 && !prose && !comma && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
@@ -87,12 +87,31 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;
-  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
+  const identifier = identifierCode(value);
+  if (!quoted && identifier && (NAMES_CREDENTIAL.test(value) || (!prose && ",;)]}".includes(after || "\0")))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
-  if (between.includes(",") && IDENTIFIER.test(value)) return false;
+  if (comma && identifier) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
   // after a password's name that is no predicate ("the password is letmein", not "… is too short")
-  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (/^pass|^pwd/i.test(match) && proseWord(word));
+  return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (passwordWord(match) && proseWord(word));
+}
+
+/** Whether `text` holds `s` before index `n`. */
+const holdsBefore = (text: string, s: string, n: number) => {
+  const i = text.indexOf(s);
+  return i >= 0 && i < n;
+};
+/** Whether `text` starts with `pass` or `pwd`, in any case (/^pass|^pwd/i). */
+const passwordWord = (text: string) =>
+  (text.charCodeAt(0) | 32) === 112 &&
+  ((text.charCodeAt(1) | 32) === 97 ? (text.charCodeAt(2) | 32) === 115 && (text.charCodeAt(3) | 32) === 115 : (text.charCodeAt(1) | 32) === 119 && (text.charCodeAt(2) | 32) === 100);
+/** An identifier in code (`password: hashedPassword,`, `token = accessToken;`): letters and `_` only; it names the credential rather than holding it. */
+function identifierCode(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i) | 32;
+    if (!(c >= 97 && c <= 122) && value.charCodeAt(i) !== 95) return false;
+  }
+  return value.length > 0;
 }
 
 

@@ -339,6 +339,8 @@ const passwordLike = (value: string) =>
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
 const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+/** Whether a value starts with `csrf` or `xsrf`, in any case (/^[cx]srf/i, by char code: per candidate value). */
+const csrfStart = (v: string) => ((v.charCodeAt(0) | 32) === 99 || (v.charCodeAt(0) | 32) === 120) && (v.charCodeAt(1) | 32) === 115 && (v.charCodeAt(2) | 32) === 114 && (v.charCodeAt(3) | 32) === 102;
 /** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
@@ -636,7 +638,7 @@ export const SHAPES: Shape[] = [
     valid: (v, before, after, match, group) =>
       after !== "(" &&
       !notAfter(before) &&
-      !/^[cx]srf/i.test(v) && // `Cookie: csrftoken=…`
+      !csrfStart(v) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
@@ -687,7 +689,11 @@ const PLACEHOLDER = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_])|x{4}|example|
  */
 export const standsFor = (value: string) => PLACEHOLDER.test(value) || documented(value);
 /** How documentation writes a value it does not give: a word in capitals (`PASSWORD`, `API_KEY`), or the name itself. */
-const documented = (value: string) => /^[A-Z]+(?:_[A-Z]+)*$/.test(value) || /^(?:password|passwd|pass|pwd|secret)$/i.test(value);
+const documented = (value: string) => {
+  const c = value.charCodeAt(0);
+  // (each pattern only where its first letter stands: this runs for every value a credential's name gives)
+  return (c >= 65 && c <= 90 && /^[A-Z]+(?:_[A-Z]+)*$/.test(value)) || (((c | 32) === 112 || (c | 32) === 115) && /^(?:password|passwd|pass|pwd|secret)$/i.test(value));
+};
 export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 /** A URL (its credentials have their own shape) or a file path. */
 const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
@@ -744,15 +750,30 @@ export function bareToken(value: string): boolean {
   return casesAndDigits(value) && looksRandom(value) && !NOT_SECRET.test(value) && !FILE_MAGIC.test(value) && entropy(value) > 3.6 && !identifier(value) && !hooks.plain(value);
 }
 
-/** A segment of an identifier: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
-const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+/** A segment of an identifier, from `lastIndex` to a `_`, `-` or the end: a word (`None`, `KeyMeshing`), a number, a word and its number (`Gost28147`, `x64`), a lower-case hash. */
+const SEGMENT = /(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)(?![^_-])/y;
+/** A segment of 3 letters or more. */
+const LETTERS = /[A-Za-z]{3,}(?![^_-])/y;
 /**
  * Four or more words joined by `_` or `-`, two of them words of letters: a constant (`SN_id_Gost28147_89_None_KeyMeshing`), an OID's
- * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words.
+ * name, a cache key (`node-cache-Linux-x64-npm-<hash>`). A token's random segments are no words. Read in
+ * place, not split (it runs for every candidate token).
  */
 export function identifier(value: string): boolean {
-  const segments = value.split(/[_-]/);
-  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
+  let words = 0;
+  let segments = 0;
+  for (let start = 0, end = 0; end <= value.length; end++) {
+    const c = value.charCodeAt(end);
+    if (c !== 95 && c !== 45 && end < value.length) continue;
+    segments++;
+    if (end > start) {
+      SEGMENT.lastIndex = LETTERS.lastIndex = start;
+      if (!SEGMENT.test(value)) return false;
+      if (LETTERS.test(value)) words++;
+    }
+    start = end + 1;
+  }
+  return segments >= 4 && words >= 2;
 }
 
 /** Lower case, upper case, and two digits with 1 to 40 other characters between them, in one pass (per candidate value). */

@@ -2,7 +2,7 @@
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
 import { apply } from "../../src/redact/index.js";
-import { ID_WORDS, PARTS as p, type Shape, wordStart } from "../../src/redact/shapes.js";
+import { ID_WORDS, PARTS as p, type Shape, runOf, wordStart } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
@@ -189,3 +189,120 @@ export const EXAMPLE = /EXAMPLE$|[_/-](?:x{4,}|X{4,})$/;
 
 // ./shapes.ts's generic assignment (a bare token after a name, a flag or a field), run over the whole text
 export const ASSIGNED = /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,60}))\1\\?["']?\s{0,4}(?:=|:(?=\s|\\?["']))\s{0,4})\\?["']?([\w+~-]{20,120}={0,2})(?![\w+=~./-])/g;
+
+// ./index.ts's escape decoding before issue 29's per-match work (round 8): a pattern's call per escape and per run,
+// each region's context sliced and joined to its decoded part. test/redact-checks.test.ts asserts the rewrite redacts the same.
+/** A JSON `\u` or URL `%` escape of a printable ASCII character. */
+const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
+const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
+/** The rest of a run of characters around an escape, from where it is (RUNS). */
+const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
+/** Whether a char code is a run's, by table: read for every character back from an escape. */
+const RUNS = runOf("+/=.~:@&?%\\-");
+const runCode = (c: number) => c < 128 && RUNS[c] === 1;
+/** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
+const DECODES = runOf("+/=.~:@&?-");
+/** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
+function escapedAt(text: string, i: number): number {
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
+  const high = len && text.charCodeAt(i + len - 2) - 48;
+  const hex = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
+  const low = hex >= 48 && hex <= 57 ? hex - 48 : hex >= 97 && hex <= 102 ? hex - 87 : -1;
+  return high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low] ? high * 16 + low : -1;
+}
+
+/**
+ * `text` from `start` to `stop`, every escape of a token character decoded; `marks` gets, for each,
+ * its index in the result and its length in `text` (to map the result back). Slices between escapes,
+ * no buffer a region: escape-dense text has a region a line, and allocation was most of its cost.
+ */
+function decode(text: string, start: number, stop: number): [plain: string, marks: number[]] {
+  let plain = "";
+  const marks: number[] = [];
+  let seg = start; // text from `seg` is not in `plain` yet
+  for (let i = start; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 37 && c !== 92) continue;
+    const len = c === 37 ? 3 : 6;
+    const code = i + len > stop ? -1 : escapedAt(text, i);
+    if (code < 0) continue;
+    plain += text.slice(seg, i);
+    marks.push(plain.length, len);
+    plain += String.fromCharCode(code);
+    i += len - 1;
+    seg = i + 1;
+  }
+  return [plain + text.slice(seg, stop), marks];
+}
+
+/**
+ * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
+ * redirect). Each run of token characters around an escape has a window: the run, what follows it on
+ * its line (64 characters and the token they end in) and 48 characters before it. Windows that overlap
+ * are one region, decoded once and redacted once (escape-dense text is one region, not a window per
+ * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
+ * and masked, and the rest keeps its escapes. Each character is in one region: linear.
+ */
+export const encodedBefore = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
+  if (!ESCAPE_NEAR.test(text)) return text;
+  // Regions first: raw context from `from`, decoded from `start` to `stop`
+  const regions: number[] = [];
+  let ran = 0; // where the last run ended: runs are scanned once
+  ESCAPE.lastIndex = 0;
+  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
+    let s = m.index;
+    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
+    RUN_ON.lastIndex = ESCAPE.lastIndex;
+    RUN_ON.exec(text);
+    const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
+    if (e - s < 8) continue; // decoded, under 6 characters: no secret
+    // the rest of the line: 64 characters, and the token running on past them (never half of it)
+    let end = Math.min(text.length, e + 64);
+    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
+    for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
+    let f = s;
+    while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
+    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
+    else regions.push(f, s, end);
+  }
+  // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
+  // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
+  const windows: [window: string, before: number, marks: number[]][] = [];
+  for (let r = 0; r < regions.length; r += 3) {
+    const before = text.slice(regions[r], regions[r + 1]);
+    const [plain, marks] = decode(text, regions[r + 1], regions[r + 2]);
+    const window = before + plain;
+    windows.push([marks.length && window.length >= least ? window : "", before.length, marks]); // shorter than any match: nothing to find
+  }
+  const all = windows.map((w) => w[0]).join("\n\0\n");
+  const live = shapes.filter((shape) => (!shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)));
+  let out = "";
+  let at = 0; // text before `at` is written
+  for (let w = 0; w < windows.length; w++) {
+    const [window, before, marks] = windows[w];
+    let clean = window;
+    for (const shape of live) clean = apply(clean, shape);
+    if (clean === window) continue;
+    // the stretch that changed, and where its ends stand in the text
+    const from = regions[w * 3];
+    let head = 0;
+    while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
+    let tail = 0;
+    while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+    const inText = (i: number) => {
+      let t = from + i;
+      for (let k = 0; k < marks.length && marks[k] + before < i; k += 2) t += marks[k + 1] - 1;
+      return t;
+    };
+    out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
+    at = inText(window.length - tail);
+  }
+  return out + text.slice(at);
+};
+
+// ./shapes.ts's `identifier` before round 8 (split, then each segment tested whole)
+const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-f]+)$/;
+export function identifier(value: string): boolean {
+  const segments = value.split(/[_-]/);
+  return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
+}
