@@ -172,12 +172,14 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 8 (adversarial) +290 B: escape regions read only by the shapes that find something in them joined
  * (escape-dense text ~1.7×), the credential name's checks read the match in place (named values ~+15 %),
  * identifiers read in place (tokens like `md-…` runs ~+15 %).
+ * Round 8 merged: 48,916 → 50,431 B; beside the Responses and Anthropic dialects the same code gzips
+ * ~250 and ~150 B larger than alone, so their offsets grew by that.
  */
-const TOTAL_COMPACT = 50_200;
+const TOTAL_COMPACT = 50_450;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },
-  { names: ["compact", "anthropicMessages", "anthropic"], budget: 20_000, total: TOTAL_COMPACT + 2_500 },
-  { names: ["compact", "openAIResponses"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },
+  { names: ["compact", "anthropicMessages", "anthropic"], budget: 20_000, total: TOTAL_COMPACT + 2_650 },
+  { names: ["compact", "openAIResponses"], budget: 19_000, total: TOTAL_COMPACT + 1_750 },
   { names: ["plan"], budget: 10_000, total: 10_000 },
 ];
