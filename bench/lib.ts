@@ -164,10 +164,8 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 8 (prune) +200 B: pruning's stand-ins (one-liners, shrunk arguments) kept beside a message's
  * count by object and read by a later pass given the same message (an SDK compacting the history it
  * keeps): a 128k pass on the same objects 8 → 2.3 ms CPU; none kept for messages parsed anew.
- * Branch r8-prune-fingerprint only, +270 B more (over the lane's 300 with the above): `state.sent`'s
- * fingerprint hashed message by message, a message's piece kept beside its count: 2.3 → ~1.45 ms.
  */
-const TOTAL_COMPACT = 49_805;
+const TOTAL_COMPACT = 49_535;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

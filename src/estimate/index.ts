@@ -32,13 +32,12 @@ export interface EstimateSettings {
  * calibration that moves (usage calibrates after each answer) never makes a message be counted again.
  * And each text with its count, [text, count, …]: a pass that rewrites the message counts only the
  * texts it changed (src/estimate/rewritten.ts). A pass that prunes keeps the message's stand-ins
- * beside (src/prune/index.ts), and a pass that rewrites its piece of the sent fingerprint
- * (src/report/cache.ts), gone with the entry when the message is counted again (no WeakMap of
+ * beside (src/prune/index.ts), gone with the entry when the message is counted again (no WeakMap of
  * their own: its entries for messages parsed anew each request, never seen again, cost the collector).
  */
 export const counted = new WeakMap<
   object,
-  [view: MessageView, counter: TextCounter, imageTokens: number, fixed: number, text: number, counts: (string | number)[], standIns?: unknown, piece?: unknown]
+  [view: MessageView, counter: TextCounter, imageTokens: number, fixed: number, text: number, counts: (string | number)[], standIns?: unknown]
 >();
 
 /** A message is kept from this many tokens on (~250 characters). */
