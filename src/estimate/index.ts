@@ -31,14 +31,9 @@ export interface EstimateSettings {
  * the fixed tokens (framing, images) and the texts' uncalibrated count, scaled when read: a
  * calibration that moves (usage calibrates after each answer) never makes a message be counted again.
  * And each text with its count, [text, count, …]: a pass that rewrites the message counts only the
- * texts it changed (src/estimate/rewritten.ts). A pass that prunes keeps the message's stand-ins
- * beside (src/prune/index.ts), gone with the entry when the message is counted again (no WeakMap of
- * their own: its entries for messages parsed anew each request, never seen again, cost the collector).
+ * texts it changed (src/estimate/rewritten.ts).
  */
-export const counted = new WeakMap<
-  object,
-  [view: MessageView, counter: TextCounter, imageTokens: number, fixed: number, text: number, counts: (string | number)[], standIns?: unknown]
->();
+export const counted = new WeakMap<object, [view: MessageView, counter: TextCounter, imageTokens: number, fixed: number, text: number, counts: (string | number)[]]>();
 
 /** A message is kept from this many tokens on (~250 characters). */
 const KEPT_TOKENS = 64;

@@ -1,7 +1,6 @@
 // prune: deterministic savings in the middle before any model runs.
 import { callsOfResults } from "../dialects/pairs.js";
 import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
-import { counted } from "../estimate/index.js";
 import { rewrittenTokens } from "../estimate/rewritten.js";
 import { lastOf, sum } from "../plan/index.js";
 import { keptTokens } from "../plan/kept.js";
@@ -30,32 +29,6 @@ function parsedOnce(r: Redaction): Once {
   return once;
 }
 
-/**
- * Stand-ins kept beside a message's count (by object: src/estimate), for one catalogue: a later pass
- * given the same message (an SDK that compacts the history it keeps before each call) reads its
- * one-liners and shrunk arguments here instead of redacting and quoting again. Each is kept with what
- * it was written from (the output and its call, or the arguments): a message changed in place, or
- * another call, writes it again.
- */
-type StandIns = [catalogue: object, kept: Map<string, [from: unknown[], made: string | undefined]>];
-
-/** `make()`, or what it made for message `m` from the same `from` under the same catalogue in an earlier pass. */
-function madeBefore(m: unknown, catalogue: object | undefined, key: string, from: unknown[], make: () => string | undefined): string | undefined {
-  const entry = catalogue && counted.get(m as object); // none for a draft (no catalogue), or a message not counted by object
-  if (!entry) return make();
-  let ins = entry[6] as StandIns | 0 | undefined;
-  if (ins === undefined) {
-    entry[6] = 0; // kept from a message's second pass on: a worker's messages, parsed anew, keep none
-    return make();
-  }
-  if (!ins || ins[0] !== catalogue) entry[6] = ins = [catalogue!, new Map()];
-  const kept = ins[1].get(key);
-  if (kept && kept[0].every((x, i) => x === from[i])) return kept[1];
-  const made = make();
-  ins[1].set(key, [from, made]);
-  return made;
-}
-
 export interface PruneResult<M> {
   /** The whole transcript with middle messages replaced where pruned (others by identity). */
   messages: M[];
@@ -82,7 +55,7 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, message: unknown, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean, catalogue?: object) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Map<string, number>, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -97,18 +70,17 @@ function prunedResults(i: number, message: unknown, m: MessageView, calls: (Tool
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      const line = () => prunedOutputLine(target(), r.text, r.images, once, () => exitOf(r));
-      outputs.set(k, cited(madeBefore(message, catalogue, `o${k}`, [call?.name, call?.arguments, r.text, r.images], line)!, ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, () => exitOf(r)), ref));
     }
   });
   return { outputs, duplicate };
 }
 
-function shrunkCalls(message: unknown, m: MessageView, isProtected: (name?: string) => boolean, once: Once, catalogue?: object): Map<number, string> {
+function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, once: Once): Map<number, string> {
   const shrunk = new Map<number, string>();
   m.toolCalls.forEach((c, k) => {
     if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
-    const smaller = madeBefore(message, catalogue, `a${k}`, [c.arguments], () => shrinkArguments(c.arguments, once, once.argumentsOf(c.arguments)));
+    const smaller = shrinkArguments(c.arguments, once, once.argumentsOf(c.arguments));
     if (smaller !== undefined) shrunk.set(k, smaller);
   });
   return shrunk;
@@ -139,10 +111,9 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     const m = views[i];
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
-    const catalogue = r === once ? redaction.streamKit.shapes : undefined; // a draft's are never kept
 
-    const results = prunedResults(i, next, m, calls[i], newest, isProtected, pass, r, pictures, catalogue);
-    const shrunk = shrunkCalls(next, m, isProtected, r, catalogue);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures);
+    const shrunk = shrunkCalls(m, isProtected, r);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
