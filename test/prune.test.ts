@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { MessageView } from "../src/dialects/view.js";
 import { compact, type ChatMessage } from "../src/index.js";
+import { PRUNE_MIN_CHARS } from "../src/options.js";
+import { newestCopies } from "../src/prune/index.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
 
 function agent(turns: number, output: (i: number) => string, name = "Bash"): ChatMessage[] {
@@ -121,5 +125,30 @@ describe("prune", () => {
     m.push(...call("Bash", { command: "ls" }, filler(300)));
     const tight = await compact(m, { contextWindow: 20_000 });
     expect(tight.report.mode).toBe("summary");
+  });
+});
+
+describe("the newest copy of an output", () => {
+  /** As it was: a map by text (each output hashed). */
+  function formerNewest(views: MessageView[]): Map<string, number> {
+    const newest = new Map<string, number>();
+    views.forEach((m, i) => {
+      for (const r of m.results) if (r.text.length >= PRUNE_MIN_CHARS) newest.set(r.text, i);
+    });
+    return newest;
+  }
+  const viewOf = (texts: string[]) => ({ results: texts.map((text) => ({ text })) }) as unknown as MessageView;
+
+  it("is found by length first as the map by text found it: copies, and texts of one length that differ (property)", () => {
+    // texts of a few lengths around the threshold, many of one length, some equal
+    const text = fc.tuple(fc.constantFrom(PRUNE_MIN_CHARS - 1, PRUNE_MIN_CHARS, PRUNE_MIN_CHARS + 7), fc.constantFrom("a", "b", "c"), fc.nat(3)).map(([n, c, k]) => `${c.repeat(k)}${"x".repeat(n - k)}`);
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { maxLength: 3 }), { maxLength: 12 }), fc.array(text, { maxLength: 6 }), (messages, asked) => {
+        const views = messages.map(viewOf);
+        const [now, before] = [newestCopies(views), formerNewest(views)];
+        for (const t of [...messages.flat(), ...asked]) expect(now(t)).toBe(before.get(t));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

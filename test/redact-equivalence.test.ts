@@ -395,6 +395,48 @@ describe("quoting from a window of a long text", () => {
     );
   });
 
+  it("a window without what a `context` shape's matches hold reads as the whole, wherever the context stands (property)", () => {
+    // Oracle's prefilter (`sqlplus`) and random_password's may stand anywhere; a match of the one holds
+    // an `@` (or an escape decoded to one), of the other `"result"`: a window lacking them is read, not
+    // the whole. The quoted line (an error) with a context near it or far from it, before or after.
+    const contexts = ["sqlplus -s", "jdbc:oracle:thin", "host db:1521", 'resource "random_password" "db" {}', "jdbc%3Aoracle%3Athin", "url=jdbc\\u003aoracle"];
+    const quoted = [
+      "scott/tig3r9x@dbhost:1521/orcl",
+      "scott/tig3r9x@dbhost/orcl",
+      "scott/tig3r9x%40dbhost/orcl",
+      "scott/tig3r9x\\u0040dbhost/orcl",
+      "u/p4ssw0rdX@//h/s",
+      '"result": "Xq9vL7mZ4pR2wT8y"',
+      '"result" : "hunter2-Qx9vL7"',
+      "connection refused",
+    ].map((q) => `error: ${q}`);
+    const filler = fc.array(fc.constantFrom("ok", "x ".repeat(300), "filler text ".repeat(60), ...lines.slice(0, 40)), { maxLength: 12 });
+    const doc = fc
+      .tuple(filler, fc.constantFrom(...contexts), filler, fc.constantFrom(...quoted), filler, fc.boolean())
+      .map(([a, context, b, line, c, after]) => (after ? [...a, line, ...b, context, ...c] : [...a, context, ...b, line, ...c]).join("\n"));
+    let read = 0;
+    fc.assert(
+      fc.property(doc, (output) => {
+        // the former reading: a text holding a context shape's context was never read in a window
+        if (redactor.contextIn(output) && redactor.redactFrom(output, 0, 1) !== undefined) read++;
+        expect(prunedOutputLine("Bash", output, 0, redactor)).toBe(prunedOutputLine("Bash", output, 0, whole));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(read).toBeGreaterThan(300);
+  });
+
+  it("each `context` shape says what every match of it holds, and matches nothing without it", () => {
+    const contextual = redactor.streamKit.shapes.filter((s) => s.context);
+    expect(contextual.length).toBeGreaterThan(1);
+    const texts = [...lines, ...SHAPE_EXAMPLES, ...adversarialSeeds(), "sqlplus scott/tig3r9x@dbhost/orcl", 'random_password "result": "Xq9vL7mZ4pR2wT8y"'];
+    for (const shape of contextual) {
+      expect(shape.holds).toBeTruthy();
+      expect(texts.some((t) => apply(t, shape, true) !== t)).toBe(true);
+      for (const t of texts.map((x) => x.replaceAll(shape.holds!, " "))) expect(apply(t, shape, true)).toBe(t);
+    }
+  });
+
   it("read past the kept part as far as a value in quotes runs on", () => {
     const line = `secret_token: "hello world Qx9vL7mZ4pR2 ${"and more ".repeat(40)}"`;
     const args = JSON.stringify({ content: `${line}\n${"filler text ".repeat(400)}` });

@@ -358,6 +358,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     group: [1],
     needs: /random_password/,
     context: true,
+    holds: '"result"',
   },
   {
     // A session cookie: a name that says session (`sessionid`, `PHPSESSID`, `connect.sid`,

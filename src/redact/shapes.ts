@@ -33,6 +33,8 @@ export interface Shape {
    * whether the whole holds it.
    */
   context?: true;
+  /** What every match of a `context` shape holds (no marker does): a window without it reads alike wherever the context is. */
+  holds?: string;
   /** Its shortest match, where under 8 characters (every shape of the catalogue needs 8: `?pwd=abc`; a known value 4). */
   min?: number;
   /** A last check on the value, with the 64 characters before the match, the one after it, the match, and the group that holds the value (0: the whole match). */
@@ -609,6 +611,7 @@ export const SHAPES: Shape[] = [
     group: [1],
     needs: /sqlplus|oracle|:1521/i,
     context: true, // anywhere in the text
+    holds: "@",
     valid: (v) => /\d/.test(v) && /[A-Za-z]/.test(v),
   },
   {

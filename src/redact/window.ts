@@ -55,17 +55,23 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
     prefilters.set(shapes, (starts = { far: startsOf((s) => s.far), long: startsOf((s) => s.long), context: (text) => contexts.some((r) => r.test(text)) }));
   }
   const { far, long, context } = starts;
+  const contextShapes = shapes.filter((s) => s.context);
 
+  /** A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind, PuTTY's private lines. */
+  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text);
   /**
-   * A text holding a shape of unbounded reach: a private key's BEGIN or END, a Secret manifest's kind,
-   * PuTTY's private lines, the context of a `context` shape (its prefilter may stand anywhere).
+   * Whether a window of `text` may read otherwise than the whole: the whole holds the context of a
+   * `context` shape (its prefilter may stand anywhere) and the window what that shape's matches hold
+   * (an escape decoded, `%40`, is read with its own region's context alone: ./index.ts's `encodedOf`).
+   * Asked of the window first: a window without an `@` needs no scan of a 50 KB output for `sqlplus`.
    */
-  const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text) || context(text);
+  const unsure = (text: string, window: string) => contextShapes.some((s) => !s.holds || window.includes(s.holds)) && context(text);
 
   /**
    * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
    * the reach of the shapes that may start near it each side (and what a check reads before), widened
-   * to a space or a quote so that no run is cut. Undefined when `text` holds a shape of unbounded reach.
+   * to a space or a quote so that no run is cut. Undefined when `text` holds a shape of unbounded reach
+   * (a `context` shape's context: `unsure`).
    */
   const around = (text: string, from: number, to: number): [number, number] | undefined => {
     if (unbounded(text)) return undefined;
@@ -88,6 +94,7 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
       const w = around(text, from, to);
       if (!w) return undefined;
       const raw = text.slice(w[0], w[1]);
+      if (unsure(text, raw)) return undefined;
       const window = redact(raw);
       // nothing masked before `from` (as a rule): the window's part before it is the whole's, unread again
       const head = from - w[0];
@@ -95,7 +102,7 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
       const before = redact(text.slice(w[0], from));
       return window.startsWith(before) ? window.slice(before.length) : undefined;
     },
-    readTo: (text, to) => around(text, 0, to)?.[1],
+    readTo: (text, to) => (context(text) ? undefined : around(text, 0, to)?.[1]),
   };
 }
 
