@@ -107,4 +107,27 @@ describe("a judged call's arguments, as the checkpoint reads them", () => {
     // a Secret manifest anywhere: no window tells
     expect(quotedArguments(JSON.stringify({ file_path: "k.yaml", content: `${"x\n".repeat(600)}kind: Secret\ndata:\n  a: b` }), redactor)).toBeUndefined();
   });
+
+  it("read whole where an escape's region may run from a quoted value to a context past the window (property)", () => {
+    // Arguments are one line: escape regions (./src/redact/index.ts, `encodedOf`) that overlap join, and
+    // a region that starts at `u/pass1%40h` may reach an Oracle context 1,000 characters on, which a
+    // window cut short never sees. The review's leak: the password quoted raw.
+    for (const at of ["%40", "\\u0040"]) {
+      const leak = `{"command":"u/pass1${at}h:","x":"%41${"a".repeat(1000)} oracle"}`;
+      expect(callArguments(leak, redactor)?.command).not.toContain("pass1");
+      expect(quoted(callArguments(leak, redactor))).toBe(quoted(former(leak)));
+    }
+    const escaped = fc.constantFrom("%40", "\\u0040", "%41", "\\u0041", "%2F", "\\u002f");
+    const run = fc.tuple(escaped, fc.constantFrom("a", "Zx8", "tok-", "x y "), fc.integer({ min: 1, max: 400 })).map(([e, r, n]) => e + r.repeat(n));
+    const context = fc.constantFrom(" oracle", " sqlplus", " db:1521", " jdbc%3Aoracle", " nothing");
+    const line = fc
+      .tuple(fc.constantFrom("u/pass1", "scott/tig3r9x", "app/Hx8qLw2z", "npm test"), escaped, fc.constantFrom("h:", "db/orcl", "dbhost:1521/XE"), fc.array(run, { minLength: 1, maxLength: 6 }), context, fc.boolean())
+      .map(([user, at, host, runs, ctx, path]) => JSON.stringify({ [path ? "file_path" : "command"]: user + at + host, x: runs.join(" ") + ctx }).replace(/\\\\/g, "\\"));
+    fc.assert(
+      fc.property(line, (a) => {
+        expect(quoted(callArguments(a, redactor))).toBe(quoted(former(a)));
+      }),
+      { numRuns: 1500 },
+    );
+  });
 });

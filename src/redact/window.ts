@@ -18,6 +18,8 @@ const CHECKED_BEFORE = 64;
 const WINDOW_BREAK = /[\s"'<>]/;
 /** How far before a value its credential's name may stand (a name of 60 characters, quotes, an operator). */
 const NAME_REACH = 96;
+/** A JSON `\u` or URL `%` escape of a printable ASCII character (what ./index.ts decodes). */
+const ESCAPED = /\\u00[2-7]|%[2-7]/;
 
 export interface Windows {
   /** Whether a text starts a `far` shape (streaming keeps its whole context after one). */
@@ -61,11 +63,13 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
   const unbounded = (text: string) => text.includes("PRIVATE KEY") || text.includes("Private-Lines") || kubernetes.needs!.test(text);
   /**
    * Whether a window of `text` may read otherwise than the whole: the whole holds the context of a
-   * `context` shape (its prefilter may stand anywhere) and the window what that shape's matches hold
-   * (an escape decoded, `%40`, is read with its own region's context alone: ./index.ts's `encodedOf`).
-   * Asked of the window first: a window without an `@` needs no scan of a 50 KB output for `sqlplus`.
+   * `context` shape (its prefilter may stand anywhere) and the window what that shape's matches hold,
+   * or an escape (`%40` decodes to what they hold; and escape regions that overlap join along a line,
+   * ./index.ts's `encodedOf`, so a region the window cuts short may reach a context past it in the
+   * whole). Asked of the window first: a window without an `@` or an escape needs no scan of a 50 KB
+   * output for `sqlplus`.
    */
-  const unsure = (text: string, window: string) => contextShapes.some((s) => !s.holds || window.includes(s.holds)) && context(text);
+  const unsure = (text: string, window: string) => (ESCAPED.test(window) || contextShapes.some((s) => !s.holds || window.includes(s.holds))) && context(text);
 
   /**
    * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
