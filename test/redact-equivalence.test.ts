@@ -45,6 +45,26 @@ describe("the escape scanner", () => {
     );
   });
 
+  it("reads no escape where its backslash is escaped: a JSON text redacted stays JSON (property)", () => {
+    // `\\u0063` in JSON is a backslash, then "u0063": decoded as an escape, a stretch rewritten around it
+    // wrote `\c`, which is no JSON (found by the round 8 review, present before it)
+    const piece = fc.constantFrom("sqlplus ", "u/pass1", "\\u0040", "%40", "db:1 ", "s", "\\\\u0063", "\\\\", "ott/tiger1", "ghp_R2d9Xk3mQ7vBnZ8wL4tY6uH0cJ5fG2aP9sE", " token=", "\\u0041", "Zx8qLw2zRt5y", "/", ":", " ");
+    const json = fc.array(piece, { minLength: 1, maxLength: 14 }).map((p) => `{"a":"${p.join("")}"}`);
+    let escaped = 0;
+    fc.assert(
+      fc.property(json, (j) => {
+        const out = core.redact(j);
+        expect(() => JSON.parse(out)).not.toThrow();
+        if (j.includes("\\\\u0063") && out !== j) escaped++;
+      }),
+      { numRuns: 4000 },
+    );
+    expect(escaped).toBeGreaterThan(100);
+    const found = `{"a":"sqlplus \\u0041ott/tiger1sqlplus \\\\u0063u/pass1\\u0040ott/tiger1"}`;
+    expect(JSON.parse(core.redact(found)).a).not.toContain("pass1");
+    expect(core.redact(found)).toContain("\\\\u0063u/");
+  });
+
   it("decodes an escape-dense text as one region: the token it spells is masked, the rest keeps its escapes", () => {
     // (the token's raw form, split by its escape, is no token: only the decoded one is found)
     const dense = `x=1 ${"%41".repeat(3000)} ghp_R2d9Xk3mQ7v\\u0042nZ8wL4tY6uH0cJ5fG2aP9sE ${"\\u0041".repeat(3000)} end`;

@@ -218,9 +218,15 @@ const finds = (pattern: RegExp, text: string) => {
   pattern.lastIndex = 0;
   return found;
 };
+/** Whether the backslash at `i` is itself escaped (`\\\\u0041` in JSON: a backslash, then "u0041", no escape). */
+function escapedBackslash(text: string, i: number): boolean {
+  let k = i;
+  while (text.charCodeAt(k - 1) === 92) k--;
+  return (i - k) % 2 === 1;
+}
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
 function escapedAt(text: string, i: number): number {
-  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) && !escapedBackslash(text, i) ? 6 : 0;
   const high = len && text.charCodeAt(i + len - 2) - 48;
   const hex = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
   const low = hex >= 48 && hex <= 57 ? hex - 48 : hex >= 97 && hex <= 102 ? hex - 87 : -1;

@@ -6,6 +6,13 @@ const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
 const TOKEN_CHAR = /[\w+/=.~:@&?-]/;
 const RUN_CHAR = /[\w+/=.~:@&?%\\-]/;
 
+/** Whether the backslash at `i` follows an odd run of backslashes: `\\\\u0041` is a backslash, then "u0041" (round 8's rule). */
+function escapedBackslash(text: string, i: number): boolean {
+  let n = 0;
+  while (text[i - 1 - n] === "\\") n++;
+  return n % 2 === 1;
+}
+
 /** `text` after redaction's escape pass, given the shape pass (`redactShapes`). */
 export function encodedReference(text: string, redactShapes: (text: string) => string): string {
   // Windows: each run of token characters around an escape (8 characters or more), 48 characters
@@ -43,7 +50,7 @@ export function encodedReference(text: string, redactShapes: (text: string) => s
     let i = start;
     for (const m of text.slice(start, stop).matchAll(ESCAPE)) {
       const c = String.fromCharCode(parseInt(m[0].slice(-2), 16));
-      if (!TOKEN_CHAR.test(c)) continue;
+      if (!TOKEN_CHAR.test(c) || (m[0][0] === "\\" && escapedBackslash(text, start + m.index))) continue;
       for (; i < start + m.index; i++) chars.push(text[i]), origin.push(i);
       chars.push(c), origin.push(i);
       i += m[0].length;

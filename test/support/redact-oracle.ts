@@ -203,8 +203,14 @@ const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODES = runOf("+/=.~:@&?-");
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
+/** Round 8's rule, in the former code too: a backslash after an odd run of backslashes starts no escape. */
+function escapedBackslash(text: string, i: number): boolean {
+  let n = 0;
+  while (text.charCodeAt(i - 1 - n) === 92) n++;
+  return n % 2 === 1;
+}
 function escapedAt(text: string, i: number): number {
-  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) ? 6 : 0;
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) && !escapedBackslash(text, i) ? 6 : 0;
   const high = len && text.charCodeAt(i + len - 2) - 48;
   const hex = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
   const low = hex >= 48 && hex <= 57 ? hex - 48 : hex >= 97 && hex <= 102 ? hex - 87 : -1;
