@@ -54,6 +54,20 @@ describe("the trigger scan's automaton", () => {
     }
   });
 
+  it("tells the same of texts across the chunks it reads, an ASCII chunk (read as it is) beside one that is not (lower-cased) (property)", () => {
+    for (const prefilters of lists.slice(0, 4)) {
+      const scan = triggersOf(prefilters);
+      const oracle = old.triggersBefore(prefilters);
+      const text = fc.tuple(textsOf(prefilters), fc.nat(24), textsOf(prefilters), fc.boolean()).map(([a, n, b, far]) => `${"x".repeat(8192 - n)}${a}${far ? "y".repeat(8192) : ""}${b}`);
+      fc.assert(
+        fc.property(text, (t) => {
+          expect([...scan(t)], JSON.stringify(t.slice(8160))).toEqual([...oracle(t)]);
+        }),
+        { numRuns: 150 },
+      );
+    }
+  });
+
   it("tells of every real text what that pattern told: fixtures, corpus, adversarial seeds, and all of them as one text", () => {
     for (const prefilters of lists) {
       const scan = triggersOf(prefilters);
