@@ -54,6 +54,34 @@ describe("the trigger scan's automaton", () => {
     }
   });
 
+  it("tells the same of texts across the chunks it reads, an ASCII chunk (read as it is) beside one that is not (lower-cased) (property)", () => {
+    for (const prefilters of lists.slice(0, 4)) {
+      const scan = triggersOf(prefilters);
+      const oracle = old.triggersBefore(prefilters);
+      const text = fc.tuple(textsOf(prefilters), fc.nat(24), textsOf(prefilters), fc.boolean()).map(([a, n, b, far]) => `${"x".repeat(8192 - n)}${a}${far ? "y".repeat(8192) : ""}${b}`);
+      fc.assert(
+        fc.property(text, (t) => {
+          expect([...scan(t)], JSON.stringify(t.slice(8160))).toEqual([...oracle(t)]);
+        }),
+        { numRuns: 150 },
+      );
+    }
+  });
+
+  it("tells the same where its table outgrows 16 bits: 600 words of 8 letters (property)", () => {
+    let seed = 7;
+    const letters = () => Array.from({ length: 8 }, () => "abcdefghijklmnopqrstuvwxyz"[(seed = (seed * 48271) % 2147483647) % 26]).join("");
+    const many = Array.from({ length: 600 }, (_, i) => new RegExp(letters(), i % 2 ? "i" : ""));
+    const scan = triggersOf(many);
+    const oracle = old.triggersBefore(many);
+    fc.assert(
+      fc.property(textsOf(many), (t) => {
+        expect([...scan(t)], JSON.stringify(t)).toEqual([...oracle(t)]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("tells of every real text what that pattern told: fixtures, corpus, adversarial seeds, and all of them as one text", () => {
     for (const prefilters of lists) {
       const scan = triggersOf(prefilters);
