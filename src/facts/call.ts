@@ -61,8 +61,8 @@ export function exitCode(output: string): number | undefined {
 }
 
 const exits = new WeakMap<{ text: string }, number | undefined>();
-/** `exitCode` of a tool result's view (or what `read` gives: pruning's, kept from an earlier pass), read once a view: pruning's one-liner and the summary's material both state it. */
-export const exitOf = (r: { text: string }, read = () => exitCode(r.text)): number | undefined => (exits.has(r) ? exits.get(r) : exits.set(r, read()).get(r));
+/** `exitCode` of a tool result's view, read once a view: pruning's one-liner and the summary's material both state it. */
+export const exitOf = (r: { text: string }): number | undefined => (exits.has(r) ? exits.get(r) : exits.set(r, exitCode(r.text)).get(r));
 
 export const LEAF_LIMIT = 200;
 

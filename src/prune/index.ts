@@ -70,7 +70,7 @@ function cited(line: string, ref: string): string {
 }
 
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, message: unknown, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -85,7 +85,7 @@ function prunedResults(i: number, m: MessageView, message: unknown, calls: (Tool
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, (read) => exitOf(r, read), message, k), ref));
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, () => exitOf(r)), ref));
     }
   });
   return { outputs, duplicate };
@@ -127,7 +127,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, next, calls[i], newest, isProtected, pass, r, pictures);
+    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures);
     const shrunk = shrunkCalls(m, isProtected, r);
     if (results.outputs.size) {
       next = dialect.withResults(next, results.outputs);

@@ -22,7 +22,8 @@ function salient(output: string): [start: number, max: number] | undefined {
  * a name on the line before, a Secret's kind anywhere), reading only a window around it where that
  * tells the same.
  */
-function salientLine(output: string, r: Redaction, at: ReturnType<typeof salient>): string | undefined {
+function salientLine(output: string, r: Redaction): string | undefined {
+  const at = salient(output);
   if (!at) return undefined;
   const [start, max] = at;
   const end = output.indexOf("\n", start);
@@ -50,31 +51,13 @@ function countLines(s: string): number {
   return n;
 }
 
-/** What an output's one-liner reads of it: its line count, salient line's place and exit status. */
-type Reading = { output: string; lines: number; at: ReturnType<typeof salient>; exit?: number };
-/**
- * Readings by message and result: a pass makes its views anew, but an agent hands the same message
- * objects to each pass, and the outputs it prunes again are read once (three scans of each).
- */
-const readings = new WeakMap<object, Reading[]>();
-
-function readingOf(output: string, message: unknown, k: number): Reading {
-  const held = message === Object(message) ? (readings.get(message as object) ?? readings.set(message as object, []).get(message as object)!) : [];
-  return held[k]?.output === output ? held[k] : (held[k] = { output, lines: countLines(output), at: salient(output) });
-}
-
-/**
- * `exit` gives the output's exit status from `read` (as `verdict` takes it, a thunk: a default value
- * would read the output again for each output with none); `message`, the object the output is result
- * `k` of, keeps what is read of it for later passes.
- */
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, exit = (read: () => number | undefined) => read(), message?: unknown, k = 0): string {
-  const reading = readingOf(output, message, k);
-  const facts = [`${thousands(output.length)} chars`, `${reading.lines} lines`];
-  const code = exit(() => ("exit" in reading ? reading.exit : (reading.exit = exitCode(output))));
+/** `exit` gives the output's exit status (a thunk, as `verdict` takes it: a default value would read the output again for each output with none). */
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, exit = () => exitCode(output)): string {
+  const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
+  const code = exit();
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
-  const line = salientLine(output, r, reading.at);
+  const line = salientLine(output, r);
   return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
 }
 
