@@ -95,7 +95,6 @@ function shrinkValue(v: unknown, raw: unknown, redact: (text: string) => string)
   if (Array.isArray(v)) return v.map((x, i) => shrinkValue(x, raws[i], redact));
   // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
   return Object.fromEntries(Object.entries(v).map(([k, x], i) => [k, shrinkValue(x, raws[i], redact)]));
-  return v;
 }
 
 /**
