@@ -1,15 +1,60 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { fingerprint } from "../fingerprint.js";
+import { fingerprint, mix53 } from "../fingerprint.js";
 import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
-/** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
-export function sentFingerprint(messages: readonly unknown[]): string | undefined {
+/** Marks the fingerprint `state.sent` holds now; one without it (an earlier version's) is `fingerprint`'s. */
+const SENT = "v2:";
+const CHUNK = 8_192; // UTF-16 units encoded at a time: at most 3 bytes each
+const encoder = new TextEncoder();
+const bytes = new Uint8Array(3 * CHUNK + 8); // + up to 4 bytes carried, and a chunk's closing surrogate pair
+const words = new Int32Array(bytes.buffer);
+
+/**
+ * cyrb53 over the UTF-8 of the messages' JSON, read 4 bytes a step (hash53 reads a UTF-16 unit a step).
+ * Each message is stringified alone: the whole output's JSON would be one large string, flattened
+ * (copied) before it could be read. Its text is encoded in chunks into one small buffer; bytes past a
+ * chunk's last word are carried to the next, so the value is that of the whole JSON's bytes. Words are
+ * read in the platform's byte order (little-endian wherever JS runs; elsewhere a state saved on
+ * another machine is only not recognised). Throws for messages that are not JSON.
+ */
+function sentHash(messages: readonly unknown[]): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  let carry = 1;
+  bytes[0] = 91; // [
+  const feed = (text: string) => {
+    let i = 0;
+    do {
+      let end = Math.min(i + CHUNK, text.length);
+      if ((text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++; // a surrogate pair stays in one chunk
+      const n = carry + encoder.encodeInto(text.substring(i, end), bytes.subarray(carry)).written;
+      i = end;
+      for (let k = 0; k < n >> 2; k++) {
+        h1 = Math.imul(h1 ^ words[k], 2654435761);
+        h2 = Math.imul(h2 ^ words[k], 1597334677);
+      }
+      carry = n & 3;
+      bytes.copyWithin(0, n - carry, n);
+    } while (i < text.length);
+  };
+  messages.forEach((m, i) => {
+    if (i) bytes[carry++] = 44; // ,
+    feed(JSON.stringify(m) ?? "null");
+  });
+  feed("]");
+  // The last 0–3 bytes as one word: JSON's UTF-8 has no NUL byte, so the word tells how many there were.
+  const tail = words[0] & ((1 << (8 * carry)) - 1);
+  return mix53(Math.imul(h1 ^ tail, 2654435761), Math.imul(h2 ^ tail, 1597334677));
+}
+
+/** What `state.sent` holds of a pass's output (old: as an earlier version wrote it); undefined for messages that are not JSON. */
+export function sentFingerprint(messages: readonly unknown[], old = false): string | undefined {
   try {
-    return fingerprint(messages);
+    return old ? fingerprint(messages) : SENT + sentHash(messages);
   } catch {
     return undefined;
   }
@@ -46,7 +91,8 @@ export interface CacheFacts {
 export function cacheReport(f: CacheFacts): CacheReport {
   const rates = checkedRates(f.rates);
   const n = f.sent?.messages;
-  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n)) === f.sent!.fingerprint;
+  const print = f.sent?.fingerprint;
+  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n), !print!.startsWith(SENT)) === print;
   const cached = previous ? n : f.input.length;
   const same = f.firstChangedIndex === -1 ? f.outputLength : f.firstChangedIndex;
   const keptMessages = f.systemChanged ? 0 : Math.min(same, cached);
