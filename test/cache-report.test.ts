@@ -127,7 +127,7 @@ describe("the sent fingerprint", () => {
   const message = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text.map((content) => ({ role: "tool", content })), fc.constant(undefined));
 
   it("is that of the whole JSON's UTF-8, whatever the messages' sizes and characters", () => {
-    fc.assert(fc.property(fc.array(message, { maxLength: 6 }), (messages) => {
+    fc.assert(fc.property(fc.array(message, { maxLength: 6 }).chain((ms) => fc.integer({ min: 0, max: 70 }).map((k) => [...ms, ...Array<unknown>(k).fill(ms[0] ?? null)])), (messages) => {
       expect(sentFingerprint(messages)).toBe(reference(messages));
     }), { numRuns: 300 });
   });
@@ -136,6 +136,8 @@ describe("the sent fingerprint", () => {
     const ms = [user("a"), assistant("😀".repeat(5_000) + "b".repeat(3)), user("x".repeat(20_000))];
     expect(sentFingerprint(ms)).toBe(reference(ms));
     expect(sentFingerprint([])).toBe(reference([]));
+    const many = Array.from({ length: 150 }, (_, i) => (i % 7 ? user(`message ${i} é`) : call("Read", { path: `f${i}` }, "😀".repeat(i))[1]));
+    for (const n of [63, 64, 65, 128, 129, 150]) expect(sentFingerprint(many.slice(0, n))).toBe(reference(many.slice(0, n))); // stringified 64 at a time
     expect(sentFingerprint(ms)).not.toBe(sentFingerprint([...ms.slice(0, 2), user("x".repeat(19_999) + "y")]));
     expect(sentFingerprint([1n])).toBeUndefined();
   });
