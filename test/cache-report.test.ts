@@ -106,24 +106,30 @@ describe("report.cache", () => {
 });
 
 describe("the sent fingerprint", () => {
-  // The definition: cyrb53's two chains over the UTF-8 of the JSON, a little-endian word a step, then the last 0–3 bytes as one word.
+  // The definition: cyrb53's two chains over the UTF-8 of each 64 messages' JSON, cut greedily into pieces of at most
+  // 16,384 bytes at code point boundaries, each read a little-endian word a step, its last word padded with zeros.
   const reference = (messages: unknown[]) => {
-    const b = new TextEncoder().encode(JSON.stringify(messages));
-    const view = new DataView(b.buffer);
     let h1 = 0xdeadbeef;
     let h2 = 0x41c6ce57;
     const step = (w: number) => ((h1 = Math.imul(h1 ^ w, 2654435761)), (h2 = Math.imul(h2 ^ w, 1597334677)));
-    const whole = b.length & ~3;
-    for (let k = 0; k < whole; k += 4) step(view.getInt32(k, true));
-    let tail = 0;
-    for (let k = whole; k < b.length; k++) tail |= b[k] << (8 * (k - whole));
-    step(tail);
+    for (let i = 0; i === 0 || i < messages.length; i += 64) {
+      const b = new TextEncoder().encode(JSON.stringify(messages.slice(i, i + 64)));
+      for (let at = 0; at < b.length; ) {
+        let cut = Math.min(at + 16_384, b.length);
+        while (cut < b.length && (b[cut] & 0xc0) === 0x80) cut--;
+        const piece = new Uint8Array((cut - at + 3) & ~3);
+        piece.set(b.subarray(at, cut));
+        const view = new DataView(piece.buffer);
+        for (let k = 0; k < piece.length; k += 4) step(view.getInt32(k, true));
+        at = cut;
+      }
+    }
     return `v2:${mix53(h1, h2)}`;
   };
-  // Long texts cross the encoder's chunks (8,192 units) at every offset, astral characters among them.
+  // Long texts cross the encoder's buffer (16,384 bytes) at every offset, astral characters among them.
   const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom("😀", "é", "\u2028", "\n")), { maxLength: 60 })
     .chain((parts) => fc.tuple(fc.constant(parts.join("")), fc.integer({ min: 0, max: 3 })))
-    .map(([t, k]) => (k ? t.repeat(Math.ceil((8_192 * k) / Math.max(t.length, 1))) : t));
+    .map(([t, k]) => (k ? t.repeat(Math.ceil((16_384 * k) / Math.max(t.length, 1))) : t));
   const message = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text.map((content) => ({ role: "tool", content })), fc.constant(undefined));
 
   it("is that of the whole JSON's UTF-8, whatever the messages' sizes and characters", () => {

@@ -1,62 +1,18 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { fingerprint, mix53 } from "../fingerprint.js";
+import { fingerprint, jsonHash53 } from "../fingerprint.js";
 import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
-/** Marks the fingerprint `state.sent` holds now; one without it (an earlier version's) is `fingerprint`'s. */
+/** Marks the fingerprint `state.sent` holds now (`jsonHash53`); one without it, an earlier version's, is `fingerprint`'s. */
 const SENT = "v2:";
-const CHUNK = 8_192; // UTF-16 units encoded at a time: at most 3 bytes each
-const BATCH = 64; // messages stringified at a time
-const encoder = new TextEncoder();
-const bytes = new Uint8Array(3 * CHUNK + 8); // + up to 4 bytes carried, and a chunk's closing surrogate pair
-const words = new Int32Array(bytes.buffer);
-
-/**
- * cyrb53 over the UTF-8 of the messages' JSON, read 4 bytes a step (hash53 reads a UTF-16 unit a step).
- * The messages are stringified a batch at a time: the whole output's JSON would be one large string,
- * flattened (copied) before it could be read. The text is encoded in chunks into one small buffer;
- * bytes past a chunk's last word are carried to the next, so the value is that of the whole JSON's
- * bytes. Words are read in the platform's byte order (little-endian wherever JS runs; elsewhere a
- * state saved on another machine is only not recognised). Throws for messages that are not JSON.
- */
-function sentHash(messages: readonly unknown[]): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  let carry = 0;
-  // The text from `i` to `stop`, after the bytes carried.
-  const feed = (text: string, i = 0, stop = text.length) => {
-    do {
-      let end = Math.min(i + CHUNK, stop);
-      if ((text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++; // a surrogate pair stays in one chunk
-      const n = carry + encoder.encodeInto(text.substring(i, end), bytes.subarray(carry)).written;
-      i = end;
-      for (let k = 0; k < n >> 2; k++) {
-        h1 = Math.imul(h1 ^ words[k], 2654435761);
-        h2 = Math.imul(h2 ^ words[k], 1597334677);
-      }
-      carry = n & 3;
-      bytes.copyWithin(0, n - carry, n);
-    } while (i < stop);
-  };
-  bytes[carry++] = 91; // [
-  for (let i = 0; i < messages.length; i += BATCH) {
-    if (i) bytes[carry++] = 44; // ,
-    const json = JSON.stringify(messages.slice(i, i + BATCH));
-    feed(json, 1, json.length - 1); // without its brackets
-  }
-  feed("]");
-  // The last 0–3 bytes as one word: JSON's UTF-8 has no NUL byte, so the word tells how many there were.
-  const tail = words[0] & ((1 << (8 * carry)) - 1);
-  return mix53(Math.imul(h1 ^ tail, 2654435761), Math.imul(h2 ^ tail, 1597334677));
-}
 
 /** What `state.sent` holds of a pass's output (old: as an earlier version wrote it); undefined for messages that are not JSON. */
-export function sentFingerprint(messages: readonly unknown[], old = false): string | undefined {
+export function sentFingerprint(messages: readonly unknown[], old?: boolean): string | undefined {
   try {
-    return old ? fingerprint(messages) : SENT + sentHash(messages);
+    return old ? fingerprint(messages) : SENT + jsonHash53(messages);
   } catch {
     return undefined;
   }
