@@ -2,7 +2,7 @@
 // request will cost with cache pricing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fingerprint, mix53 } from "../src/fingerprint.js";
+import { fingerprint, hash53 } from "../src/fingerprint.js";
 import { sentFingerprint } from "../src/report/cache.js";
 import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES, anthropicMessages, compact, plan, type AnthropicMessage, type ChatMessage, type CompactorState } from "../src/index.js";
 import { fromOpenAI } from "../src/convert.js";
@@ -107,12 +107,13 @@ describe("report.cache", () => {
 
 describe("the sent fingerprint", () => {
   // The definition: cyrb53's two chains over the UTF-8 of each 64 messages' JSON, cut greedily into pieces of at most
-  // 16,384 bytes at code point boundaries, each read a little-endian word a step, its last word padded with zeros.
+  // 16,384 bytes at code point boundaries, each read a little-endian word a step, its last word padded with zeros; then
+  // hash53 of the two chains (its final mix).
   const reference = (messages: unknown[]) => {
     let h1 = 0xdeadbeef;
     let h2 = 0x41c6ce57;
     const step = (w: number) => ((h1 = Math.imul(h1 ^ w, 2654435761)), (h2 = Math.imul(h2 ^ w, 1597334677)));
-    for (let i = 0; i === 0 || i < messages.length; i += 64) {
+    for (let i = 0; i < messages.length; i += 64) {
       const b = new TextEncoder().encode(JSON.stringify(messages.slice(i, i + 64)));
       for (let at = 0; at < b.length; ) {
         let cut = Math.min(at + 16_384, b.length);
@@ -124,7 +125,7 @@ describe("the sent fingerprint", () => {
         at = cut;
       }
     }
-    return `v2:${mix53(h1, h2)}`;
+    return `v2:${hash53(`${h1} ${h2}`)}`;
   };
   // Long texts cross the encoder's buffer (16,384 bytes) at every offset, astral characters among them.
   const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom("😀", "é", "\u2028", "\n")), { maxLength: 60 })
@@ -138,7 +139,7 @@ describe("the sent fingerprint", () => {
     }), { numRuns: 300 });
   });
 
-  it("tells transcripts apart on the fixtures' messages and is undefined for what is not JSON", () => {
+  it("tells transcripts apart, across batches too, and is undefined for what is not JSON", () => {
     const ms = [user("a"), assistant("😀".repeat(5_000) + "b".repeat(3)), user("x".repeat(20_000))];
     expect(sentFingerprint(ms)).toBe(reference(ms));
     expect(sentFingerprint([])).toBe(reference([]));

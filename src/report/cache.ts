@@ -49,8 +49,7 @@ export interface CacheFacts {
 export function cacheReport(f: CacheFacts): CacheReport {
   const rates = checkedRates(f.rates);
   const n = f.sent?.messages;
-  const print = f.sent?.fingerprint;
-  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n), !print!.startsWith(SENT)) === print;
+  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n), !f.sent!.fingerprint.startsWith(SENT)) === f.sent!.fingerprint;
   const cached = previous ? n : f.input.length;
   const same = f.firstChangedIndex === -1 ? f.outputLength : f.firstChangedIndex;
   const keptMessages = f.systemChanged ? 0 : Math.min(same, cached);
