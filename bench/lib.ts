@@ -176,8 +176,9 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * prefilter read whole only where the window holds what a context shape's match holds (`holds`).
  * Round 8 merged: 48,916 → 50,568 B; beside the Responses and Anthropic dialects the same code gzips
  * ~250 and ~150 B larger than alone, so their offsets grew by that.
- * Round 8 (fp) +150 B (50,733 measured): state.sent's fingerprint read 4 bytes a step from a small buffer
- * that `encodeInto` fills, 64 messages' JSON at a time (`jsonHash53`; ~0.75 → ~0.4 ms of a 128k pass).
+ * Round 8 (fp) +150 B (the code +170 B, main's 22 B of room used; 50,738 measured): state.sent's
+ * fingerprint read 4 bytes a step from a small buffer that `encodeInto` fills, 64 messages' JSON at a
+ * time (src/report/cache.ts `jsonHash53`; ~0.75 → ~0.4 ms of a 128k pass).
  */
 const TOTAL_COMPACT = 50_740;
 export const BUDGETS = [
