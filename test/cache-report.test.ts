@@ -1,6 +1,9 @@
 // Issue 30 item 6: report.cache, the pass's effect on the provider's prompt cache, and what the next
 // request will cost with cache pricing.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fingerprint, hash53 } from "../src/fingerprint.js";
+import { sentFingerprint } from "../src/report/cache.js";
 import { ANTHROPIC_CACHE_RATES, OPENAI_CACHE_RATES, anthropicMessages, compact, plan, type AnthropicMessage, type ChatMessage, type CompactorState } from "../src/index.js";
 import { fromOpenAI } from "../src/convert.js";
 import { assistant, call, staleLogSession, user } from "./support/build.js";
@@ -82,5 +85,67 @@ describe("report.cache", () => {
   it("a no-op says nothing of the cache (it keeps all of it)", async () => {
     const r = await compact([user("hi")], OPTIONS);
     expect(r.report.cache).toBeUndefined();
+  });
+
+  it("a state written before the fingerprint was versioned (main 853e9e7: hash53 of the JSON) is still recognised", async () => {
+    expect(fingerprint([{ role: "user", content: "héllo 😀" }])).toBe("1ckpidtwlqx"); // as 853e9e7 computed it
+    const first = await compact(staleLogSession(), OPTIONS);
+    expect(first.state.sent!.fingerprint).toMatch(/^v2:[0-9a-z]+$/);
+    const old: CompactorState = { ...first.state, sent: { messages: first.messages.length, fingerprint: fingerprint(first.messages) } };
+    const grown = [...first.messages];
+    for (let i = 0; i < 3; i++) grown.push(...call("Read", { path: `src/f${i}.ts` }, `line ${i}\n`.repeat(1_500)), user(`next ${i}`), assistant(`ok ${i}`));
+    const r = await compact(grown, { ...OPTIONS, state: old, force: true });
+    expect(r.report.cache!.basis).toBe("previous output");
+    expect(r.state.sent!.fingerprint).toMatch(/^v2:/);
+    // Each value is compared by its own function only: the old one for another transcript is not taken.
+    const other = { ...old, sent: { messages: old.sent!.messages, fingerprint: fingerprint(grown.slice(1, old.sent!.messages + 1)) } };
+    expect((await compact(grown, { ...OPTIONS, state: other, force: true })).report.cache!.basis).toBe("input");
+    const unmarked = { ...old, sent: { ...first.state.sent!, fingerprint: first.state.sent!.fingerprint.slice(3) } };
+    expect((await compact(grown, { ...OPTIONS, state: unmarked, force: true })).report.cache!.basis).toBe("input");
+  });
+});
+
+describe("the sent fingerprint", () => {
+  // The definition: cyrb53's two chains over the UTF-8 of each 64 messages' JSON, cut greedily into pieces of at most
+  // 16,384 bytes at code point boundaries, each read a little-endian word a step, its last word padded with zeros; then
+  // hash53 of the two chains (its final mix).
+  const reference = (messages: unknown[]) => {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    const step = (w: number) => ((h1 = Math.imul(h1 ^ w, 2654435761)), (h2 = Math.imul(h2 ^ w, 1597334677)));
+    for (let i = 0; i < messages.length; i += 64) {
+      const b = new TextEncoder().encode(JSON.stringify(messages.slice(i, i + 64)));
+      for (let at = 0; at < b.length; ) {
+        let cut = Math.min(at + 16_384, b.length);
+        while (cut < b.length && (b[cut] & 0xc0) === 0x80) cut--;
+        const piece = new Uint8Array((cut - at + 3) & ~3);
+        piece.set(b.subarray(at, cut));
+        const view = new DataView(piece.buffer);
+        for (let k = 0; k < piece.length; k += 4) step(view.getInt32(k, true));
+        at = cut;
+      }
+    }
+    return `v2:${hash53(`${h1} ${h2}`)}`;
+  };
+  // Long texts cross the encoder's buffer (16,384 bytes) at every offset, astral characters among them.
+  const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom("😀", "é", "\u2028", "\n")), { maxLength: 60 })
+    .chain((parts) => fc.tuple(fc.constant(parts.join("")), fc.integer({ min: 0, max: 3 })))
+    .map(([t, k]) => (k ? t.repeat(Math.ceil((16_384 * k) / Math.max(t.length, 1))) : t));
+  const message = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text.map((content) => ({ role: "tool", content })), fc.constant(undefined));
+
+  it("is that of the whole JSON's UTF-8, whatever the messages' sizes and characters", () => {
+    fc.assert(fc.property(fc.array(message, { maxLength: 6 }).chain((ms) => fc.integer({ min: 0, max: 70 }).map((k) => [...ms, ...Array<unknown>(k).fill(ms[0] ?? null)])), (messages) => {
+      expect(sentFingerprint(messages)).toBe(reference(messages));
+    }), { numRuns: 300 });
+  });
+
+  it("tells transcripts apart, across batches too, and is undefined for what is not JSON", () => {
+    const ms = [user("a"), assistant("😀".repeat(5_000) + "b".repeat(3)), user("x".repeat(20_000))];
+    expect(sentFingerprint(ms)).toBe(reference(ms));
+    expect(sentFingerprint([])).toBe(reference([]));
+    const many = Array.from({ length: 150 }, (_, i) => (i % 7 ? user(`message ${i} é`) : call("Read", { path: `f${i}` }, "😀".repeat(i))[1]));
+    for (const n of [63, 64, 65, 128, 129, 150]) expect(sentFingerprint(many.slice(0, n))).toBe(reference(many.slice(0, n))); // stringified 64 at a time
+    expect(sentFingerprint(ms)).not.toBe(sentFingerprint([...ms.slice(0, 2), user("x".repeat(19_999) + "y")]));
+    expect(sentFingerprint([1n])).toBeUndefined();
   });
 });

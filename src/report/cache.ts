@@ -1,15 +1,46 @@
 // report.cache: what a pass that rewrites does to the provider's prompt cache, and what the next request
 // costs for it. Loaded with the rewriting half of a pass (src/pass.ts), which is handed the rates: the
 // defaults (src/report/rates.ts) are picked in src/compact.ts (see there why).
-import { fingerprint } from "../fingerprint.js";
+import { fingerprint, hash53 } from "../fingerprint.js";
 import { sum } from "../plan/index.js";
 import type { CompactorState } from "../state.js";
 import type { CacheRates, CacheReport } from "./types.js";
 
-/** What `state.sent` holds of a pass's output; undefined for messages that are not JSON. */
-export function sentFingerprint(messages: readonly unknown[]): string | undefined {
+/** Marks the fingerprint `state.sent` holds now (jsonHash53); one without it, an earlier version's, is `fingerprint`'s. */
+const SENT = "v2:";
+
+const encoder = new TextEncoder();
+const bytes = new Uint8Array(16_384);
+const words = new Int32Array(bytes.buffer);
+
+/**
+ * state.sent's hash of a transcript: cyrb53's chains (hash53's) over the UTF-8 of its JSON,
+ * 4 bytes a step (hash53 reads a UTF-16 unit a step), 64 messages' array at a time: the whole
+ * transcript's JSON would be one large string, copied (flattened) before it could be read. Each
+ * batch's text is encoded as much as fits at a time into one small zeroed buffer, the last word padded
+ * with zeros (JSON's UTF-8 has no NUL byte). Words are read in the platform's byte order, little-endian
+ * wherever JS runs. Throws for messages that are not JSON.
+ */
+function jsonHash53(messages: readonly unknown[]): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < messages.length; ) {
+    for (let json = JSON.stringify(messages.slice(i, (i += 64))); json; ) {
+      const { read, written } = encoder.encodeInto(json, bytes.fill(0));
+      json = json.slice(read);
+      for (let k = 0; k < (written + 3) >> 2; k++) {
+        h1 = Math.imul(h1 ^ words[k], 2654435761);
+        h2 = Math.imul(h2 ^ words[k], 1597334677);
+      }
+    }
+  }
+  return hash53(`${h1} ${h2}`); // hash53's final mix, over the two chains
+}
+
+/** What `state.sent` holds of a pass's output (old: as an earlier version wrote it); undefined for messages that are not JSON. */
+export function sentFingerprint(messages: readonly unknown[], old?: boolean): string | undefined {
   try {
-    return fingerprint(messages);
+    return old ? fingerprint(messages) : SENT + jsonHash53(messages);
   } catch {
     return undefined;
   }
@@ -46,7 +77,7 @@ export interface CacheFacts {
 export function cacheReport(f: CacheFacts): CacheReport {
   const rates = checkedRates(f.rates);
   const n = f.sent?.messages;
-  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n)) === f.sent!.fingerprint;
+  const previous = n !== undefined && n <= f.input.length && sentFingerprint(f.input.slice(0, n), !f.sent!.fingerprint.startsWith(SENT)) === f.sent!.fingerprint;
   const cached = previous ? n : f.input.length;
   const same = f.firstChangedIndex === -1 ? f.outputLength : f.firstChangedIndex;
   const keptMessages = f.systemChanged ? 0 : Math.min(same, cached);
