@@ -68,7 +68,7 @@ describe("the trigger scan's automaton", () => {
     }
   });
 
-  it("tells the same where its table outgrows 16 bits: 600 words of 8 letters (property)", () => {
+  it("tells the same with a table of 600 words of 8 letters (property)", () => {
     let seed = 7;
     const letters = () => Array.from({ length: 8 }, () => "abcdefghijklmnopqrstuvwxyz"[(seed = (seed * 48271) % 2147483647) % 26]).join("");
     const many = Array.from({ length: 600 }, (_, i) => new RegExp(letters(), i % 2 ? "i" : ""));
