@@ -459,6 +459,8 @@ export const VENDOR_REACH = 30;
 const VENDOR_AT = new RegExp(`(?:${VENDOR})`, "y");
 const STARTS = runOf("").map((_, c) => +new RegExp(VENDOR_START).test(String.fromCharCode(c)));
 
+/** The windows `nearToken` found last: in which text, each looked for from where. */
+const near = { text: "", w: -1, wFrom: 0, b: -1, bFrom: 0 };
 /**
  * The next match of the vendor tokens' shape from `pattern.lastIndex`, as its `exec` finds it: a word
  * start (`\b`) where 24 word characters or hyphens follow, or where a vendor token starts, which is
@@ -469,10 +471,17 @@ function nearToken(pattern: RegExp, text: string): RegExpExecArray | null {
   const c = codesOf(text);
   const n = text.length;
   // the next windows of 13 word characters (w) and of 20 of base64's (b): a stretch from where a token
-  // may start near one to the last window of its run is read, word start by word start
-  for (let p = pattern.lastIndex, w = -1, b = -1; p < n; ) {
-    if (w < p) w = windowFrom(c, n, p, 13, WORD);
-    if (b < p) b = windowFrom(c, n, p, 20, BASE64);
+  // may start near one to the last window of its run is read, word start by word start. A window the
+  // last call on this text found, looking from no later than here, is the next still: `apply` calls
+  // once a match, and looking again from each match to the text's end (where none is) was quadratic
+  const p0 = pattern.lastIndex;
+  const same = text === near.text;
+  let w = same && near.wFrom <= p0 ? near.w : -1;
+  let b = same && near.bFrom <= p0 ? near.b : -1;
+  near.text = text;
+  for (let p = p0; p < n; ) {
+    if (w < p) (w = near.w = windowFrom(c, n, p, 13, WORD)), (near.wFrom = p);
+    if (b < p) (b = near.b = windowFrom(c, n, p, 20, BASE64)), (near.bFrom = p);
     const byWord = w < n && w - VENDOR_REACH <= b;
     if (!byWord && b === n) break;
     const last = byWord ? lastWindow(c, w, 13, WORD) : Math.min(lastWindow(c, b, 20, BASE64), w < n ? w - VENDOR_REACH - 1 : n);
