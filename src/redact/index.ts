@@ -265,8 +265,7 @@ function decode(text: string, from: number, start: number, stop: number, marks: 
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
-  let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first text with escapes
+const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
   const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
   return (text: string): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
@@ -305,7 +304,7 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
     // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
     // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
-    const hit = (triggers ??= triggersOf(shapes.map((s) => s.needs)))(all);
+    const hit = scan(all); // (the shape pass's: its first entries are the shapes')
     const live = shapes.filter((shape, k) => hit[k] && (hit[k] > 1 || !shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)) && (!joinable[k] || finds(shape.pattern, all)));
     let out = "";
     let at = 0; // text before `at` is written
@@ -340,7 +339,7 @@ const encodedOf = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.m
  */
 function kitOf(shapes: Shape[]) {
   const [scan, redactShapes] = shapesOf(shapes);
-  const redactEncoded = encodedOf(shapes);
+  const redactEncoded = encodedOf(shapes, scan);
   const [kind, escapes] = [shapes.length, shapes.length + 1];
   return {
     // one scan tells the shapes, a Secret's kind and the escapes a text may hold; a mask makes no escape
@@ -359,6 +358,8 @@ function kitOf(shapes: Shape[]) {
     redactKeyBlocks,
     shapes,
     kubernetes: KUBERNETES_DATA,
+    /** Whether a text may hold an escape the escape pass decodes (./window.ts). */
+    escapes: ESCAPE_NEAR,
     bodyLine: BODY_LINE,
     /** For ./window.ts: which of some shapes' prefilters a text may hold (./triggers.ts). */
     triggersOf,

@@ -18,8 +18,6 @@ const CHECKED_BEFORE = 64;
 const WINDOW_BREAK = /[\s"'<>]/;
 /** How far before a value its credential's name may stand (a name of 60 characters, quotes, an operator). */
 const NAME_REACH = 96;
-/** A JSON `\u` or URL `%` escape of a printable ASCII character (what ./index.ts decodes). */
-const ESCAPED = /\\u00[2-7]|%[2-7]/;
 
 export interface Windows {
   /** Whether a text starts a `far` shape (streaming keeps its whole context after one). */
@@ -40,7 +38,7 @@ export interface Windows {
 /** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
 const prefilters = new WeakMap<Shape[], Record<"far" | "long" | "context", (text: string) => boolean>>();
 
-export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit): Windows {
+export function windowsOf({ redact, shapes, kubernetes, escapes, triggersOf }: StreamKit): Windows {
   /** Whether a text holds a prefilter of the shapes `pick` selects (each read only where the scan of ./triggers.ts says it may). */
   const startsOf = (pick: (s: Shape) => boolean | undefined): ((text: string) => boolean) => {
     const list = shapes.filter(pick).map((s) => (s.lite?.[0] ?? s.needs)!);
@@ -69,7 +67,7 @@ export function windowsOf({ redact, shapes, kubernetes, triggersOf }: StreamKit)
    * whole). Asked of the window first: a window without an `@` or an escape needs no scan of a 50 KB
    * output for `sqlplus`.
    */
-  const unsure = (text: string, window: string) => (ESCAPED.test(window) || contextShapes.some((s) => !s.holds || window.includes(s.holds))) && context(text);
+  const unsure = (text: string, window: string) => (escapes.test(window) || contextShapes.some((s) => !s.holds || window.includes(s.holds))) && context(text);
 
   /**
    * Bounds of a window of `text` around [from, to) that redaction reads as it reads the whole there:
