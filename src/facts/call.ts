@@ -10,11 +10,13 @@ export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | 
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
+/** `v` where it is a plain object (not null, not an array), else undefined: what tool-call arguments must be. */
+export const objectOf = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
 /** Tool-call arguments as an object; undefined when they are not a JSON object. */
 export function parseArguments(args: string): Record<string, unknown> | undefined {
   try {
-    const v: unknown = JSON.parse(args);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return objectOf(JSON.parse(args));
   } catch {
     return undefined;
   }
@@ -40,8 +42,7 @@ export function clip(s: string, max: number): string {
  */
 export function describeCall(name: string | undefined, args: string | undefined, r: Redaction, trees = args ? redactedArguments(args, r) : undefined): string {
   const { redact } = r;
-  const clean = trees?.clean;
-  const parsed = clean !== null && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
+  const parsed = objectOf(trees?.clean);
   const targets: string[] = [];
   if (parsed) {
     for (const key of TARGET_KEYS) {

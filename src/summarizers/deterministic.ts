@@ -1,5 +1,5 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall, LEAF_LIMIT, parseArguments, redactedArguments } from "../facts/call.js";
+import { clip, describeCall, LEAF_LIMIT, objectOf, parseArguments, redactedArguments } from "../facts/call.js";
 import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor, Redactor } from "../redact/index.js";
@@ -391,8 +391,7 @@ function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<
 export function callArguments(args: string, r: Redactor & Windows): Record<string, unknown> | undefined {
   const read = args.length > WINDOWED ? quotedArguments(args, r) : undefined;
   if (read || args.length <= WHOLE) return read ?? parseArguments(r.redact(args));
-  const clean = redactedArguments(args, r)?.clean;
-  return clean && typeof clean === "object" && !Array.isArray(clean) ? (clean as Record<string, unknown>) : undefined;
+  return objectOf(redactedArguments(args, r)?.clean);
 }
 
 /**
