@@ -13,7 +13,7 @@ import { callArguments, quotedArguments } from "../src/summarizers/deterministic
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { trajectories } from "./support/fixtures.js";
 import { negatives, positives } from "./support/secrets.js";
-import { strings } from "./support/spans.js";
+import { linesOf } from "./support/spans.js";
 
 // the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
 completed(core);
@@ -45,12 +45,7 @@ const value = fc
 const LINES = [
   ...positives().map((p) => p.line),
   ...negatives().map((n) => n.line),
-  ...trajectories()
-    .slice(0, 3)
-    .flatMap((t) => strings(t.messages))
-    .flatMap((s) => s.split("\n"))
-    .filter((l) => l.length > 20)
-    .slice(0, 300),
+  ...linesOf(trajectories().slice(0, 3), 20).slice(0, 300),
   `secret_token: "hello world Qx9vL7mZ4pR2 ${"and more ".repeat(40)}"`,
 ];
 const SECRET_LINES = LINES.filter((l) => redactor.redact(JSON.stringify(`x\n${l}\n`)) !== JSON.stringify(`x\n${l}\n`));

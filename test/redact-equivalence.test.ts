@@ -13,7 +13,7 @@ import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
 import { trajectories } from "./support/fixtures.js";
 import { negatives, positives } from "./support/secrets.js";
-import { strings } from "./support/spans.js";
+import { linesOf } from "./support/spans.js";
 import { loadHoldout } from "../bench/holdout.js";
 import { completed } from "../src/redact/more.js";
 
@@ -375,12 +375,7 @@ describe("quoting from a window of a long text", () => {
     ...positives().map((p) => p.line),
     ...negatives().map((n) => n.line),
     ...loadHoldout().positives.map((p) => p.line),
-    ...trajectories()
-      .slice(0, 4)
-      .flatMap((t) => strings(t.messages))
-      .flatMap((s) => s.split("\n"))
-      .filter((l) => l.length > 20)
-      .slice(0, 400),
+    ...linesOf(trajectories().slice(0, 4), 20).slice(0, 400),
     "x ".repeat(400),
     "mysql \\",
     `  --opt=${"v".repeat(250)} \\`,

@@ -10,7 +10,7 @@ import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { trajectories } from "./support/fixtures.js";
 import * as old from "./support/redact-oracle.js";
 import { negatives, positives } from "./support/secrets.js";
-import { strings } from "./support/spans.js";
+import { linesOf, strings } from "./support/spans.js";
 
 const kit = completed(core).streamKit;
 /** Real texts: the corpus lines, the shapes' examples, the adversarial seeds and lines of the fixtures. */
@@ -19,11 +19,7 @@ const REAL = [
   ...negatives().map((n) => n.line),
   ...SHAPE_EXAMPLES,
   ...adversarialSeeds(),
-  ...trajectories()
-    .slice(0, 3)
-    .flatMap((t) => strings(t.messages))
-    .flatMap((s) => s.split("\n"))
-    .slice(0, 3000),
+  ...linesOf(trajectories().slice(0, 3)).slice(0, 3000),
 ];
 const texts = (pieces: string[]) =>
   fc

@@ -40,6 +40,13 @@ export function spans(text: string): Span[] {
   return found;
 }
 
+/** The lines of every string of some transcripts' messages (`strings`), those longer than `min` characters. */
+export const linesOf = (transcripts: { messages: unknown }[], min = 0): string[] =>
+  transcripts
+    .flatMap((t) => strings(t.messages))
+    .flatMap((s) => s.split("\n"))
+    .filter((l) => l.length > min);
+
 /** Every string of a JSON value: what a compaction hands to redaction, one text per content and argument. */
 export function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
