@@ -8,6 +8,7 @@ import { generatePortableFixtures } from "./gen-portable-fixtures.mjs";
 const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 const totals = { passed: 0, failed: 0 };
 const lines = [];
+const failures = []; // repeated above the summary: a CI log is often kept only by its tail
 
 function run(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
@@ -38,8 +39,32 @@ function vitest(name, config, env = {}) {
     const report = JSON.parse(readFileSync(out, "utf8"));
     passed = report.numPassedTests;
     failed = report.numFailedTests || (ok ? 0 : 1); // a suite that failed to load counts as a failure
+    failures.push(...failedIn(name, report));
   }
   record(name, passed, failed);
+}
+
+/** Each failed test of a vitest JSON report as one line: suite, file, name, the first line of its error. */
+function failedIn(name, report) {
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const where = file.name.replace(`${process.cwd()}/`, "");
+    if (file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed")) {
+      out.push(`${name}: ${where}: ${firstLine(file.message)}`); // the file itself failed (import, set-up)
+    }
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === "failed") out.push(`${name}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+  }
+  return out;
+}
+
+/** The first line of an error, and fast-check's seed when a property failed (to replay it). */
+function firstLine(text = "") {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
+  const seed = /\{ seed: [^}]*\}/.exec(plain)?.[0];
+  const first = plain.split("\n").find((l) => l.trim())?.slice(0, 400) ?? "";
+  return seed ? `${first} ${seed}` : first;
 }
 
 /** Deno's own runner: counts from its summary line. */
@@ -84,6 +109,7 @@ vitest("worker", "vitest.worker.config.ts", QUIET_WRANGLER);
 vitest("chromium", "vitest.browser.config.ts");
 vitest("agents", "vitest.agents.config.ts", QUIET_WRANGLER); // the real agents through wrangler dev (a few minutes)
 
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${lines.join("\n")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);
