@@ -168,6 +168,44 @@ describe("a credential's name is enough", () => {
     }
   });
 
+  it("a value an earlier rule masked part of is masked whole (property counterexample: password: \"jdBVNKnUGU+EAAm…\", Meta's EAA inside)", () => {
+    // the vendor rule masked the token it found inside the key, and the name's rule read the rest as masked already
+    const value = "/jdBVNKnUGU+EAAmjwAgaRT7W8hkRD2lMtnGyq34";
+    for (const line of [`set password: "${value}" in the config`, `password=${value.slice(1)}`, `{"api_key": "${value}"}`]) {
+      const out = redact(line);
+      expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
+    }
+  });
+
+  /** Tokens in vendors' documented formats (prefix, then a random body), to embed in a longer value: [prefix, token]. */
+  const alnum = (n: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9]{${n}}$`)).filter((v) => /[a-z]/.test(v) && /[A-Z0-9]/.test(v));
+  const vendorTokens = fc.oneof(
+    alnum(30).map((b) => ["EAA", `EAA${b}`]), // Meta access token
+    alnum(36).map((b) => ["ghp_", `ghp_${b}`]), // GitHub personal access token
+    alnum(24).map((b) => ["sk_live_", `sk_live_${b}`]), // Stripe secret key
+    fc.tuple(fc.stringMatching(/^\d{11}$/), fc.stringMatching(/^\d{12}$/), alnum(24)).map(([a, b, c]) => ["xoxb-", `xoxb-${a}-${b}-${c}`]), // Slack bot token
+    fc.stringMatching(/^[A-Z2-7]{16}$/).map((b) => ["AKIA", `AKIA${b}`]), // AWS access key id
+  );
+  const base64Run = fc.stringMatching(/^[A-Za-z0-9]{4,20}$/);
+  const joiner = fc.constantFrom("+", "/", "-", ".", "_");
+
+  it("property: a value holding a vendor's token, with more of the value on either side of it, leaves nothing of itself", () => {
+    const embedded = fc
+      .tuple(fc.option(fc.tuple(base64Run, joiner)), vendorTokens, fc.option(fc.tuple(joiner, base64Run)))
+      .filter(([before, , after]) => before !== null || after !== null)
+      .map(([before, [prefix, token], after]) => [prefix, `${before ? before.join("") : ""}${token}${after ? after.join("") : ""}`] as const);
+    fc.assert(
+      fc.property(names, fc.constantFrom(...positions), embedded, (name, position, [prefix, value]) => {
+        const text = position(name, value);
+        const out = redact(text);
+        // a marker keeps a vendor's documented prefix, and only where the value starts with it
+        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
+        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("a long value is masked to its end (no length after which the rest is left)", () => {
     const session = `IQoJb3JpZ2luX2VjE${"Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C/+".repeat(20)}Zx9`;
     for (const line of [`AWS_SESSION_TOKEN=${session}`, `aws_session_token = ${session}`, `{"SessionToken": "${session}"}`, `Cookie: session=${session}`]) {

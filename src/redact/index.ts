@@ -94,8 +94,56 @@ const CSRF_ANY = /[cx]srf/i;
  * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
  */
 export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
-/** Already masked: a kept prefix ends in "…" (/…|REDACTED\]/, without a pattern's call: this runs for every match). */
-const masked = (value: string) => value.includes("…") || value.includes("REDACTED]");
+const alnumCode = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+/** A token's character (`.` only between two: see `joined`), and a vendor prefix's (`sk_live_`, `xoxb-`, `dp.st.`). */
+const tokenCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 43 || c === 47;
+const prefixCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 46;
+const joined = (text: string, i: number) => tokenCode(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && tokenCode(text.charCodeAt(i + 1)));
+
+/**
+ * A token found inside a longer run (`key+EAA…`, `ghp_…+rest`, `AKIA….rest`): the run is the secret,
+ * and [start, end) grows to it. On after one of `+/._-` and a letter or digit; back only over a `+`
+ * (a token in a URL's path stands alone after its `/`).
+ */
+export function gluedRun(text: string, start: number, end: number): [start: number, end: number] {
+  if (joined(text, end) && alnumCode(text.charCodeAt(end + 1))) while (joined(text, end)) end++;
+  while (text.charCodeAt(start - 1) === 43 && alnumCode(text.charCodeAt(start - 2))) for (start--; alnumCode(text.charCodeAt(start - 1)); ) start--;
+  return [start, end];
+}
+
+/**
+ * A value that holds or is cut at markers (its rule stopped at the "["), read on through them and the
+ * run of a token's characters they touch: where that ends when a rule before masked only part of the
+ * value, a letter or digit of it left beside the markers and the vendors' kept prefixes before their
+ * "…" (`"abc+[REDACTED]"`, `ghp_…[REDACTED]+rest`); -1 when it is all markers.
+ */
+export function throughMarkers(text: string, start: number, end: number): number {
+  for (;;) {
+    if (text.startsWith("[REDACTED", end)) end = text.indexOf("]", end) + 1 || text.length;
+    else if (joined(text, end) || (text.charCodeAt(end) === 0x2026 && text.startsWith("[REDACTED", end + 1))) end++;
+    else break;
+  }
+  const value = text.slice(start, end);
+  let at = value.indexOf("REDACTED");
+  if (at < 0) return -1; // documentation's value cut short ("…")
+  let left = 0; // the value before `left` is read
+  for (; at >= 0; at = value.indexOf("REDACTED", at + 8)) {
+    let from = value.charCodeAt(at - 1) === 91 ? at - 1 : at; // its "["
+    if (value.charCodeAt(from - 1) === 0x2026) {
+      // the kept prefix: the longest that ends at the "…" (`abc.sk_live_…`: `sk_live_`)
+      let k = from - 1;
+      while (k > left && prefixCode(value.charCodeAt(k - 1))) k--;
+      for (const prefix = PARTS.hooks.prefix; k < from - 1; k++) if (!prefix || prefix.exec(value.slice(k, from - 1))?.[0].length === from - 1 - k) break;
+      if (k < from - 1) from = k;
+    }
+    if (/[A-Za-z\d]/.test(value.slice(left, from))) return end;
+    left = value.indexOf("]", at) + 1 || value.length;
+  }
+  return /[A-Za-z\d]/.test(value.slice(left)) ? end : -1;
+}
+
+/** `value` with a token where each marker and its kept prefix is, for the checks to read: random, as what it hid. */
+export const standIn = (value: string) => value.replace(/(?:[\w.-]{1,24}…)?\[REDACTED[^\]]*\]/g, "Zq8Lm3Xv7Rt2Kw9Np4Hs");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
@@ -143,19 +191,32 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    if (masked(value) || NOT_SECRET.test(value) || example(value)) continue; // masked already, an id, or documentation's example
-    if (group && shape.random?.includes(group) && !looksRandom(value)) continue;
+    let start = at + (group ? match.lastIndexOf(value) : 0);
+    let end = start + value.length;
+    let judged = value; // what the checks read
+    const marked = value.includes("…") || value.includes("REDACTED]");
+    if (marked || text.startsWith("[REDACTED", end)) {
+      // a rule before masked part of the value: the rest is masked with it, if the checks, reading a
+      // token where each marker is, judge the whole a secret
+      const through = throughMarkers(text, start, end);
+      if (through >= 0) [end, value, judged] = [through, text.slice(start, through), standIn(text.slice(start, through))];
+      else if (marked) continue; // masked already
+    }
+    if (NOT_SECRET.test(judged) || example(judged)) continue; // an id, or documentation's example
+    if (group && shape.random?.includes(group) && !looksRandom(judged)) continue;
     if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
     const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
-    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
+    const valid = !shape.valid || shape.valid(judged, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
     pattern.lastIndex = next;
     if (!valid) continue;
-    const start = at + (group ? match.lastIndexOf(value) : 0);
-    if (escapedAt(text, start + value.length) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
+    if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
+    const [runStart, runEnd] = gluedRun(text, start, end);
+    if (runStart !== start || runEnd !== end) [start, end, value] = [runStart, runEnd, text.slice(runStart, runEnd)];
+    pattern.lastIndex = Math.max(pattern.lastIndex, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
     out += text.slice(done, Math.max(done, from)) + marker;
-    done = start + value.length;
+    done = end;
   }
   return done ? out + text.slice(done) : text;
 }
