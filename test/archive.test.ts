@@ -13,15 +13,17 @@ const REF = "#\\d+(?:\\.\\d+)?";
 /**
  * References the pass cites: in one-liners, and at the end (or start) of checkpoint lines, in the
  * messages it wrote (a kept message may quote an earlier pass's handoff, whose references resolve in
- * that pass's archive, not in this one).
+ * that pass's archive, not in this one; so does a line the new checkpoint carries from it verbatim:
+ * property counterexample, an earlier goal `- #0`).
  */
 function citedRefs(r: CompactResult, input: ChatMessage[]): string[] {
   const refs: string[] = [];
+  const carried = new Set(input.flatMap((m) => text(m).split("\n")));
   for (const m of r.messages.filter((m) => !input.includes(m))) {
     const t = text(m);
     for (const x of t.matchAll(new RegExp(`\\[output pruned (${REF})\\]`, "g"))) refs.push(x[1]);
     for (const line of t.split("\n")) {
-      if (!line.startsWith("- ") || line.startsWith("- … ") || line.startsWith("- (paths under")) continue;
+      if (!line.startsWith("- ") || line.startsWith("- … ") || line.startsWith("- (paths under") || carried.has(line)) continue;
       const tail = new RegExp(`((?:${REF}[,…]?)+)\\)?$`).exec(line)?.[1];
       const head = new RegExp(`^- (${REF}) `).exec(line)?.[1];
       refs.push(...(tail?.match(new RegExp(REF, "g")) ?? []), ...(head ? [head] : []));

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall } from "../src/facts/call.js";
 import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
-import { apply, gluedRun, maskAt, redactEncoded, redactShapes, redactor as core, standIn, throughMarkers } from "../src/redact/index.js";
+import { apply, maskAt, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_REACH, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
@@ -79,7 +79,7 @@ describe("the escape scanner", () => {
  * `apply` written plainly: the shape's pattern's own `exec`, without the prefilters read by hand
  * (`gate`), the lighter pattern (`lite`) or the finder by hand (`find`), and the checks as regexes: the
  * fast loop must agree with it. What a value masked in part by a rule before reads on through
- * (`throughMarkers`, `standIn`) and the run a token was found in (`gluedRun`) are the same functions:
+ * (`throughMarkers`, `standIn`) and the run a token starts (`runEnd`) are the same functions:
  * test/redact-names.test.ts attacks those.
  */
 function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): string {
@@ -88,6 +88,11 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
   if (!pattern.global) throw new Error(`a shape's pattern is global: ${pattern.source}`);
   let out = "";
   let done = 0;
+  const passes = (value: string, at: number, match: string, group: number | undefined) =>
+    !NOT_SECRET.test(value) &&
+    !/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at)) &&
+    !(group && shape.random?.includes(group) && !looksRandom(value)) &&
+    !(shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0));
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
     const [match] = m;
     const at = m.index;
@@ -95,22 +100,23 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const group = shape.group?.find((g) => m![g] !== undefined);
     let value = group ? m[group] : match;
     while (value.length > 1 && value.endsWith("\\")) value = value.slice(0, -1); // the backslash of an escape after it is no part of it
-    let start = at + (group ? match.lastIndexOf(value) : 0);
+    const start = at + (group ? match.lastIndexOf(value) : 0);
     let end = start + value.length;
-    let judged = value;
-    if (/…|REDACTED\]/.test(value) || text.startsWith("[REDACTED", end)) {
+    if (/…|REDACTED\]/.test(value) || /^\[REDACTED(?: PRIVATE KEY)?\]/.test(text.slice(end))) {
       const through = throughMarkers(text, start, end);
-      if (through >= 0) [end, value, judged] = [through, text.slice(start, through), standIn(text.slice(start, through))];
-      else if (/…|REDACTED\]/.test(value)) continue;
+      if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {
+        out += text.slice(done, Math.max(done, maskAt(text, start, value)[0])) + "[REDACTED]";
+        done = through;
+        pattern.lastIndex = Math.max(pattern.lastIndex, through);
+        continue;
+      }
+      if (/…|REDACTED\]/.test(value)) continue;
     }
-    if (NOT_SECRET.test(judged)) continue;
-    if (/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at))) continue;
-    if (group && shape.random?.includes(group) && !looksRandom(judged)) continue;
-    if (shape.valid && !shape.valid(judged, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0)) continue;
+    if (!passes(value, at, match, group)) continue;
     // a token that runs on past an escape of a token character is left to the decoding pass, which reads it whole
     const escape = /^(?:\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f]))/.exec(text.slice(end));
     if (escape && /[\w+/=.~:@&?-]/.test(String.fromCharCode(parseInt(escape[1] ?? escape[2], 16)))) continue;
-    [start, end] = gluedRun(text, start, end);
+    end = runEnd(text, end);
     pattern.lastIndex = Math.max(pattern.lastIndex, end);
     const [from, marker] = maskAt(text, start, text.slice(start, end));
     out += text.slice(done, Math.max(done, from)) + marker;

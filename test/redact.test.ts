@@ -266,9 +266,10 @@ describe("linear time", () => {
     return ratio;
   };
 
-  // (the last two: round 8's vendor-token finder looked for its next run of base64 from the start of each
-  // call, to the text's end where none is: 0.1 MB/s on 1 MB of Slack-like tokens)
-  it.each(["-eyJ", "eyJhbGciOiJIUzI1NiJ9-", "eyJ-", "xoxb-2345678901@", "\nxoxb-2345678901"])("work grows linearly on %j repeated (was quadratic)", (unit) => {
+  // (the xoxb units: round 8's vendor-token finder looked for its next run of base64 from the start of each
+  // call, to the text's end where none is: 0.1 MB/s on 1 MB of Slack-like tokens; the marker units: round
+  // 9's first reading of a value on through markers, to the text's end at each match its checks refused)
+  it.each(["-eyJ", "eyJhbGciOiJIUzI1NiJ9-", "eyJ-", "xoxb-2345678901@", "\nxoxb-2345678901", `${"a".repeat(24)}[REDACTED]`, "password=abcd[REDACTED]", "password=abcd[REDACTED "])("work grows linearly on %j repeated (was quadratic)", (unit) => {
     expect(growth(unit)).toBeLessThan(8);
   });
 

@@ -101,34 +101,45 @@ const prefixCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 
 const joined = (text: string, i: number) => tokenCode(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && tokenCode(text.charCodeAt(i + 1)));
 
 /**
- * A token found inside a longer run (`key+EAA…`, `ghp_…+rest`, `AKIA….rest`): the run is the secret,
- * and [start, end) grows to it. On after one of `+/._-` and a letter or digit; back only over a `+`
- * (a token in a URL's path stands alone after its `/`).
+ * Where a token found at the start of a longer run ends: the run is the secret (`ghp_…+rest`,
+ * `AKIA….rest`), read on after one of `+._-` and a letter or digit. Never over a `/`: a token in a
+ * URL's path stands alone (`bot<token>/getMe`), and a path after one is no part of it (a tool's output
+ * starting `/home/…` after a message ending in a token). A run before the token is the value's rule's
+ * to mask (`throughMarkers`): the token's own rule cannot tell a key's start from a word.
  */
-export function gluedRun(text: string, start: number, end: number): [start: number, end: number] {
-  if (joined(text, end) && alnumCode(text.charCodeAt(end + 1))) while (joined(text, end)) end++;
-  while (text.charCodeAt(start - 1) === 43 && alnumCode(text.charCodeAt(start - 2))) for (start--; alnumCode(text.charCodeAt(start - 1)); ) start--;
-  return [start, end];
+export function runEnd(text: string, end: number): number {
+  const c = text.charCodeAt(end);
+  if ((c === 43 || c === 46 || c === 95 || c === 45) && alnumCode(text.charCodeAt(end + 1))) while (joined(text, end)) end++;
+  return end;
 }
+
+/** Our own markers, exactly: anyone else's `[REDACTED` (`[REDACTED by policy]`, one cut short) is text. */
+const MARKERS = /\[REDACTED(?: PRIVATE KEY)?\]/g;
+const MARKER_AT = /\[REDACTED(?: PRIVATE KEY)?\]/y;
+/** Where the marker at `i` ends, or -1. */
+const markerAt = (text: string, i: number) => (text.charCodeAt(i) === 91 && ((MARKER_AT.lastIndex = i), MARKER_AT.test(text)) ? MARKER_AT.lastIndex : -1);
+/** How far past its match a value is read on through markers at most: within the rules' reach (./window.ts), and linear. */
+const THROUGH_REACH = 128;
 
 /**
  * A value that holds or is cut at markers (its rule stopped at the "["), read on through them and the
  * run of a token's characters they touch: where that ends when a rule before masked only part of the
- * value, a letter or digit of it left beside the markers and the vendors' kept prefixes before their
- * "…" (`"abc+[REDACTED]"`, `ghp_…[REDACTED]+rest`); -1 when it is all markers.
+ * value, letters or digits of it touching a marker, or the vendor's kept prefix and "…" before it,
+ * through none or more of `+/_.-` (`"abc+[REDACTED]"`, `abc/ghp_…[REDACTED]`, `ghp_…[REDACTED]+rest`:
+ * not `KEY=[REDACTED]` or `user:[REDACTED]`); -1 when none does, or the run goes on past the reach.
  */
 export function throughMarkers(text: string, start: number, end: number): number {
-  for (;;) {
-    if (text.startsWith("[REDACTED", end)) end = text.indexOf("]", end) + 1 || text.length;
-    else if (joined(text, end) || (text.charCodeAt(end) === 0x2026 && text.startsWith("[REDACTED", end + 1))) end++;
+  for (const stop = end + THROUGH_REACH; ; ) {
+    const next = markerAt(text, end);
+    if (next > 0) end = next;
+    else if (joined(text, end) || (text.charCodeAt(end) === 0x2026 && markerAt(text, end + 1) > 0)) end++;
     else break;
+    if (end > stop) return -1;
   }
   const value = text.slice(start, end);
-  let at = value.indexOf("REDACTED");
-  if (at < 0) return -1; // documentation's value cut short ("…")
   let left = 0; // the value before `left` is read
-  for (; at >= 0; at = value.indexOf("REDACTED", at + 8)) {
-    let from = value.charCodeAt(at - 1) === 91 ? at - 1 : at; // its "["
+  for (const m of value.matchAll(MARKERS)) {
+    let from = m.index;
     if (value.charCodeAt(from - 1) === 0x2026) {
       // the kept prefix: the longest that ends at the "…" (`abc.sk_live_…`: `sk_live_`)
       let k = from - 1;
@@ -136,14 +147,14 @@ export function throughMarkers(text: string, start: number, end: number): number
       for (const prefix = PARTS.hooks.prefix; k < from - 1; k++) if (!prefix || prefix.exec(value.slice(k, from - 1))?.[0].length === from - 1 - k) break;
       if (k < from - 1) from = k;
     }
-    if (/[A-Za-z\d]/.test(value.slice(left, from))) return end;
-    left = value.indexOf("]", at) + 1 || value.length;
+    left = m.index + m[0].length;
+    if (/[A-Za-z\d][+/_.-]*$/.test(value.slice(0, from)) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
   }
-  return /[A-Za-z\d]/.test(value.slice(left)) ? end : -1;
+  return -1;
 }
 
 /** `value` with a token where each marker and its kept prefix is, for the checks to read: random, as what it hid. */
-export const standIn = (value: string) => value.replace(/(?:[\w.-]{1,24}…)?\[REDACTED[^\]]*\]/g, "Zq8Lm3Xv7Rt2Kw9Np4Hs");
+export const standIn = (value: string) => value.replace(/(?:[\w.-]{1,24}…)?\[REDACTED(?: PRIVATE KEY)?\]/g, "Zq8Lm3Xv7Rt2Kw9Np4Hs");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
@@ -182,6 +193,16 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   let done = 0; // text before `done` is in `out`
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
   const find = shape.find ?? exec;
+  /** Whether the shape's checks take `value`, found in `match` at `at`. */
+  const passes = (value: string, at: number, match: string, group: number) => {
+    if (NOT_SECRET.test(value) || example(value)) return false; // an id, or documentation's example
+    if (group && shape.random?.includes(group) && !looksRandom(value)) return false;
+    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) return false;
+    const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
+    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
+    pattern.lastIndex = next;
+    return valid;
+  };
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
     const match = m[0];
@@ -191,27 +212,25 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    let start = at + (group ? match.lastIndexOf(value) : 0);
+    const start = at + (group ? match.lastIndexOf(value) : 0);
     let end = start + value.length;
-    let judged = value; // what the checks read
     const marked = value.includes("…") || value.includes("REDACTED]");
-    if (marked || text.startsWith("[REDACTED", end)) {
+    if (marked || markerAt(text, end) > 0) {
       // a rule before masked part of the value: the rest is masked with it, if the checks, reading a
-      // token where each marker is, judge the whole a secret
+      // token where each marker is, judge the whole a secret; if not, the value alone is judged, as before
       const through = throughMarkers(text, start, end);
-      if (through >= 0) [end, value, judged] = [through, text.slice(start, through), standIn(text.slice(start, through))];
-      else if (marked) continue; // masked already
+      if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {
+        const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
+        out += text.slice(done, Math.max(done, from)) + REDACTED;
+        done = through;
+        pattern.lastIndex = Math.max(pattern.lastIndex, through);
+        continue;
+      }
+      if (marked) continue; // masked already
     }
-    if (NOT_SECRET.test(judged) || example(judged)) continue; // an id, or documentation's example
-    if (group && shape.random?.includes(group) && !looksRandom(judged)) continue;
-    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) continue;
-    const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
-    const valid = !shape.valid || shape.valid(judged, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
-    pattern.lastIndex = next;
-    if (!valid) continue;
+    if (!passes(value, at, match, group)) continue;
     if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
-    const [runStart, runEnd] = gluedRun(text, start, end);
-    if (runStart !== start || runEnd !== end) [start, end, value] = [runStart, runEnd, text.slice(runStart, runEnd)];
+    if (end !== (end = runEnd(text, end))) value = text.slice(start, end);
     pattern.lastIndex = Math.max(pattern.lastIndex, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
