@@ -98,6 +98,8 @@ const alnumCode = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c |
 /** A token's character (`.` only between two: see `joined`), and a vendor prefix's (`sk_live_`, `xoxb-`, `dp.st.`). */
 const tokenCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 43 || c === 47;
 const prefixCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 46;
+/** A letter, a digit or one of `+/_.-`: what touches a marker when it is part of the token the marker hid. */
+const touchCode = (c: number) => tokenCode(c) || c === 46;
 const joined = (text: string, i: number) => tokenCode(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && tokenCode(text.charCodeAt(i + 1)));
 
 /**
@@ -180,6 +182,21 @@ const exec = (pattern: RegExp, text: string) => pattern.exec(text);
 const NOTHING = "\0".repeat(1000);
 
 /**
+ * Whether `shape`'s checks take `value`, of its match `m` in `text` (`csrf`: the text names CSRF at all).
+ * A function of the module's, not a closure of each `apply` call's: apply runs once a shape and a text.
+ */
+function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: RegExpExecArray, group: number, csrf: boolean): boolean {
+  if (NOT_SECRET.test(value) || example(value)) return false; // an id, or documentation's example
+  if (group && shape.random?.includes(group) && !looksRandom(value)) return false;
+  const at = m.index;
+  if (csrf && CSRF.test(text.slice(Math.max(0, at - 40), at))) return false;
+  const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
+  const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + m[0].length] ?? "", m[0], group);
+  pattern.lastIndex = next;
+  return valid;
+}
+
+/**
  * `text` with every match of `shape` that passes its checks masked. `needed`: the shape's prefilter is
  * known to hold (for a window of a longer text). `seen.joined` is set where a kept prefix was written
  * where a backslash was dropped: joined to what was before it, it may make a word no text held
@@ -193,16 +210,6 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   let done = 0; // text before `done` is in `out`
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
   const find = shape.find ?? exec;
-  /** Whether the shape's checks take `value`, found in `match` at `at`. */
-  const passes = (value: string, at: number, match: string, group: number) => {
-    if (NOT_SECRET.test(value) || example(value)) return false; // an id, or documentation's example
-    if (group && shape.random?.includes(group) && !looksRandom(value)) return false;
-    if ((csrf ??= CSRF_ANY.test(text)) && CSRF.test(text.slice(Math.max(0, at - 40), at))) return false;
-    const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
-    const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group);
-    pattern.lastIndex = next;
-    return valid;
-  };
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
     const match = m[0];
@@ -215,11 +222,13 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     const start = at + (group ? match.lastIndexOf(value) : 0);
     let end = start + value.length;
     const marked = value.includes("…") || value.includes("REDACTED]");
+    // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
+    if (value === REDACTED && !touchCode(text.charCodeAt(start - 1)) && !touchCode(text.charCodeAt(end)) && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
     if (marked || markerAt(text, end) > 0) {
       // a rule before masked part of the value: the rest is masked with it, if the checks, reading a
       // token where each marker is, judge the whole a secret; if not, the value alone is judged, as before
       const through = throughMarkers(text, start, end);
-      if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {
+      if (through >= 0 && passes(shape, pattern, text, standIn(text.slice(start, through)), m, group, (csrf ??= CSRF_ANY.test(text)))) {
         const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
         out += text.slice(done, Math.max(done, from)) + REDACTED;
         done = through;
@@ -228,7 +237,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
       }
       if (marked) continue; // masked already
     }
-    if (!passes(value, at, match, group)) continue;
+    if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) continue;
     if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     if (end !== (end = runEnd(text, end))) value = text.slice(start, end);
     pattern.lastIndex = Math.max(pattern.lastIndex, end);
