@@ -100,6 +100,7 @@ const tokenCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 4
 const prefixCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 46;
 /** A letter, a digit or one of `+/_.-`: what touches a marker when it is part of the token the marker hid. */
 const touchCode = (c: number) => tokenCode(c) || c === 46;
+/** Whether the character at `i` goes on a token's run: a token's character, or a "." before one. */
 const joined = (text: string, i: number) => tokenCode(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && tokenCode(text.charCodeAt(i + 1)));
 
 /**
