@@ -184,12 +184,12 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 8 (merge) +86 B: the vendor tokens' finder reuses the windows its last call found on the text (it
  * was quadratic where no run of base64 followed).
  * Round 8 in all: 48,916 → 50,845 B (after the reread).
- * Round 9 (names) +647 B: a value a rule before masked only part of is read on through our markers and
+ * Round 9 (names) +682 B: a value a rule before masked only part of is read on through our markers and
  * masked whole (`throughMarkers`, `standIn`), a token's mask reads on to the end of the run it starts
  * (`runEnd`), a path piece whose cases mix as random letters do is no reference: CI's property run found
  * `password: "…+EAA…"` leaving the part before Meta's token.
  */
-const TOTAL_COMPACT = 51_550;
+const TOTAL_COMPACT = 51_600;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -101,13 +101,13 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     let value = group ? m[group] : match;
     while (value.length > 1 && value.endsWith("\\")) value = value.slice(0, -1); // the backslash of an escape after it is no part of it
     const start = at + (group ? match.lastIndexOf(value) : 0);
+    if (start < done) continue;
     let end = start + value.length;
     if (/…|REDACTED\]/.test(value) || /^\[REDACTED(?: PRIVATE KEY)?\]/.test(text.slice(end))) {
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {
         out += text.slice(done, Math.max(done, maskAt(text, start, value)[0])) + "[REDACTED]";
         done = through;
-        pattern.lastIndex = Math.max(pattern.lastIndex, through);
         continue;
       }
       if (/…|REDACTED\]/.test(value)) continue;
@@ -117,7 +117,6 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const escape = /^(?:\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f]))/.exec(text.slice(end));
     if (escape && /[\w+/=.~:@&?-]/.test(String.fromCharCode(parseInt(escape[1] ?? escape[2], 16)))) continue;
     end = runEnd(text, end);
-    pattern.lastIndex = Math.max(pattern.lastIndex, end);
     const [from, marker] = maskAt(text, start, text.slice(start, end));
     out += text.slice(done, Math.max(done, from)) + marker;
     done = end;

@@ -197,9 +197,10 @@ describe("a credential's name is enough", () => {
     const embedded = fc
       .tuple(fc.option(fc.tuple(base64Run, joinerBefore)), vendorTokens, fc.option(fc.tuple(joinerAfter, base64Run)))
       // (left, as before round 9: a value whose start the token's rule masks, the token or a run of word
-      // characters and hyphens it starts, and which goes on after a "/": the name's rule cannot start at
-      // the marker, and a token's run is never read on over a "/", which paths and URLs hold — docs/NOTES.md)
-      .filter(([before, , after]) => (before !== null || after !== null) && !((before === null || before[1] === "-") && after?.[0] === "/"))
+      // characters and hyphens it starts, and which goes on after one of "/._-": the name's rule cannot start
+      // at the marker, and a token's run is read on only over a "+", after which no name, path or word
+      // follows that a later rule needs — docs/NOTES.md)
+      .filter(([before, , after]) => (before !== null || after !== null) && !((before === null || before[1] === "-") && after !== null && after[0] !== "+"))
       .map(([before, [prefix, token], after]) => [prefix, `${before ? before.join("") : ""}${token}${after ? after.join("") : ""}`] as const);
     fc.assert(
       fc.property(names, fc.constantFrom(...positions), embedded, (name, position, [prefix, value]) => {
@@ -227,6 +228,21 @@ describe("a credential's name is enough", () => {
     expect(redact(once)).toBe(once);
     // a token in a URL's path stands alone
     expect(redact("curl https://api.telegram.org/bot7041986352:AAYlwt0eMweIAN7K2rzSyH7r5FOqu24L5tn/sendMessage?chat_id=42")).toContain("/sendMessage?chat_id=42");
+  });
+
+  it("a mask read on never takes what a later rule needs, nor a directory's name, nor an escape's letter (second review of round 9)", () => {
+    // a credential's name glued after a token: its value is masked still
+    for (const line of ["The token is ghp_R7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG0aK2eU.Password: Winter2024!", "AKIAQX7Z2LM9RT4WN3HS.secret_key=Zx81fQ2mN7pLk3vT9wRy4uHsZx81fQ2mN7pLk3vT", "api_key=ghp_R7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG0aK2eU/db_password=Qx9vL7mZ4pR2"]) {
+      expect(redact(line), line).not.toMatch(/Winter2024|Zx81fQ2m|Qx9vL7mZ4pR2|R7kQ2mZx9L|QX7Z2LM9/);
+    }
+    // acronyms in directories' names are no random letters
+    for (const line of ["private_key: /etc/SSLCertificates/server.key", '"privateKey": "./Sources/HTTPClient/Resources/key.pem"', "signing_key: ./MyAppUITests/Fixtures/signing.pem", "credentials: ./Tests/GraphQLSchema/creds.json", "password: /Library/PostgreSQL/16/data/pgpass", "password_file: /Library/PostgreSQL/data/pgpass"]) {
+      expect(redact(line), line).toBe(line);
+    }
+    // a JSON escape's letter before a token touches no marker: the kept prefix stays, and a second pass changes nothing
+    const once = redact('"password=\\nAKIAQX7Z2LM9RT4WN3HS"');
+    expect(once).toBe('"password=\\nAKIA…[REDACTED]"');
+    expect(redact(once)).toBe(once);
   });
 
   it("a long value is masked to its end (no length after which the rest is left)", () => {

@@ -104,17 +104,18 @@ const touchCode = (c: number) => tokenCode(c) || c === 46;
 const joined = (text: string, i: number) => tokenCode(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && tokenCode(text.charCodeAt(i + 1)));
 
 /**
- * Where a token found at the start of a longer run ends: the run is the secret (`ghp_…+rest`,
- * `AKIA….rest`), read on after one of `+._-` and a letter or digit. Never over a `/`: a token in a
- * URL's path stands alone (`bot<token>/getMe`), and a path after one is no part of it (a tool's output
- * starting `/home/…` after a message ending in a token). A run before the token is the value's rule's
- * to mask (`throughMarkers`): the token's own rule cannot tell a key's start from a word.
+ * Where a token found at the start of a longer run of base64 ends: the run is the secret
+ * (`ghp_…+rest`), read on after a `+` and a letter or digit. Only over a `+`: after a `.`, `_`, `-`
+ * or `/` a name may follow that a later rule needs (`ghp_….Password: …`, `AKIA….secret_key=…`), a
+ * URL's path (`bot<token>/getMe`), or, at a seam of two messages, the next one's first word
+ * (`-rw-r--r--`, `.env`, `/home/…`). A run before the token is the value's rule's to mask
+ * (`throughMarkers`): the token's own rule cannot tell a key's start from a word.
  */
 export function runEnd(text: string, end: number): number {
-  const c = text.charCodeAt(end);
-  if ((c === 43 || c === 46 || c === 95 || c === 45) && alnumCode(text.charCodeAt(end + 1))) while (joined(text, end)) end++;
+  if (text.charCodeAt(end) === 43 && alnumCode(text.charCodeAt(end + 1))) while (BASE64_CODE(text.charCodeAt(end))) end++;
   return end;
 }
+const BASE64_CODE = (c: number) => alnumCode(c) || c === 43 || c === 47;
 
 /** Our own markers, exactly: anyone else's `[REDACTED` (`[REDACTED by policy]`, one cut short) is text. */
 const MARKERS = /\[REDACTED(?: PRIVATE KEY)?\]/g;
@@ -151,9 +152,16 @@ export function throughMarkers(text: string, start: number, end: number): number
       if (k < from - 1) from = k;
     }
     left = m.index + m[0].length;
-    if (/[A-Za-z\d][+/_.-]*$/.test(value.slice(0, from)) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
+    const touch = /[A-Za-z\d][+/_.-]*$/.exec(value.slice(0, from));
+    if ((touch && !escapeLetter(text, start + touch.index)) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
   }
   return -1;
+}
+/** Whether the letter at `i` is a JSON escape's (`\n`, `\t`: a break between words, no token's letter). */
+function escapeLetter(text: string, i: number): boolean {
+  let k = i;
+  while (text.charCodeAt(k - 1) === 92) k--;
+  return (i - k) % 2 === 1 && "nrtbf".includes(text[i]);
 }
 
 /** `value` with a token where each marker and its kept prefix is, for the checks to read: random, as what it hid. */
@@ -221,6 +229,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
     const start = at + (group ? match.lastIndexOf(value) : 0);
+    if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     const marked = value.includes("…") || value.includes("REDACTED]");
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
@@ -233,7 +242,6 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
         const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
         out += text.slice(done, Math.max(done, from)) + REDACTED;
         done = through;
-        pattern.lastIndex = Math.max(pattern.lastIndex, through);
         continue;
       }
       if (marked) continue; // masked already
@@ -241,7 +249,6 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) continue;
     if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     if (end !== (end = runEnd(text, end))) value = text.slice(start, end);
-    pattern.lastIndex = Math.max(pattern.lastIndex, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
     out += text.slice(done, Math.max(done, from)) + marker;

@@ -711,12 +711,15 @@ export const VERSION = /\d{1,9}\.\d{1,9}\.\d/;
 const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i;
 /**
  * A location a credential's name may stand for (`password_file: /run/secrets/db`): one without a run
- * of 20 letters and digits, which no directory's name is and a key with a slash (base64's `/`) is, nor
- * a piece of 10 or more whose cases mix as random letters do (three capitals after its first letter,
- * three small letters: `eVZTZAxfRtfnAZYUKN`, not `ApplicationSupport`).
+ * of 20 letters and digits, which no directory's name is and a key with a slash (base64's `/`) is; nor,
+ * where it holds only letters and slashes as base64 without a digit does, a piece of 12 letters or more
+ * whose cases mix as random letters do (four capitals after its first letter, four small letters:
+ * `eVZTZAxfRtfnAZYUKN`, not `PostgreSQL`, `SSLCertificates`, `GraphQLSchema`).
  */
 const reference = (value: string): boolean =>
-  LOCATION.test(value) && !/[A-Za-z\d]{20}/.test(value) && !value.split("/").some((piece) => /^(?=[A-Za-z\d]{10})(?=.(?:[^A-Z]*[A-Z]){3})(?=(?:[^a-z]*[a-z]){3})[A-Za-z\d]+$/.test(piece));
+  LOCATION.test(value) &&
+  !/[A-Za-z\d]{20}/.test(value) &&
+  !(/^[A-Za-z/]+$/.test(value) && value.split("/").some((piece) => /^(?=[A-Za-z]{12})(?=.(?:[^A-Z]*[A-Z]){4})(?=(?:[^a-z]*[a-z]){4})/.test(piece)));
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
