@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dialects, fromOpenAI } from "../src/convert.js";
-import { compact, plan, type ChatMessage, type CompactOptions, type DialectName } from "../src/index.js";
+import { HANDOFF_END, HANDOFF_PREFIX, compact, plan, type ChatMessage, type CompactOptions, type DialectName } from "../src/index.js";
 import { anthropicTranscript, options, transcript } from "./support/arbitraries.js";
 import { violations } from "./support/invariants.js";
 
@@ -67,6 +67,29 @@ describe("pin", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("a tail of system messages alone takes no merged handoff (property counterexample: Anthropic, the newest <env> last; it threw)", async () => {
+    const input = [
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "orphan_call_1leg", content: "" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "call_1wcv", name: "Bash", input: {} }] },
+      { role: "user", content: [] },
+      { role: "assistant", content: [{ type: "tool_use", id: "call_1wcy", name: "Bash", input: { command: "" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "call_1wcy", content: "duplicate output\n".repeat(20) },
+          { type: "text", text: `${HANDOFF_PREFIX}\nolder turns\n\n## Goal\n- \n\n${HANDOFF_END}` },
+        ],
+      },
+      { role: "system", content: [{ type: "text", text: "<env>inserted at 5</env>" }] },
+    ];
+    const o = { contextWindow: 800, maxOutputTokens: 6, threshold: 0.2, headMessages: 0, dialect: dialects.anthropic, pin: () => false } as CompactOptions<unknown>;
+    const snapshot = JSON.stringify(input);
+    const p = plan(input, o);
+    expect(p.seam).not.toBe("merge");
+    const r = await compact(input, o);
+    expect(violations({ input, snapshot, plan: p, result: r, dialect: "anthropic" }).join("; ")).toBe("");
   });
 
   it("keeps a pinned tool call with its results, and a pinned result with its call", async () => {

@@ -102,19 +102,21 @@ const apart = (r: NeutralRole, before?: NeutralRole) => r !== before && !(r === 
  * has user text, so a user handoff wins (Hermes' zero-user guard). The flag is false when only the
  * wire alternates.
  */
-function seamRole(before: NeutralRole | undefined, after: NeutralRole, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
+function seamRole(before: NeutralRole | undefined, after: NeutralRole | undefined, shownBefore?: NeutralRole, shownAfter?: NeutralRole, firstShown = true, needsUser = false): [Plan["seam"], boolean] {
   const order = needsUser ? (["user", "merge", "assistant"] as const) : before === "user" ? (["assistant", "user", "merge"] as const) : (["user", "assistant", "merge"] as const);
   let wireOnly: Plan["seam"] | undefined;
   for (const r of order) {
     const merge = r === "merge";
-    const role = merge ? after : r;
-    // A target outside the alternation (Responses items all are) never takes a merge.
-    if (!apart(role, before) || (merge ? after === "system" : r === after)) continue;
+    // A target outside the alternation (Responses items all are) never takes a merge, nor does a tail
+    // with none in it (its messages all system: property counterexample, Anthropic with a late `<env>`).
+    if (merge && (after === "system" || after === undefined)) continue;
+    const role = merge ? after! : r;
+    if (!apart(role, before) || (!merge && r === after)) continue;
     wireOnly ??= r;
     const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
     if (seen || (needsUser && role === "user")) return [r, true];
   }
-  return [wireOnly ?? "merge", false];
+  return [wireOnly ?? (after === undefined ? "user" : "merge"), false];
 }
 
 /**
