@@ -109,14 +109,14 @@ function seamRole(before: NeutralRole | undefined, after: NeutralRole | undefine
     const merge = r === "merge";
     // A target outside the alternation (Responses items all are) never takes a merge, nor does a tail
     // with none in it (its messages all system: property counterexample, Anthropic with a late `<env>`).
-    if (merge && (after === "system" || after === undefined)) continue;
+    if (merge && (!after || after === "system")) continue;
     const role = merge ? after! : r;
     if (!apart(role, before) || (!merge && r === after)) continue;
     wireOnly ??= r;
     const seen = merge ? (firstShown ? after !== shownBefore : !shownBefore || shownBefore !== shownAfter) : r !== shownBefore && r !== shownAfter;
     if (seen || (needsUser && role === "user")) return [r, true];
   }
-  return [wireOnly ?? (after === undefined ? "user" : "merge"), false];
+  return [wireOnly ?? (after ? "merge" : "user"), false];
 }
 
 /**
