@@ -822,7 +822,7 @@ function casesAndDigits(value: string): boolean {
  * end: `run_ghp_…` is a token behind a word, `pi_…_secret_…` a Stripe client secret.
  */
 export const NOT_SECRET =
-  /^(?:(?:sha\d{1,3}|h1)[_-]|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
+  /^(?:(?:sha\d{1,3}|h1)[_-][A-Za-z\d+/]{16,}=*$|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
 export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase };
