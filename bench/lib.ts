@@ -184,7 +184,7 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 8 (merge) +86 B: the vendor tokens' finder reuses the windows its last call found on the text (it
  * was quadratic where no run of base64 followed).
  * Round 8 in all: 48,916 → 50,845 B (after the reread).
- * Round 9 (names) +696 B: a value a rule before masked only part of is read on through our markers and
+ * Round 9 (names) +672 B: a value a rule before masked only part of is read on through our markers and
  * masked whole (`throughMarkers`, `standIn`), a token's mask reads on to the end of the run it starts
  * (`runEnd`), a path piece whose cases mix as random letters do is no reference, a hash's prefix needs its
  * digest: CI's property run found `password: "…+EAA…"` leaving the part before Meta's token.

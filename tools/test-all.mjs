@@ -9,6 +9,7 @@ const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REP
 const totals = { passed: 0, failed: 0 };
 const lines = [];
 const failures = []; // repeated above the summary: a CI log is often kept only by its tail
+const plain = (text) => text.replace(/\x1b\[[0-9;]*m/g, ""); // without the terminal's colours
 
 function run(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
@@ -61,9 +62,8 @@ function failedIn(name, report) {
 
 /** The first line of an error, and fast-check's seed when a property failed (to replay it). */
 function firstLine(text = "") {
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
-  const seed = /\{ seed: [^}]*\}/.exec(plain)?.[0];
-  const first = plain.split("\n").find((l) => l.trim())?.slice(0, 400) ?? "";
+  const seed = /\{ seed: [^}]*\}/.exec(plain(text))?.[0];
+  const first = plain(text).split("\n").find((l) => l.trim())?.slice(0, 400) ?? "";
   return seed ? `${first} ${seed}` : first;
 }
 
@@ -73,7 +73,7 @@ function deno() {
     DENO_DIR: "/tmp/context-compactor-deno",
     NO_COLOR: "1",
   });
-  const m = /(\d+) passed[^|]*\| (\d+) failed/.exec(stdout.replace(/\x1b\[[0-9;]*m/g, ""));
+  const m = /(\d+) passed[^|]*\| (\d+) failed/.exec(plain(stdout));
   record("deno", m ? Number(m[1]) : 0, m ? Number(m[2]) || (ok ? 0 : 1) : 1);
 }
 

@@ -95,13 +95,15 @@ const CSRF_ANY = /[cx]srf/i;
  */
 export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
 const alnumCode = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
-/** A token's character (`.` only between two: see `joined`), and a vendor prefix's (`sk_live_`, `xoxb-`, `dp.st.`). */
-const tokenCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 43 || c === 47;
-const prefixCode = (c: number) => alnumCode(c) || c === 95 || c === 45 || c === 46;
-/** A letter, a digit or one of `+/_.-`: what touches a marker when it is part of the token the marker hid. */
-const touchCode = (c: number) => tokenCode(c) || c === 46;
+/**
+ * By table, as RUNS below: a token's characters (a "." only between two: see `joined`); what touches a
+ * marker when it is part of the token the marker hid; a vendor prefix's (`sk_live_`, `xoxb-`, `dp.st.`).
+ */
+const TOKEN_CHARS = runOf("+/-");
+const TOUCHES = runOf("+/-.");
+const PREFIX_CHARS = runOf("-.");
 /** Whether the character at `i` goes on a token's run: a token's character, or a "." before one. */
-const joined = (text: string, i: number) => tokenCode(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && tokenCode(text.charCodeAt(i + 1)));
+const joined = (text: string, i: number) => TOKEN_CHARS[text.charCodeAt(i)] === 1 || (text.charCodeAt(i) === 46 && TOKEN_CHARS[text.charCodeAt(i + 1)] === 1);
 
 /**
  * Where a token found at the start of a longer run of base64 ends: the run is the secret
@@ -147,21 +149,16 @@ export function throughMarkers(text: string, start: number, end: number): number
     if (value.charCodeAt(from - 1) === 0x2026) {
       // the kept prefix: the longest that ends at the "…" (`abc.sk_live_…`: `sk_live_`)
       let k = from - 1;
-      while (k > left && prefixCode(value.charCodeAt(k - 1))) k--;
+      while (k > left && PREFIX_CHARS[value.charCodeAt(k - 1)] === 1) k--;
       for (const prefix = PARTS.hooks.prefix; k < from - 1; k++) if (!prefix || prefix.exec(value.slice(k, from - 1))?.[0].length === from - 1 - k) break;
       if (k < from - 1) from = k;
     }
     left = m.index + m[0].length;
     const touch = /[A-Za-z\d][+/_.-]*$/.exec(value.slice(0, from));
-    if ((touch && !escapeLetter(text, start + touch.index)) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
+    // (a JSON escape's letter, `\n` or `\t`, is a break between words, no token's)
+    if ((touch && !(escaped(text, start + touch.index) && "nrtbf".includes(touch[0][0]))) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
   }
   return -1;
-}
-/** Whether the letter at `i` is a JSON escape's (`\n`, `\t`: a break between words, no token's letter). */
-function escapeLetter(text: string, i: number): boolean {
-  let k = i;
-  while (text.charCodeAt(k - 1) === 92) k--;
-  return (i - k) % 2 === 1 && "nrtbf".includes(text[i]);
 }
 
 /** `value` with a token where each marker and its kept prefix is, for the checks to read: random, as what it hid. */
@@ -174,10 +171,16 @@ export const standIn = (value: string) => value.replace(/(?:[\w.-]{1,24}…)?\[R
  * with its backslash. Either way the JSON stays valid.
  */
 export function maskAt(text: string, start: number, value: string): [from: number, marker: string] {
-  let i = start;
-  while (text.charCodeAt(i - 1) === 92) i--;
-  const letter = (start - i) % 2 && /[nrtbf]/.test(value[0]) ? 1 : 0;
-  return [(start - i) % 2 && !letter ? start - 1 : start + letter, mask(value.slice(letter))];
+  const after = escaped(text, start);
+  const letter = after && /[nrtbf]/.test(value[0]) ? 1 : 0;
+  return [after && !letter ? start - 1 : start + letter, mask(value.slice(letter))];
+}
+
+/** Whether the character at `i` is escaped: an odd run of backslashes stands before it. */
+function escaped(text: string, i: number): boolean {
+  let k = i;
+  while (text.charCodeAt(k - 1) === 92) k--;
+  return (i - k) % 2 === 1;
 }
 
 /**
@@ -233,7 +236,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     let end = start + value.length;
     const marked = value.includes("…") || value.includes("REDACTED]");
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
-    if (value === REDACTED && !touchCode(text.charCodeAt(start - 1)) && !touchCode(text.charCodeAt(end)) && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
+    if (value === REDACTED && TOUCHES[text.charCodeAt(start - 1)] !== 1 && TOUCHES[text.charCodeAt(end)] !== 1 && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
     if (marked || markerAt(text, end) > 0) {
       // a rule before masked part of the value: the rest is masked with it, if the checks, reading a
       // token where each marker is, judge the whole a secret; if not, the value alone is judged, as before
@@ -315,15 +318,9 @@ const finds = (pattern: RegExp, text: string) => {
   pattern.lastIndex = 0;
   return found;
 };
-/** Whether the backslash at `i` is itself escaped (`\\\\u0041` in JSON: a backslash, then "u0041", no escape). */
-function escapedBackslash(text: string, i: number): boolean {
-  let k = i;
-  while (text.charCodeAt(k - 1) === 92) k--;
-  return (i - k) % 2 === 1;
-}
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
 function escapedAt(text: string, i: number): number {
-  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) && !escapedBackslash(text, i) ? 6 : 0;
+  const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) && !escaped(text, i) ? 6 : 0; // (`\\\\u0041` in JSON: a backslash, then "u0041")
   const high = len && text.charCodeAt(i + len - 2) - 48;
   const hex = text.charCodeAt(i + len - 1) | 32; // the last digit, in lower case
   const low = hex >= 48 && hex <= 57 ? hex - 48 : hex >= 97 && hex <= 102 ? hex - 87 : -1;
