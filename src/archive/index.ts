@@ -27,28 +27,38 @@ function entryOf(v: MessageView, clean: (s: string) => string, reasoning?: strin
 
 /**
  * The archive of the views at `indexes`, within `limit` characters of JSON: the oldest are left out,
- * and returned. Each entry is redacted when first read (a JSON.stringify, a structured clone, a
- * recall), then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
+ * and returned. Built when first read (`build`: defining each entry costs ~1 µs, ~0.3 ms a pass at
+ * 32k), and each entry is redacted when first read (a JSON.stringify, a structured clone, a recall),
+ * then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
  */
-export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string, reasoning = new Map<number, string[]>()): { archive: Archive; dropped: string[] } {
-  const archive: Archive = {};
+export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string, reasoning = new Map<number, string[]>()): { build: () => Archive; dropped: string[] } {
   const dropped = overLimit(views, indexes, pass, limit);
-  for (const i of indexes.slice(dropped.length)) {
-    const ref = refOf(i, pass);
-    Object.defineProperty(archive, ref, {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        const value = entryOf(views[i], redact, reasoning.get(i));
-        // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
-        const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
-        if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
-        Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
-        return value;
-      },
-    });
-  }
-  return { archive, dropped };
+  const build = () => {
+    const archive: Archive = {};
+    for (const i of indexes.slice(dropped.length)) {
+      const ref = refOf(i, pass);
+      Object.defineProperty(archive, ref, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          const value = entryOf(views[i], redact, reasoning.get(i));
+          // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
+          const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
+          if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
+          Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
+          return value;
+        },
+      });
+    }
+    return archive;
+  };
+  return { build, dropped };
+}
+
+/** `target.archive`, built by `build` when first read (or replaced when first written): then a plain property. */
+export function lazyArchive(target: { archive?: Archive }, build: () => Archive): void {
+  const settle = (value: Archive | undefined) => (Object.defineProperty(target, "archive", { value, enumerable: true, writable: true, configurable: true }), value);
+  Object.defineProperty(target, "archive", { enumerable: true, configurable: true, get: () => settle(build()), set: settle });
 }
 
 /** References of the oldest entries that would take the archive over `limit` characters of JSON. */
