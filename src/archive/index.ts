@@ -37,15 +37,18 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
     const archive: Archive = {};
     for (const i of indexes.slice(dropped.length)) {
       const ref = refOf(i, pass);
+      let value: ArchivedMessage | undefined;
       Object.defineProperty(archive, ref, {
         enumerable: true,
         configurable: true,
         get: () => {
-          const value = entryOf(views[i], redact, reasoning.get(i));
-          // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
-          const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
-          if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
-          Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
+          if (!value) {
+            value = entryOf(views[i], redact, reasoning.get(i));
+            // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
+            const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
+            if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
+          }
+          settled(archive, ref, value);
           return value;
         },
       });
@@ -55,10 +58,18 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
   return { build, dropped };
 }
 
+/** A property read once made plain: unless the object was frozen since (then its getter keeps answering the same value). */
+const settled = (o: object, key: string, value: unknown) => Reflect.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+
 /** `target.archive`, built by `build` when first read (or replaced when first written): then a plain property. */
 export function lazyArchive(target: { archive?: Archive }, build: () => Archive): void {
-  const settle = (value: Archive | undefined) => (Object.defineProperty(target, "archive", { value, enumerable: true, writable: true, configurable: true }), value);
-  Object.defineProperty(target, "archive", { enumerable: true, configurable: true, get: () => settle(build()), set: settle });
+  let archive: Archive | undefined;
+  Object.defineProperty(target, "archive", {
+    enumerable: true,
+    configurable: true,
+    get: () => (settled(target, "archive", (archive ??= build())), archive),
+    set: (value: Archive) => Object.defineProperty(target, "archive", { value, enumerable: true, writable: true, configurable: true }),
+  });
 }
 
 /** References of the oldest entries that would take the archive over `limit` characters of JSON. */
