@@ -31,9 +31,21 @@ export interface Review<M> {
  * windows of one-liners included. Per pass: the memo goes with the pass (and with the archive's
  * entries not yet read).
  */
-function readOnce(r: PassRedactor): PassRedactor {
-  const done = new Map<string, string>();
-  const redact = (text: string) => done.get(text) ?? done.set(text, r.redact(text)).get(text)!;
+export function readOnce(r: PassRedactor): PassRedactor {
+  // By length first: a string is hashed whole on its first use as a key (~1 ns a character), and most
+  // texts a pass redacts are new strings (windows, JSON of a cut tree) of a length no other has.
+  // Texts that share a length are mapped by text.
+  const done = new Map<number, [text: string, clean: string] | Map<string, string>>();
+  const redact = (text: string) => {
+    const one = done.get(text.length);
+    if (one instanceof Map) return one.get(text) ?? one.set(text, r.redact(text)).get(text)!;
+    if (one?.[0] === text) return one[1];
+    const clean = r.redact(text);
+    const now = done.get(text.length); // (as it is after any reading `r.redact` asked for)
+    if (now instanceof Map) now.set(text, clean);
+    else done.set(text.length, now ? new Map([now, [text, clean]]) : [text, clean]);
+    return clean;
+  };
   return { ...r, redact, streamKit: { ...r.streamKit, redact } };
 }
 

@@ -2,7 +2,7 @@
 // and the archive attached. Loaded with the first such pass (src/compact.ts): a no-op never needs it.
 // Redaction and the report's first fields are handed in, the system note added by the caller: a file
 // that both this import() and `plan` reach would be loaded with every import (esbuild shares it).
-import { ARCHIVE_LIMIT, archiveOf } from "./archive/index.js";
+import { ARCHIVE_LIMIT, archiveOf, lazyArchive } from "./archive/index.js";
 import { assemble } from "./assemble/index.js";
 import type { Prepared } from "./plan/prepared.js";
 import { messageTokens } from "./estimate/index.js";
@@ -53,9 +53,9 @@ function guarded(p: Prepared<unknown>, s: CompactorState, after: number, latestU
 /** The archive of what the pass removed or pruned, within its limit; what did not fit is said. */
 function archive(p: Prepared<unknown>, indexes: number[], redact: (text: string) => string, limit = ARCHIVE_LIMIT, reasoning?: Map<number, string[]>) {
   if (!limit || !indexes.length) return { warnings: [] };
-  const { archive, dropped } = archiveOf(p.views, indexes, p.refs!, limit, redact, reasoning);
+  const { build, dropped } = archiveOf(p.views, indexes, p.refs!, limit, redact, reasoning);
   const warnings = dropped.length ? [`archive: ${dropped.length} oldest entries (${dropped[0]}–${dropped.at(-1)}) left out over archiveLimit ${limit}`] : [];
-  return { archive, warnings };
+  return { build, warnings };
 }
 
 /** The pass's result; the input unchanged (and the pass a strike) when the rewrite would not shrink it. */
@@ -133,7 +133,7 @@ export function written<M>(p: Prepared<M>, d: Decided<M>, reportOf: (mode: Compa
   };
   const latest = pl.latestUserIndex < 0 ? -1 : out.indexOf(p.input[pl.latestUserIndex]);
   const result: CompactResult<M> = { messages: out, state: guarded(p, counted, tokensAfter, latest, report), report };
-  if (archived.archive) result.archive = archived.archive;
+  if (archived.build) lazyArchive(result, archived.build);
   report.warnings.push(...archived.warnings);
   return result;
 }

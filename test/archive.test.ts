@@ -117,6 +117,31 @@ describe("archive", () => {
     await expect(compact(messages, { contextWindow: 32_000, archiveLimit: -1 })).rejects.toThrow(/archiveLimit/);
   });
 
+  it("result.archive, built when first read, behaves as a plain property: enumerable, cloned, stringified, written, deleted, frozen", async () => {
+    const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
+    const options = { contextWindow: 32_000, now: () => 1 };
+    const [a, b, c, d] = await Promise.all([0, 1, 2, 3].map(() => compact(messages, options)));
+    expect(Object.keys(a)).toEqual(["messages", "state", "report", "archive"]);
+    const whole = JSON.stringify(a.archive);
+    expect(Object.keys(a.archive!).length).toBeGreaterThan(100);
+    expect(Object.getOwnPropertyDescriptor(a, "archive")).toMatchObject({ enumerable: true, writable: true, configurable: true });
+    expect(a.archive).toBe(a.archive); // one object once read
+    // first touched by a clone, a spread or a stringify: the same entries
+    for (const x of [structuredClone(b).archive, { ...c }.archive, JSON.parse(JSON.stringify(d)).archive]) expect(JSON.stringify(x)).toBe(whole);
+    const [e, f, g] = await Promise.all([compact(messages, options), compact(messages, options), compact(messages, options)]);
+    e.archive = {};
+    expect(e.archive).toEqual({});
+    delete f.archive;
+    expect("archive" in f).toBe(false);
+    // frozen before it is read (a store that deep-freezes what it keeps: the result, then what it holds)
+    Object.freeze(g);
+    Object.freeze(g.archive);
+    expect(g.archive).toBe(g.archive);
+    expect(JSON.stringify(g.archive)).toBe(whole);
+    const first = Object.keys(g.archive!)[0];
+    expect(g.archive![first]).toBe(g.archive![first]); // an entry read again is the same, not redacted again
+  });
+
   it("a second pass cites references of its own, so archives of successive passes merge", async () => {
     const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
     const first = await compact(messages.slice(0, 200), { contextWindow: 32_000 });

@@ -15,6 +15,7 @@ import { trajectories } from "./support/fixtures.js";
 import { negatives, positives } from "./support/secrets.js";
 import { linesOf } from "./support/spans.js";
 import { loadHoldout } from "../bench/holdout.js";
+import { shrinkArgumentsReference } from "./support/shrink-reference.js";
 import { completed } from "../src/redact/more.js";
 
 // the whole catalogue, as a pass that rewrites reads it (./more.ts completes ./shapes.ts)
@@ -470,6 +471,27 @@ describe("quoting from a window of a long text", () => {
       expect(texts.some((t) => apply(t, shape, true) !== t)).toBe(true);
       for (const t of texts.map((x) => x.replaceAll(shape.holds!, " "))) expect(apply(t, shape, true)).toBe(t);
     }
+  });
+
+  it("shrunk arguments are written as the tree shrunk into a copy wrote them, drafted or redacted (property)", () => {
+    // Where nothing is masked (a draft always) the tree is stringified with its leaves shrunk on the
+    // way: the same keys in the same order (`__proto__`, `toJSON`, integer-like keys first), arrays,
+    // nesting, leaves of every length about the limit, token runs and surrogate pairs at the cut.
+    const DRAFT = { redact: (t: string) => t, redactFrom: (t: string, from: number) => t.slice(from), readTo: () => undefined };
+    const long = fc.tuple(text, fc.constantFrom(0, 150, 195, 199, 200, 201, 260, 700), fc.constantFrom("a", "x1", "é", "😀", " ", "-", "\n")).map(([t, n, fill]) => t + fill.repeat(n) + t);
+    const leaf = fc.oneof(long, text, fc.integer(), fc.constant(null), fc.boolean(), fc.double({ noNaN: true }));
+    const key = fc.oneof(fc.constantFrom("__proto__", "toJSON", "0", "12", "content", "password", "command", "api_key"), fc.string({ maxLength: 6 }));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small", withCrossShrink: true }, leaf, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(key, tie("node"), { maxKeys: 5 })),
+    })).node;
+    const args = fc.tuple(tree, fc.boolean()).map(([t, spaced]) => JSON.stringify(t, null, spaced ? 1 : undefined) ?? "null");
+    fc.assert(
+      fc.property(args, (a) => {
+        expect(shrinkArguments(a, DRAFT)).toBe(shrinkArgumentsReference(a, DRAFT));
+        expect(shrinkArguments(a, redactor)).toBe(shrinkArgumentsReference(a, redactor));
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it("read past the kept part as far as a value in quotes runs on", () => {

@@ -27,28 +27,49 @@ function entryOf(v: MessageView, clean: (s: string) => string, reasoning?: strin
 
 /**
  * The archive of the views at `indexes`, within `limit` characters of JSON: the oldest are left out,
- * and returned. Each entry is redacted when first read (a JSON.stringify, a structured clone, a
- * recall), then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
+ * and returned. Built when first read (`build`: defining each entry costs ~1 µs, ~0.3 ms a pass at
+ * 32k), and each entry is redacted when first read (a JSON.stringify, a structured clone, a recall),
+ * then kept: a pass whose archive nobody reads does not pay for redacting all it removed.
  */
-export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string, reasoning = new Map<number, string[]>()): { archive: Archive; dropped: string[] } {
-  const archive: Archive = {};
+export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, limit: number, redact: (text: string) => string, reasoning = new Map<number, string[]>()): { build: () => Archive; dropped: string[] } {
   const dropped = overLimit(views, indexes, pass, limit);
-  for (const i of indexes.slice(dropped.length)) {
-    const ref = refOf(i, pass);
-    Object.defineProperty(archive, ref, {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        const value = entryOf(views[i], redact, reasoning.get(i));
-        // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
-        const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
-        if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
-        Object.defineProperty(archive, ref, { value, enumerable: true, writable: true, configurable: true });
-        return value;
-      },
-    });
-  }
-  return { archive, dropped };
+  const build = () => {
+    const archive: Archive = {};
+    for (const i of indexes.slice(dropped.length)) {
+      const ref = refOf(i, pass);
+      let value: ArchivedMessage | undefined;
+      Object.defineProperty(archive, ref, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          if (!value) {
+            value = entryOf(views[i], redact, reasoning.get(i));
+            // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
+            const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
+            if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
+          }
+          settled(archive, ref, value);
+          return value;
+        },
+      });
+    }
+    return archive;
+  };
+  return { build, dropped };
+}
+
+/** A property read once made plain: unless the object was frozen since (then its getter keeps answering the same value). */
+const settled = (o: object, key: string, value: unknown) => Reflect.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** `target.archive`, built by `build` when first read (or replaced when first written): then a plain property. */
+export function lazyArchive(target: { archive?: Archive }, build: () => Archive): void {
+  let archive: Archive | undefined;
+  Object.defineProperty(target, "archive", {
+    enumerable: true,
+    configurable: true,
+    get: () => (settled(target, "archive", (archive ??= build())), archive),
+    set: (value: Archive) => Object.defineProperty(target, "archive", { value, enumerable: true, writable: true, configurable: true }),
+  });
 }
 
 /** References of the oldest entries that would take the archive over `limit` characters of JSON. */

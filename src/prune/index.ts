@@ -17,15 +17,19 @@ import { IMAGE_STUB } from "../facts/call.js";
 import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
-type Once = Redaction & { argumentsOf(args: string): ArgumentTrees | undefined };
+type Once = Redaction & { argumentsOf(call: ToolCallView): ArgumentTrees | undefined };
 
 /** Quoting that reads nothing: a drafted line quotes raw text, for its size alone, and never leaves a pass. */
 const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined };
 
-/** A call's arguments are parsed and redacted to describe the call and again to shrink it: once (drafted or not). */
+/**
+ * A call's arguments are parsed and redacted to describe the call and again to shrink it: once (drafted
+ * or not). Kept by the call's view, not its text: a string parsed anew is hashed on its first use as a
+ * key (~0.1 ms a pass at 128k), and the redaction of the same text in another call is memoized anyway.
+ */
 function parsedOnce(r: Redaction): Once {
-  const trees = new Map<string, ArgumentTrees | undefined>();
-  const once: Once = { ...r, argumentsOf: (args) => (trees.has(args) ? trees.get(args) : trees.set(args, redactedArguments(args, once)).get(args)) };
+  const trees = new Map<ToolCallView, ArgumentTrees | undefined>();
+  const once: Once = { ...r, argumentsOf: (c) => (trees.has(c) ? trees.get(c) : trees.set(c, redactedArguments(c.arguments, once)).get(c)) };
   return once;
 }
 
@@ -79,7 +83,7 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
     // An earlier pass's stand-in stays as it is: the output it replaced is archived under the reference it cites.
     if (isProtected(call?.name) || r.text.startsWith(STAND_IN)) return;
     // The call is described (its arguments parsed and redacted) only for an output that gets a line.
-    const target = () => describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call.arguments) : undefined);
+    const target = () => describeCall(call?.name, call?.arguments, once, call?.arguments ? once.argumentsOf(call) : undefined);
     const later = r.text.length >= PRUNE_MIN_CHARS ? newest(r.text) : undefined;
     if (later !== undefined && later > i) {
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
@@ -95,7 +99,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
   const shrunk = new Map<number, string>();
   m.toolCalls.forEach((c, k) => {
     if (c.arguments.length <= SHRINK_MIN_CHARS || isProtected(c.name)) return;
-    const smaller = shrinkArguments(c.arguments, once, once.argumentsOf(c.arguments));
+    const smaller = shrinkArguments(c.arguments, once, once.argumentsOf(c));
     if (smaller !== undefined) shrunk.set(k, smaller);
   });
   return shrunk;

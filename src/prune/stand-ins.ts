@@ -80,16 +80,18 @@ function leafCut(v: string): number {
   return c >= 0xd800 && c <= 0xdbff ? LEAF_LIMIT - 1 : LEAF_LIMIT;
 }
 
+/** A string leaf `v` of the redacted tree shrunk, `length` that of the call's own leaf there. */
+function shrinkLeaf(v: string, length: number, redact: (text: string) => string): string {
+  if (length <= LEAF_LIMIT) return v;
+  const clean = redact(v); // decoded from JSON: redacted again, whole, before the cut
+  if (clean.length <= LEAF_LIMIT && length === v.length) return clean;
+  const cut = clean.length <= LEAF_LIMIT ? clean.length : leafCut(clean);
+  return `${clean.slice(0, cut)} ...[truncated ${length - cut} chars]`; // spaced: glued, it would end a shape
+}
+
 /** `v` of the redacted tree shrunk, `raw` the same place in the call's own (its leaves' lengths). */
 function shrinkValue(v: unknown, raw: unknown, redact: (text: string) => string): unknown {
-  if (typeof v === "string") {
-    const length = typeof raw === "string" ? raw.length : v.length;
-    if (length <= LEAF_LIMIT) return v;
-    const clean = redact(v); // decoded from JSON: redacted again, whole, before the cut
-    if (clean.length <= LEAF_LIMIT && length === v.length) return clean;
-    const cut = clean.length <= LEAF_LIMIT ? clean.length : leafCut(clean);
-    return `${clean.slice(0, cut)} ...[truncated ${length - cut} chars]`; // spaced: glued, it would end a shape
-  }
+  if (typeof v === "string") return shrinkLeaf(v, typeof raw === "string" ? raw.length : v.length, redact);
   if (v === null || typeof v !== "object") return v;
   const raws = raw !== null && typeof raw === "object" ? Object.values(raw) : []; // once: not per child
   if (Array.isArray(v)) return v.map((x, i) => shrinkValue(x, raws[i], redact));
@@ -105,7 +107,11 @@ export function shrinkArguments(args: string, r: Redaction, trees = redactedArgu
   if (!trees) return undefined;
   let shrunk: string;
   try {
-    shrunk = JSON.stringify(shrinkValue(trees.clean, trees.raw, r.redact));
+    // Nothing masked (and every draft): each leaf is its own length, shrunk as JSON.stringify writes it,
+    // in the same order, without a shrunk copy of the tree (~2× faster: most of a draft's arguments)
+    shrunk = trees.clean === trees.raw
+      ? JSON.stringify(trees.clean, (_, v: unknown) => (typeof v === "string" ? shrinkLeaf(v, v.length, r.redact) : v))
+      : JSON.stringify(shrinkValue(trees.clean, trees.raw, r.redact));
   } catch {
     return undefined; // nested deeper than the stack: left as it is
   }
