@@ -4,9 +4,9 @@ import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor, Redactor } from "../redact/index.js";
 import { windowed, type Windows } from "../redact/window.js";
-import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
+import { cutLike, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, errorLinesLater, errorLinesOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -333,7 +333,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   for (const t of turns) if (t.role === "assistant" && t.text.trim()) said = t;
   const clean = redactedMaterial(m, r.redactMany, turns, (t) => t.role === "assistant" && t !== said && !readsWords(t.text));
   // A failed run's error lines redacted again, as the rest, when the checkpoint quotes them.
-  m.turns.forEach((t, i) => t.failed && lazily(clean.turns[i], "errorLines", () => r.redactMany(t.errorLines ?? [])));
+  m.turns.forEach((t, i) => t.failed && errorLinesLater(clean.turns[i], () => r.redactMany(errorLinesOf(t) ?? [])));
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
