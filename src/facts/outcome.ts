@@ -43,9 +43,10 @@ const pathText = (text: string): string => (text.startsWith("[output pruned") ? 
 
 /** The distinct file paths a text names (the first hundred, early in it: `pathText`). */
 export function pathsIn(text: string): string[] {
-  return [...new Set(Array.from(pathText(text).matchAll(PATH), (m) => m[1]))].slice(0, 100);
+  const read = pathText(text);
+  return read.includes("/") ? [...new Set(Array.from(read.matchAll(PATH), (m) => m[1]))].slice(0, 100) : []; // a path has a slash
 }
 
 const PATH_ONE = new RegExp(PATH.source);
 /** Whether `pathsIn(text)` finds any: read up to the first. */
-export const namesPath = (text: string): boolean => PATH_ONE.test(pathText(text));
+export const namesPath = (text: string): boolean => ((read) => read.includes("/") && PATH_ONE.test(read))(pathText(text));

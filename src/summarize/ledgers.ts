@@ -201,7 +201,7 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
     }
     if (t.role === "assistant") {
       for (const s of sentences(t.text, DECISION)) l.decisions.push([s, t.index]);
-      const boxes = [...t.text.matchAll(CHECKBOX)];
+      const boxes = t.text.includes("] ") ? [...t.text.matchAll(CHECKBOX)] : []; // matchAll copies its pattern: only where a box may be
       if (boxes.length) l.plan = { items: boxes.map((b) => [b[1].trim() ? "x" : " ", b[2]]), at: t.index };
       for (const c of t.toolCalls) {
         const text = argumentsOf(c);

@@ -132,7 +132,7 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   cp.set("Relevant files", fileItems(l, pass));
   if (l.root) cp.set(ROOT, [`(paths under ${l.root}/)`]);
   const urls = new Map<string, number>();
-  for (const t of m.turns) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index);
+  for (const t of m.turns) if (t.text.includes("http")) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index); // matchAll copies its pattern: only where a URL may be
   cp.set("Critical values", [...urls].map(([u, i]) => `${clip(u, 200)} ${at(i)}`));
   return cp;
 }
@@ -361,11 +361,18 @@ function quotable(t: HandoffTurn, quoted: Map<object, Record<string, unknown> | 
     if (t.failed === undefined) return t;
     // Of its call, only the command and the path are quoted (see `calls`), the rest not at all.
     const args = t.call && quoted.get(t.call);
-    const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
+    const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(quotedOf(args)) };
     return { ...t, text: "", call: call || t.call }; // without the error lines: see deterministicCheckpoint
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
   return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
+}
+
+/** The values of `args` the checkpoint quotes, in QUOTED_ARGS's order (a loop: Object.fromEntries costs ~5× more). */
+export function quotedOf(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of QUOTED_ARGS) if (args[k] !== undefined) out[k] = args[k];
+  return out;
 }
 
 /** Arguments up to this long are redacted whole; a longer one in windows of its leaves (a file being written). */
