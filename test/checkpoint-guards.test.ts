@@ -4,14 +4,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clip } from "../src/facts/call.js";
-import { namesPath, pathsIn, PATH_KEYS } from "../src/facts/outcome.js";
+import { namesPath, pathsIn, PATH_KEYS, verdict } from "../src/facts/outcome.js";
 import { redactor } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
 import { refOf } from "../src/refs.js";
 import { ledgers } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/summarize/types.js";
 import { deterministicCheckpoint, parseCheckpoint, quotedOf } from "../src/summarizers/deterministic.js";
-import { formerBoxes, formerNamesPath, formerPathsIn, formerQuoted, formerUrls } from "./support/checkpoint-reference.js";
+import { formerBoxes, formerFailed, formerNamesPath, formerPathsIn, formerQuoted, formerUrls } from "./support/checkpoint-reference.js";
 import { trajectories } from "./support/fixtures.js";
 import { linesOf } from "./support/spans.js";
 
@@ -60,6 +60,17 @@ describe("the checkpoint's readings of a text, only where what they look for may
         expect(out ?? []).toEqual([...urls].map(([u, i]) => `${clip(u, 200)} ${refOf(i)}`));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("judges an output as before, \"nothing failed\" read last", () => {
+    const WORDS = ["error", "Error:", "failed", "0 failed", "0 failures", "0 errors", "3 passed", "FAILURES", "denied", "exit code 1", "Exit code 0", "<tool_use_error>", "exited with code 2", "ok", "x".repeat(300), "\n", " "];
+    const output = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: text }), { maxLength: 30 }).map((p) => p.join(" "));
+    fc.assert(
+      fc.property(output, fc.boolean(), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), (o, command, code) => {
+        expect(verdict(o, () => command, () => code).failed).toBe(formerFailed(o, () => command, code));
+      }),
+      { numRuns: 3000 },
     );
   });
 

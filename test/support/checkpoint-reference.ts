@@ -17,3 +17,12 @@ export const formerUrls = (text: string): string[] => [...text.matchAll(/\bhttps
 
 /** src/summarizers/deterministic.ts `quotable`: the values of a call's arguments it quotes. */
 export const formerQuoted = (args: Record<string, unknown>, keys: string[]): string => JSON.stringify(Object.fromEntries(keys.map((k) => [k, args[k]])));
+
+/** src/facts/outcome.ts `verdict`'s judgement, "nothing failed" read first. */
+export function formerFailed(text: string, isCommand: () => boolean, code: number | undefined): boolean {
+  const t = text.trim();
+  const nl = t.indexOf("\n");
+  const first = nl < 0 ? t : t.slice(0, nl);
+  const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
+  return code !== undefined ? code !== 0 : !/\b0 (?:failures|failed|errors)\b/i.test(t.slice(-1000)) && (/^\s*(?:<tool_use_error>|exit code [1-9])/i.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand()));
+}
