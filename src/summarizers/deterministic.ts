@@ -201,12 +201,10 @@ function blockedItems(l: Ledgers, pass: Refs | undefined, [line, what]: [number,
 /** Calls no result in these turns answers (the last three). */
 function pending(turns: HandoffTurn[]): [HandoffTurn, { name: string; arguments: string }][] {
   // a call by its name and arguments, without joining them into a key (a copy of every call's arguments)
-  // nor hashing its arguments (most are new strings each pass, hashed whole): by their length, then compared
-  const keys = new Map<string, Map<number, [args: string, key: object][]>>();
+  const keys = new Map<string, Map<string, object>>();
   const key = (c: { name: string; arguments: string }) => {
-    const named = keys.get(c.name) ?? keys.set(c.name, new Map()).get(c.name)!;
-    const alike = named.get(c.arguments.length) ?? named.set(c.arguments.length, []).get(c.arguments.length)!;
-    return alike.find(([args]) => args === c.arguments)?.[1] ?? alike[alike.push([c.arguments, {}]) - 1][1];
+    const named = keys.get(c.arguments) ?? keys.set(c.arguments, new Map()).get(c.arguments)!;
+    return named.get(c.name) ?? named.set(c.name, {}).get(c.name)!;
   };
   const open = new Map<object, [HandoffTurn, { name: string; arguments: string }]>();
   for (const t of turns) {
