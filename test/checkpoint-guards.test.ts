@@ -4,14 +4,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clip } from "../src/facts/call.js";
-import { commandOf, namesPath, pathsIn, PATH_KEYS, verdict } from "../src/facts/outcome.js";
+import { namesPath, pathsIn, PATH_KEYS, verdict } from "../src/facts/outcome.js";
 import { redactor } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
 import { refOf } from "../src/refs.js";
 import { ledgers } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/summarize/types.js";
 import { deterministicCheckpoint, parseCheckpoint, quotedOf } from "../src/summarizers/deterministic.js";
-import { formerBoxes, formerCommandOf, formerFailed, formerNamesPath, formerPathsIn, formerQuoted, formerUrls } from "./support/checkpoint-reference.js";
+import { formerBoxes, formerFailed, formerNamesPath, formerPathsIn, formerQuoted, formerUrls } from "./support/checkpoint-reference.js";
 import { trajectories } from "./support/fixtures.js";
 import { linesOf } from "./support/spans.js";
 
@@ -69,17 +69,6 @@ describe("the checkpoint's readings of a text, only where what they look for may
     fc.assert(
       fc.property(output, fc.boolean(), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), (o, command, code) => {
         expect(verdict(o, () => command, () => code).failed).toBe(formerFailed(o, () => command, code));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it("reads the same command, its first line", () => {
-    const line = fc.array(fc.constantFrom("npm test", "cd /a && make", " ", "\n", "\r\n", "\t", "x", "EOF", "<<", "'", ""), { maxLength: 12 }).map((p) => p.join(""));
-    const value = fc.oneof(line, fc.array(line, { maxLength: 3 }), text, fc.constant(undefined), fc.integer());
-    fc.assert(
-      fc.property(fc.record({ command: value, cmd: value }, { requiredKeys: [] }), (args) => {
-        expect(commandOf(args)).toBe(formerCommandOf(args));
       }),
       { numRuns: 3000 },
     );

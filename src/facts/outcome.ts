@@ -14,9 +14,7 @@ export function commandOf(args: Record<string, unknown>): string | undefined {
   let c = args.command ?? args.cmd;
   if (Array.isArray(c)) c = c.at(-1);
   if (typeof c !== "string" || !/\s/.test(c.trim())) return undefined; // one word: an editor sub-command
-  const t = c.trim();
-  const nl = t.indexOf("\n");
-  return (nl < 0 ? t : t.slice(0, nl)).trim(); // its first line, not every line split
+  return c.trim().split("\n")[0].trim();
 }
 
 /**

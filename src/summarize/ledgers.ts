@@ -179,18 +179,17 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
   // it takes its place (the latest run tells what still fails). Settled errors stay, in order of failure.
   const judge = (ran: Step[], failed: boolean, what: string, lines: () => string[], at: number) => {
     const by = failed ? ran.slice(-1) : ran;
-    // every error at every run: no array made for one of another step (most)
-    l.errors.forEach((e, k) => {
-      if (e.resolvedAt !== undefined || !by.some((step) => step.key === e.step.key)) return;
+    for (const [k, e] of l.errors) {
+      if (e.resolvedAt !== undefined) continue;
       const same = by.filter((step) => step.key === e.step.key);
       // A run on no file in particular is settled only by another such run.
-      if (!e.step.files.length && same.every((step) => step.files.length)) return;
+      if (!same.length || (!e.step.files.length && same.every((step) => step.files.length))) continue;
       const left = same.reduce((files, step) => undone(step, files), e.step.files);
       if (failed) {
         if (!left.length) l.errors.delete(k);
       } else if (left.length) e.step = { ...e.step, files: left };
       else e.resolvedAt = at;
-    });
+    }
     // its lines read when quoted (a failed run's redact its whole output): most errors are settled or replaced
     if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, get lines() { const x = lines(); return x.length ? x : ["failed"]; }, at, step: by[0] });
   };

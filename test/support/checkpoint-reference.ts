@@ -26,11 +26,3 @@ export function formerFailed(text: string, isCommand: () => boolean, code: numbe
   const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
   return code !== undefined ? code !== 0 : !/\b0 (?:failures|failed|errors)\b/i.test(t.slice(-1000)) && (/^\s*(?:<tool_use_error>|exit code [1-9])/i.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand()));
 }
-
-/** src/facts/outcome.ts `commandOf`, every line of the command split. */
-export function formerCommandOf(args: Record<string, unknown>): string | undefined {
-  let c = args.command ?? args.cmd;
-  if (Array.isArray(c)) c = c.at(-1);
-  if (typeof c !== "string" || !/\s/.test(c.trim())) return undefined;
-  return c.trim().split("\n")[0].trim();
-}
