@@ -27,8 +27,9 @@ export function verdict(text: string, isCommand: () => boolean, exit = () => exi
   const t = text.trim();
   const nl = t.indexOf("\n");
   const first = nl < 0 ? t : t.slice(0, nl);
+  // "nothing failed" read last: only where an error word is (most outputs have none)
   const failed =
-    code !== undefined ? code !== 0 : !PASSED.test(t.slice(-1000)) && (FAILED_START.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand()));
+    code !== undefined ? code !== 0 : (FAILED_START.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand())) && !PASSED.test(t.slice(-1000));
   if (!failed) return { failed, errorLines: [] };
   // Every distinct one a continuing agent may need (a test run's failures), within reason.
   const lines = [...new Set(t.slice(0, 20_000).split("\n").map((x) => x.trim()).filter((x) => ERROR.test(x)))].slice(0, 12);
@@ -43,9 +44,10 @@ const pathText = (text: string): string => (text.startsWith("[output pruned") ? 
 
 /** The distinct file paths a text names (the first hundred, early in it: `pathText`). */
 export function pathsIn(text: string): string[] {
-  return [...new Set(Array.from(pathText(text).matchAll(PATH), (m) => m[1]))].slice(0, 100);
+  const read = pathText(text);
+  return read.includes("/") ? [...new Set(Array.from(read.matchAll(PATH), (m) => m[1]))].slice(0, 100) : []; // a path has a slash
 }
 
 const PATH_ONE = new RegExp(PATH.source);
 /** Whether `pathsIn(text)` finds any: read up to the first. */
-export const namesPath = (text: string): boolean => PATH_ONE.test(pathText(text));
+export const namesPath = (text: string): boolean => ((read) => read.includes("/") && PATH_ONE.test(read))(pathText(text));

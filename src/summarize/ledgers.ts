@@ -143,6 +143,20 @@ export const sourceArguments = new WeakMap<object, string>();
 export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
 
 /**
+ * Error lines read when first asked for, by the turn (a failed run's redact its whole output, and the
+ * deterministic checkpoint quotes those of few runs). Not a getter on the turn: an accessor makes
+ * every copy of it by spread ~20× slower. A copy neither reads nor carries them (a model's material
+ * copies them by name).
+ */
+const laterLines = new WeakMap<object, () => string[]>();
+export function errorLinesLater(t: HandoffTurn, lines: () => string[]): void {
+  let v: string[] | undefined;
+  laterLines.set(t, () => (v ??= lines()));
+}
+/** A turn's error lines: its own, or those `errorLinesLater` gave it. */
+export const errorLinesOf = (t: HandoffTurn): string[] | undefined => t.errorLines ?? laterLines.get(t)?.();
+
+/**
  * The arguments (`argumentsOf`) of the result turns' calls, each redacted as its whole text redacts
  * it, by the call: what failed (a command, a path) is quoted from these, never a value redacted alone
  * (a sibling may say what it is: `"description": "oracle"` makes `scott/<password>@host` one). A run
@@ -187,7 +201,7 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
     }
     if (t.role === "assistant") {
       for (const s of sentences(t.text, DECISION)) l.decisions.push([s, t.index]);
-      const boxes = [...t.text.matchAll(CHECKBOX)];
+      const boxes = t.text.includes("] ") ? [...t.text.matchAll(CHECKBOX)] : []; // matchAll copies its pattern: only where a box may be
       if (boxes.length) l.plan = { items: boxes.map((b) => [b[1].trim() ? "x" : " ", b[2]]), at: t.index };
       for (const c of t.toolCalls) {
         const text = argumentsOf(c);
@@ -209,7 +223,7 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
       const code = t.failed === undefined ? exitCode(t.text) : t.exit; // read once: the verdict is given it
       const judged = t.failed === undefined ? verdict(t.text, () => command !== undefined, () => code) : undefined;
       const failed = judged ? judged.failed : t.failed!;
-      const errorLines = () => judged?.errorLines ?? t.errorLines ?? [];
+      const errorLines = () => judged?.errorLines ?? errorLinesOf(t) ?? [];
       if (command) {
         const e: CommandEntry = l.commands.get(command) ?? { command, runs: 0, status: "", at: [] };
         Object.assign(e, { runs: e.runs + 1, status: code !== undefined ? `exit ${code}` : failed ? "failed" : "ok" });

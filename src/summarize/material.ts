@@ -6,7 +6,7 @@ import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
 import { exitOf, parseArguments } from "../facts/call.js";
 import { commandOf, verdict } from "../facts/outcome.js";
-import { sourceArguments, userWords } from "./ledgers.js";
+import { errorLinesLater, errorLinesOf, sourceArguments, userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
 import type { HandoffMaterial, HandoffTurn } from "./types.js";
 import { maskSeams } from "../redact/seams.js";
@@ -118,19 +118,9 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     const isCommand = () => (command ??= /"c(?:ommand|md)"|\\/.test(args) && commandOf(parseArguments(args) ?? {}) !== undefined);
     turn.exit = exitOf(result); // once: the verdict is given it (and pruning may have read it)
     turn.failed = verdict(output, isCommand, () => turn.exit).failed;
-    if (turn.failed) lazily(turn, "errorLines", () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
+    if (turn.failed) errorLinesLater(turn, () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
   });
-}
-
-/**
- * Defines `o[key]` as what `value` returns, computed when first read: a failed run's error lines
- * redact its whole output, and the deterministic checkpoint quotes those of few runs. Not enumerable:
- * a copy by spread neither reads nor carries it (a model's material copies it by name).
- */
-export function lazily<T extends object>(o: T, key: keyof T & string, value: () => unknown): void {
-  let v: unknown;
-  Object.defineProperty(o, key, { get: () => (v ??= value()) });
 }
 
 function turnSize(t: HandoffTurn): number {
@@ -192,7 +182,8 @@ export function redactedMaterial(raw: HandoffMaterial, redactMany: (texts: strin
   m.turns = turns.map((t) => {
     texts.push(fields.length);
     const turn = copy(t, ["text", "words"]);
-    if (t.errorLines) turn.errorLines = copy(t.errorLines, Object.keys(t.errorLines));
+    const lines = errorLinesOf(t);
+    if (lines) turn.errorLines = copy(lines, Object.keys(lines));
     if (t.attachments) turn.attachments = copy(t.attachments, Object.keys(t.attachments));
     turn.toolCalls = t.toolCalls.map((c) => copy(c, ["name", "arguments"]));
     if (t.call) turn.call = copy(t.call, ["name", "arguments"]);

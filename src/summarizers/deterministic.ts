@@ -4,9 +4,9 @@ import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor, Redactor } from "../redact/index.js";
 import { windowed, type Windows } from "../redact/window.js";
-import { cutLike, lazily, redactedMaterial } from "../summarize/material.js";
+import { cutLike, redactedMaterial } from "../summarize/material.js";
 import { refOf, type Refs } from "../refs.js";
-import { argumentsOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
+import { argumentsOf, errorLinesLater, errorLinesOf, ledgers, readsWords, shortWhat, type CommandEntry, type ErrorEntry, type FileEntry, type Ledgers } from "../summarize/ledgers.js";
 import type { HandoffMaterial, HandoffTurn, SummarizeRequest } from "../summarize/types.js";
 
 export const DETERMINISTIC_LIMIT = 8000;
@@ -132,7 +132,7 @@ function sections(m: HandoffMaterial, l: Ledgers, open: [index: number, call: st
   cp.set("Relevant files", fileItems(l, pass));
   if (l.root) cp.set(ROOT, [`(paths under ${l.root}/)`]);
   const urls = new Map<string, number>();
-  for (const t of m.turns) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index);
+  for (const t of m.turns) if (t.text.includes("http")) for (const u of t.text.matchAll(URL)) urls.set(u[0], t.index); // matchAll copies its pattern: only where a URL may be
   cp.set("Critical values", [...urls].map(([u, i]) => `${clip(u, 200)} ${at(i)}`));
   return cp;
 }
@@ -333,7 +333,7 @@ export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedact
   for (const t of turns) if (t.role === "assistant" && t.text.trim()) said = t;
   const clean = redactedMaterial(m, r.redactMany, turns, (t) => t.role === "assistant" && t !== said && !readsWords(t.text));
   // A failed run's error lines redacted again, as the rest, when the checkpoint quotes them.
-  m.turns.forEach((t, i) => t.failed && lazily(clean.turns[i], "errorLines", () => r.redactMany(t.errorLines ?? [])));
+  m.turns.forEach((t, i) => t.failed && errorLinesLater(clean.turns[i], () => r.redactMany(errorLinesOf(t) ?? [])));
   const open = pending(m.turns).map(([t, c]): [number, string] => [t.index, describeCall(c.name, argumentsOf(c), r)]);
   const chars = (n: number) => Math.min(DETERMINISTIC_LIMIT, Math.max(1200, Math.floor(n)));
   let limit = chars(maxOutputTokens * 3.5);
@@ -361,11 +361,18 @@ function quotable(t: HandoffTurn, quoted: Map<object, Record<string, unknown> | 
     if (t.failed === undefined) return t;
     // Of its call, only the command and the path are quoted (see `calls`), the rest not at all.
     const args = t.call && quoted.get(t.call);
-    const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(Object.fromEntries(QUOTED_ARGS.map((k) => [k, args[k]]))) };
+    const call = args && t.call && { name: t.call.name, arguments: JSON.stringify(quotedOf(args)) };
     return { ...t, text: "", call: call || t.call }; // without the error lines: see deterministicCheckpoint
   }
   // A call is quoted through its result's copy (or, unanswered, on its own): only a plan is read here.
   return t.toolCalls.length ? cutLike({ ...t, toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: PLAN_TOOL.test(c.name) ? argumentsOf(c) : "" })) }, t) : t;
+}
+
+/** The values of `args` the checkpoint quotes, in QUOTED_ARGS's order (a loop: Object.fromEntries costs ~5× more). */
+export function quotedOf(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of QUOTED_ARGS) if (args[k] !== undefined) out[k] = args[k];
+  return out;
 }
 
 /** Arguments up to this long are redacted whole; a longer one in windows of its leaves (a file being written). */
