@@ -399,14 +399,22 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
     // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
     const hit = scan(all); // (the shape pass's: its first entries are the shapes')
-    const live = shapes.filter((shape, k) => hit[k] && (hit[k] > 1 || !shape.needs || shape.needs.test(all)) && (!shape.gate || shape.gate(all)) && (!joinable[k] || finds(shape.pattern, all)));
+    // Shape by shape over every window, each asked of the windows as the shapes before it left them: a
+    // mask can make a match (a value read on through a marker), so a pattern that found nothing before may find one now
+    const cleans = windows.slice();
+    let now = all;
+    shapes.forEach((shape, k) => {
+      if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(now)) || (shape.gate && !shape.gate(now)) || (joinable[k] && !finds(shape.pattern, now))) return;
+      let changed = false;
+      for (let w = 0; w < cleans.length; w++) if (cleans[w] && cleans[w] !== (cleans[w] = apply(cleans[w], shape))) changed = true;
+      if (changed) now = cleans.join("\n\0\n");
+    });
     let out = "";
     let at = 0; // text before `at` is written
     for (let w = 0; w < windows.length; w++) {
       const window = windows[w];
       const marks = marksOf[w];
-      let clean = window;
-      for (const shape of live) clean = apply(clean, shape);
+      const clean = cleans[w];
       if (clean === window) continue;
       // the stretch that changed, and where its ends stand in the text
       const from = regions[w * 3];

@@ -712,14 +712,15 @@ const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i
 /**
  * A location a credential's name may stand for (`password_file: /run/secrets/db`): one without a run
  * of 20 letters and digits, which no directory's name is and a key with a slash (base64's `/`) is; nor,
- * where it holds only letters and slashes as base64 without a digit does, a piece of 12 letters or more
- * whose cases mix as random letters do (four capitals after its first letter, four small letters:
- * `eVZTZAxfRtfnAZYUKN`, not `PostgreSQL`, `SSLCertificates`, `GraphQLSchema`).
+ * where it holds only base64's characters (no dot, dash or underscore, which a file's name has), a piece
+ * of 12 letters or more whose cases mix as random letters do (four capitals after its first letter,
+ * four small letters: `eVZTZAxfRtfnAZYUKN`, not `PostgreSQL`, `SSLCertificates`, `GraphQLSchema`), a
+ * digit in a short piece or not (`/O6hG/rCZyTKVvyrJGBhMk/…`).
  */
 const reference = (value: string): boolean =>
   LOCATION.test(value) &&
   !/[A-Za-z\d]{20}/.test(value) &&
-  !(/^[A-Za-z/]+$/.test(value) && value.split("/").some((piece) => /^(?=[A-Za-z]{12})(?=.(?:[^A-Z]*[A-Z]){4})(?=(?:[^a-z]*[a-z]){4})/.test(piece)));
+  !(/^[A-Za-z\d+/]+$/.test(value) && value.split("/").some((piece) => /^(?=[A-Za-z]{12})(?=.(?:[^A-Z]*[A-Z]){4})(?=(?:[^a-z]*[a-z]){4})/.test(piece)));
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
