@@ -154,6 +154,15 @@ describe("a credential's name is enough", () => {
     }
   });
 
+  it("a password that starts with a CSRF word is a password, a CSRF cookie is not (property counterexample: password=xsrfaaaa-aaaa-10)", () => {
+    for (const line of ["password=xsrfaaaa-aaaa-10", "password=xsrfaaa7", "DB_PASSWORD=csrfWinter2024!", "api_key: CsrfGuard-9fK2mQ7x"]) {
+      expect(redact(line), line).toContain("[REDACTED]");
+    }
+    for (const line of ["Cookie: csrftoken=Qm9vdHN0cmFwQ3NyZg", "Cookie: XSRF-TOKEN=Qm9vdHN0cmFwQ3NyZg9x; theme=dark"]) {
+      expect(redact(line), line).toBe(line);
+    }
+  });
+
   it("a key that starts with a slash is no path (property counterexample: password=/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/)", () => {
     // base64 without a digit run reads as a path by its slashes; a run as long as a key's is no directory's name
     // (and none of its pieces is a directory's name when it mixes cases as random letters do: property counterexample

@@ -351,6 +351,28 @@ function decode(text: string, from: number, start: number, stop: number, marks: 
   return plain + text.slice(seg, stop);
 }
 
+const globals = new WeakMap<RegExp, RegExp>();
+/** `pattern` searching (`g`, not `y`: a prefilter is written without either), made once. */
+const globalOf = (pattern: RegExp) => globals.get(pattern) ?? globals.set(pattern, new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, "") + "g")).get(pattern)!;
+
+/**
+ * The windows (starting at `starts` in `all`, their join) where `pattern` may find a match, in order:
+ * from each window's start, the next match marks the window it starts in (in a separator, the one
+ * before it). A match in a window is one in the whole (see below), so none is missed.
+ */
+function windowsWith(pattern: RegExp, all: string, starts: number[]): number[] {
+  const out: number[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(all), w = 0; m; m = pattern.exec(all)) {
+    while (w + 1 < starts.length && starts[w + 1] <= m.index) w++;
+    out.push(w);
+    if (++w >= starts.length) break;
+    pattern.lastIndex = starts[w];
+  }
+  pattern.lastIndex = 0;
+  return out;
+}
+
 /**
  * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
  * redirect). Each run of token characters around an escape has a window: the run, what follows it on
@@ -399,15 +421,24 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
     // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
     const hit = scan(all); // (the shape pass's: its first entries are the shapes')
-    // Shape by shape over every window, each asked of the windows as the shapes before it left them: a
-    // mask can make a match (a value read on through a marker), so a pattern that found nothing before may find one now
+    // Shape by shape, each read only in the windows where its pattern finds a match in them joined
+    // (escape-dense text has thousands of windows, a call of `apply` each), and in every window a shape
+    // before it changed: a mask can make a match there (a value read on through a marker)
     const cleans = windows.slice();
-    let now = all;
+    const changed: number[] = [];
+    const starts: number[] = [];
+    for (let w = 0, at = 0; w < windows.length; at += windows[w++].length + 3) starts.push(at);
     shapes.forEach((shape, k) => {
-      if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(now)) || (shape.gate && !shape.gate(now)) || (joinable[k] && !finds(shape.pattern, now))) return;
-      let changed = false;
-      for (let w = 0; w < cleans.length; w++) if (cleans[w] && cleans[w] !== (cleans[w] = apply(cleans[w], shape))) changed = true;
-      if (changed) now = cleans.join("\n\0\n");
+      if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(all)) || (shape.gate && !shape.gate(all))) return;
+      const read = (w: number) => {
+        const before = cleans[w];
+        if (before && before !== (cleans[w] = apply(before, shape)) && before === windows[w]) changed.push(w);
+      };
+      // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
+      const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
+      const again = changed.slice();
+      for (const w of finder ? windowsWith(finder, all, starts) : starts.keys()) if (cleans[w] === windows[w]) read(w);
+      again.forEach(read);
     });
     let out = "";
     let at = 0; // text before `at` is written

@@ -341,8 +341,11 @@ const passwordLike = (value: string) =>
 
 /** The match starts at a password's name, a word of its own (`DB_PASSWORD`, `dbPassword`, `pwd`; not `bypass`). */
 const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
-/** Whether a value starts with `csrf` or `xsrf`, in any case (/^[cx]srf/i, by char code: per candidate value). */
-const csrfStart = (v: string) => ((v.charCodeAt(0) | 32) === 99 || (v.charCodeAt(0) | 32) === 120) && (v.charCodeAt(1) | 32) === 115 && (v.charCodeAt(2) | 32) === 114 && (v.charCodeAt(3) | 32) === 102;
+/**
+ * Whether a value is a CSRF cookie (`csrftoken=…`, `XSRF-TOKEN=…`, in any case: /^[cx]srf[\w-]*=/i, its
+ * prefix by char code: per candidate value); not a password that starts with the word (`xsrfaaaa-aaaa-10`).
+ */
+const csrfCookie = (v: string) => ((v.charCodeAt(0) | 32) === 99 || (v.charCodeAt(0) | 32) === 120) && (v.charCodeAt(1) | 32) === 115 && (v.charCodeAt(2) | 32) === 114 && (v.charCodeAt(3) | 32) === 102 && /^[\w-]*=/.test(v.slice(4));
 /** Lower-case hex digits, or a UUID: under a bare `key` (no word before it), a record's key, not a credential. */
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
@@ -650,7 +653,7 @@ export const SHAPES: Shape[] = [
     valid: (v, before, after, match, group) =>
       after !== "(" &&
       !notAfter(before) &&
-      !csrfStart(v) && // `Cookie: csrftoken=…`
+      !csrfCookie(v) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
