@@ -726,12 +726,13 @@ const reference = (value: string): boolean =>
   !(/^[A-Za-z\d+/]+$/.test(value) && value.split("/").some((piece) => /^(?=[A-Za-z]{12})(?=.(?:[^A-Z]*[A-Z]){4})(?=(?:[^a-z]*[a-z]){4})/.test(piece)));
 
 /**
- * Random-looking: long enough, not a placeholder, a version or a location, and a run that mixes
- * letters and digits (names, words and code have none: getTokenizer, settings.API_TOKEN).
+ * Random-looking: long enough, not a placeholder, a version or a location (`reference`: a key of base64
+ * that starts with its `/` is none), and a run that mixes letters and digits (names, words and code
+ * have none: getTokenizer, settings.API_TOKEN).
  */
 export function looksRandom(value: string): boolean {
   // (by char code first: a version holds a dot, a location a slash)
-  return value.length >= 8 && mixedRun(value, 5) && !(value.includes(".") && VERSION.test(value)) && !(value.includes("/") && LOCATION.test(value)) && !PLACEHOLDER.test(value);
+  return value.length >= 8 && mixedRun(value, 5) && !(value.includes(".") && VERSION.test(value)) && !(value.includes("/") && reference(value)) && !PLACEHOLDER.test(value);
 }
 
 /** Images and documents in base64: PNG, JPEG, GIF, WebP, PDF, SVG. */
