@@ -408,13 +408,14 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
     // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
     const windows: string[] = [];
-    const marksOf: number[][] = [];
+    const marks: number[] = []; // every region's, in order (an array a region was most of the collector's work)
+    const marksAt: number[] = []; // where each region's start in `marks`, and where the last's end
     for (let r = 0; r < regions.length; r += 3) {
-      const marks: number[] = [];
+      marksAt.push(marks.length);
       const window = decode(text, regions[r], regions[r + 1], regions[r + 2], marks);
-      windows.push(marks.length && window.length >= least ? window : ""); // shorter than any match: nothing to find
-      marksOf.push(marks);
+      windows.push(marks.length > marksAt[marksAt.length - 1] && window.length >= least ? window : ""); // shorter than any match: nothing to find
     }
+    marksAt.push(marks.length);
     const all = windows.join("\n\0\n");
     // (the trigger scan first: one pass over them, where each prefilter tried would read them all). A
     // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
@@ -444,7 +445,6 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
     let at = 0; // text before `at` is written
     for (let w = 0; w < windows.length; w++) {
       const window = windows[w];
-      const marks = marksOf[w];
       const clean = cleans[w];
       if (clean === window) continue;
       // the stretch that changed, and where its ends stand in the text
@@ -455,7 +455,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
       while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
       const inText = (i: number) => {
         let t = from + i;
-        for (let k = 0; k < marks.length && marks[k] < i; k += 2) t += marks[k + 1] - 1;
+        for (let k = marksAt[w]; k < marksAt[w + 1] && marks[k] < i; k += 2) t += marks[k + 1] - 1;
         return t;
       };
       out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
