@@ -311,13 +311,6 @@ const RUNS = runOf("+/=.~:@&?%\\-");
 const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODES = runOf("+/=.~:@&?-");
-/** Whether `pattern` matches in `text` (from its start, as `apply` reads it). */
-const finds = (pattern: RegExp, text: string) => {
-  pattern.lastIndex = 0;
-  const found = pattern.test(text);
-  pattern.lastIndex = 0;
-  return found;
-};
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
 function escapedAt(text: string, i: number): number {
   const len = text.charCodeAt(i) === 37 ? 3 : text.startsWith("\\u00", i) && !escaped(text, i) ? 6 : 0; // (`\\\\u0041` in JSON: a backslash, then "u0041")
