@@ -64,6 +64,21 @@ describe("the escape scanner", () => {
     );
   });
 
+  it("reads each shape's windows only up to its prefilter's last word, and misses none after it: long texts (property)", () => {
+    // Texts over the trigger scan's chunks (8,192 characters): escaped examples of shapes before, between
+    // and after thousands of short escaped lines; a shape's joined windows are read to the chunk of its last word.
+    const escapedOnce = (e: string) => e.replace(/\n/g, " ").replace(/(?<=^.{3,}?)[A-Za-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    const examples = fc.array(fc.constantFrom(...SHAPE_EXAMPLES.map(escapedOnce)), { minLength: 1, maxLength: 6 }).map((e) => e.join("\n") + "\n");
+    const filler = fc.tuple(fc.constantFrom("a%41bcdefg\n", "x%3Dabcdefgh\n", "ab\\u0041 "), fc.integer({ min: 500, max: 4000 })).map(([line, n]) => line.repeat(n));
+    const text = fc.tuple(examples, filler, examples, filler, fc.nat(2)).map(([a, f, b, g, at]) => (at === 0 ? a + f + g + b : at === 1 ? f + a + g + b : f + g + a));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(redactEncoded(t)).toBe(encodedReference(t, redactShapes));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it("reads no escape where its backslash is escaped: a JSON text redacted stays JSON (property)", () => {
     // `\\u0063` in JSON is a backslash, then "u0063": decoded as an escape, a stretch rewritten around it
     // wrote `\c`, which is no JSON (found by the round 8 review, present before it)

@@ -284,7 +284,7 @@ const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
   // the shapes' prefilters, then a Secret's kind and the escapes (`redact` reads whether a text may hold them)
-  const scan = (text: string) => (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text);
+  const scan = (text: string, last?: Int32Array) => (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
   return [scan, (text: string, about?: boolean, hit = scan(text)): string => {
     const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {
@@ -374,7 +374,7 @@ function windowsWith(pattern: RegExp, all: string, starts: number[]): number[] {
  * escape); where that finds a secret, the stretch from the first change to the last stands in decoded
  * and masked, and the rest keeps its escapes. Each character is in one region: linear.
  */
-const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
+const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => Uint8Array, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
   const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
   return (text: string): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
@@ -414,7 +414,8 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
     // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
     // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
-    const hit = scan(all); // (the shape pass's: its first entries are the shapes')
+    const last = new Int32Array(shapes.length + 2).fill(-1);
+    const hit = scan(all, last); // (the shape pass's: its first entries are the shapes')
     // Shape by shape, each read only in the windows where its pattern finds a match in them joined
     // (escape-dense text has thousands of windows, a call of `apply` each), and in every window a shape
     // before it changed: a mask can make a match there (a value read on through a marker)
@@ -431,7 +432,9 @@ const encodedOf = (shapes: Shape[], scan: (text: string) => Uint8Array, least = 
       // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
       const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
       const again = changed.slice();
-      for (const w of finder ? windowsWith(finder, all, starts) : starts.keys()) if (cleans[w] === windows[w]) read(w);
+      // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
+      const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
+      for (const w of finder ? windowsWith(finder, to, starts) : starts.keys()) if (cleans[w] === windows[w]) read(w);
       again.forEach(read);
     });
     let out = "";

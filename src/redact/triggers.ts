@@ -44,7 +44,7 @@ export function wordsOf(pattern: RegExp | undefined): string[] | undefined {
  * inside another too. A pattern of the catalogue's ~110 words, tried one by one at every position,
  * read text at a third of the speed (test/redact-scan.test.ts holds the two equal).
  */
-export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) => Uint8Array {
+export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, last?: Int32Array) => Uint8Array {
   const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
   const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
@@ -85,7 +85,9 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
   }
   // upper-case ASCII read as its lower case: a chunk of ASCII is read as it is, without toLowerCase
   for (let c = 65; c <= 90; c++) columns[c] = columns[c + 32];
-  return (text) => {
+  // `last`, when given: for each prefilter, where the text holds none of its words after (the end of the
+  // chunk its last word ends in; -1 where it has no words or the text none)
+  return (text, last) => {
     const found = always.slice();
     // read in lower case and UTF-8, a chunk at a time: a loop over a string's characters runs at half
     // the speed once it has met strings of several kinds (sliced, joined, two-byte), one over bytes never
@@ -95,7 +97,7 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string) =
       if (n > chunk.length) n = encoder.encodeInto(chunk.toLowerCase(), bytes).written; // (not ASCII: İ's lower case is longer, K's is ASCII)
       for (let i = 0; i < n; i++) {
         s = table[s + columns[bytes[i]]];
-        if (marks[s]) for (const k of ends[s / width]) found[k] = holds[k];
+        if (marks[s]) for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK));
       }
     }
     return found;
