@@ -50,4 +50,7 @@ export function pathsIn(text: string): string[] {
 
 const PATH_ONE = new RegExp(PATH.source);
 /** Whether `pathsIn(text)` finds any: read up to the first. */
-export const namesPath = (text: string): boolean => ((read) => read.includes("/") && PATH_ONE.test(read))(pathText(text));
+export function namesPath(text: string): boolean {
+  const read = pathText(text);
+  return read.includes("/") && PATH_ONE.test(read); // a path has a slash
+}

@@ -414,7 +414,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
     // the `m` flag) and a look-around that takes a line break tell apart (none does: test/redact-checks.test.ts)
-    const last = new Int32Array(shapes.length + 2).fill(-1);
+    const last = new Int32Array(shapes.length + 2).fill(-1); // (the scan's prefilters: the shapes', a Secret's kind, the escapes)
     const hit = scan(all, last); // (the shape pass's: its first entries are the shapes')
     // Shape by shape, each read only in the windows where its pattern finds a match in them joined
     // (escape-dense text has thousands of windows, a call of `apply` each), and in every window a shape
