@@ -120,8 +120,9 @@ export function runEnd(text: string, end: number): number {
 const BASE64_CODE = (c: number) => alnumCode(c) || c === 43 || c === 47;
 
 /** Our own markers, exactly: anyone else's `[REDACTED` (`[REDACTED by policy]`, one cut short) is text. */
-const MARKERS = /\[REDACTED(?: PRIVATE KEY)?\]/g;
-const MARKER_AT = /\[REDACTED(?: PRIVATE KEY)?\]/y;
+const MARKER = String.raw`\[REDACTED(?: PRIVATE KEY)?\]`;
+const MARKERS = new RegExp(MARKER, "g");
+const MARKER_AT = new RegExp(MARKER, "y");
 /** Where the marker at `i` ends, or -1. */
 const markerAt = (text: string, i: number) => (text.charCodeAt(i) === 91 && ((MARKER_AT.lastIndex = i), MARKER_AT.test(text)) ? MARKER_AT.lastIndex : -1);
 /** How far past its match a value is read on through markers at most: within the rules' reach (./window.ts), and linear. */
@@ -162,7 +163,8 @@ export function throughMarkers(text: string, start: number, end: number): number
 }
 
 /** `value` with a token where each marker and its kept prefix is, for the checks to read: random, as what it hid. */
-export const standIn = (value: string) => value.replace(/(?:[\w.-]{1,24}…)?\[REDACTED(?: PRIVATE KEY)?\]/g, "Zq8Lm3Xv7Rt2Kw9Np4Hs");
+const PREFIXED = new RegExp(String.raw`(?:[\w.-]{1,24}…)?` + MARKER, "g");
+export const standIn = (value: string) => value.replace(PREFIXED, "Zq8Lm3Xv7Rt2Kw9Np4Hs");
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after
