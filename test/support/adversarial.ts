@@ -1,6 +1,6 @@
 // Adversarial material for redaction's linear-time checks: prefixes of an example of every shape in
 // the catalogue (made up in each vendor's documented format), and the characters their repeats consume.
-// Shared by test/redact.test.ts (work growth) and bench/redact.ts (the slowest input).
+// Shared by test/redact.test.ts (work growth), test/redact-equivalence.test.ts (long escaped texts) and bench/redact.ts (the slowest input).
 
 /** One made-up example of each shape, whole: its prefixes are what a backtracking pattern restarts on. */
 export const SHAPE_EXAMPLES = [
@@ -81,6 +81,9 @@ export const SHAPE_EXAMPLES = [
 
 /** Characters repeats consume, and separators that end or restart a shape. */
 const RUNS = ["a", "aB3", "Zz9", "0", "f", " ", '"', "'", "\\", "\\n", "\n", "\n  a: ", "-", "_", ".", "=", "/", "@", ":", "%41", "\\u0041", "~", "|"];
+
+/** Each shape's example on one line, its first letter from the fourth on written as a JSON escape (`\u0061`). */
+export const ESCAPED_EXAMPLES = SHAPE_EXAMPLES.map((e) => e.replace(/\n/g, " ").replace(/(?<=^.{3,}?)[A-Za-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`));
 
 /** Every prefix worth repeating: the whole example, its first 1–6 characters, up to and after each separator. */
 export function adversarialSeeds(): string[] {
