@@ -2,7 +2,7 @@
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
 import { apply } from "../../src/redact/index.js";
-import { ID_WORDS, PARTS as p, type Shape, runOf, wordStart } from "../../src/redact/shapes.js";
+import { ID_WORDS, PARTS as p, type Shape, VENDOR, runOf, wordStart } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
@@ -312,3 +312,6 @@ export function identifier(value: string): boolean {
   const segments = value.split(/[_-]/);
   return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
 }
+
+// ./shapes.ts's `TOKEN` before round 11 (a pattern of its own, compiled apart from the sticky one `token` reads)
+export const formerToken = (value: string) => new RegExp(`^(?:${VENDOR})`).test(value);
