@@ -122,6 +122,9 @@ const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
 const encoder = new TextEncoder();
+/** By a UTF-8 byte: the UTF-16 units its character takes if it leads one (a continuation: none), and their code here. */
+const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
+const UTF16 = Uint8Array.from({ length: 256 }, (_, b) => Math.min(b, 128));
 let coded: string | undefined;
 let codes = new Uint8Array(0);
 /**
@@ -135,18 +138,20 @@ let codes = new Uint8Array(0);
  * finder, the costliest to compile, was compiled twice in a fresh process, at its first text over 1,365
  * characters); the first call grows it.
  */
-function codesOf(text: string): Uint8Array {
+export function codesOf(text: string): Uint8Array {
   if (text === coded) return codes;
   if (codes.length <= text.length * 3 || codes.length > Math.max(1 << 18, text.length * 64)) codes = new Uint8Array(Math.max(1 << 18, text.length * 4));
   const { written } = encoder.encodeInto(text, codes);
-  let n = written;
-  if (written > text.length) {
-    n = 0;
-    for (let i = 0; i < written; i++) {
-      const b = codes[i];
-      if (b < 128) codes[n++] = b;
-      else if (b >= 192) n += b >= 240 ? ((codes[n] = codes[n + 1] = 128), 2) : ((codes[n] = 128), 1);
-    }
+  // Past ASCII, every byte read again from the first (ASCII: the last only, kept as it is), by tables and
+  // without a branch, so that each line has run before V8 optimizes the finders this is inlined in (their
+  // code was thrown away at a fresh process's first text past ASCII). Each byte adds the UTF-16 units of
+  // the character it leads and writes their code; a continuation's write is overwritten by the next, and
+  // a write ahead of the byte read lands on a continuation of the same character, which reads alike.
+  let n = written > text.length ? 0 : written && written - 1;
+  for (let i = n; i < written; i++) {
+    const b = codes[i];
+    codes[n] = codes[n + (UNITS[b] >> 1)] = UTF16[b];
+    n += UNITS[b];
   }
   codes[n] = 0;
   coded = text;

@@ -315,3 +315,21 @@ export function identifier(value: string): boolean {
 
 // ./shapes.ts's `TOKEN` before round 11 (a pattern of its own, compiled apart from the sticky one `token` reads)
 export const formerToken = (value: string) => new RegExp(`^(?:${VENDOR})`).test(value);
+
+// ./shapes.ts's `codesOf` before round 11 (a branch per byte past ASCII), on a buffer of its own: the
+// char codes as bytes, each past ASCII 128, then a 0
+export function formerCodes(text: string): number[] {
+  const codes = new Uint8Array(text.length * 4 + 1);
+  const { written } = new TextEncoder().encodeInto(text, codes);
+  let n = written;
+  if (written > text.length) {
+    n = 0;
+    for (let i = 0; i < written; i++) {
+      const b = codes[i];
+      if (b < 128) codes[n++] = b;
+      else if (b >= 192) n += b >= 240 ? ((codes[n] = codes[n + 1] = 128), 2) : ((codes[n] = 128), 1);
+    }
+  }
+  codes[n] = 0;
+  return [...codes.subarray(0, n + 1)];
+}
