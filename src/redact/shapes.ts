@@ -348,7 +348,7 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  */
 export function idNamed(before: string, match?: string, n?: number): boolean {
   const name = nameBefore(before, match, n);
-  return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
+  return !!name && idWord(name) && !compiled(SECRET_WORD).test(name.replace(/credentials?/gi, ""));
 }
 
 
@@ -465,7 +465,7 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
     if (run < 0) return (pattern.lastIndex = 0), null;
     look = run + 1;
     if (!assigns(text, run)) continue; // the next match's value is a later run: it starts 73 before that at most
-    ASSIGNED_BEFORE.lastIndex = Math.max(from, run - 73);
+    compiled(ASSIGNED_BEFORE).lastIndex = Math.max(from, run - 73);
     if (ASSIGNED_BEFORE.test(text)) {
       pattern.lastIndex = Math.max(from, run - 73);
       return pattern.exec(text); // the match found above: the leftmost from there
@@ -850,5 +850,5 @@ export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-][A-Za-z\d+/]{16,}=*$|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
 export type Parts = typeof PARTS;
