@@ -169,7 +169,8 @@ function windowFrom(c: Uint8Array, n: number, from: number, min: number, run: Ui
     let at = end;
     while (at > read && run[c[at]]) at--;
     if (at === read) return end - min + 1;
-    [read, end] = [end, at + min]; // `at` is not in the run: the next window ends `min` past it
+    read = end; // (two assignments, not a destructured pair: its iterator doubled this function's bytecode, which the finders inline)
+    end = at + min; // `at` is not in the run: the next window ends `min` past it
   }
   return n;
 }
