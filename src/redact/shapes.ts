@@ -122,9 +122,8 @@ const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
 const encoder = new TextEncoder();
-/** By a UTF-8 byte: the UTF-16 units its character takes if it leads one (a continuation: none), and their code here. */
+/** By a UTF-8 byte: the UTF-16 units its character takes if it leads one (a continuation: none). */
 const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
-const UTF16 = Uint8Array.from({ length: 256 }, (_, b) => Math.min(b, 128));
 let coded: string | undefined;
 let codes = new Uint8Array(0);
 /**
@@ -142,15 +141,15 @@ export function codesOf(text: string): Uint8Array {
   if (text === coded) return codes;
   if (codes.length <= text.length * 3 || codes.length > Math.max(1 << 18, text.length * 64)) codes = new Uint8Array(Math.max(1 << 18, text.length * 4));
   const { written } = encoder.encodeInto(text, codes);
-  // Past ASCII, every byte read again from the first (ASCII: the last only, kept as it is), by tables and
-  // without a branch, so that each line has run before V8 optimizes the finders this is inlined in (their
-  // code was thrown away at a fresh process's first text past ASCII). Each byte adds the UTF-16 units of
-  // the character it leads and writes their code; a continuation's write is overwritten by the next, and
-  // a write ahead of the byte read lands on a continuation of the same character, which reads alike.
+  // Past ASCII, every byte read again from the first (ASCII: the last only, kept as it is), by a table,
+  // with no branch but a value's: each line has run before V8 optimizes the finders this is inlined in
+  // (their code was thrown away at a fresh process's first text past ASCII). Each byte adds the UTF-16
+  // units of the character it leads and writes their code; a continuation's write is overwritten by the
+  // next, and a write ahead of the byte read lands on a continuation of the same character (read alike).
   let n = written > text.length ? 0 : written && written - 1;
   for (let i = n; i < written; i++) {
     const b = codes[i];
-    codes[n] = codes[n + (UNITS[b] >> 1)] = UTF16[b];
+    codes[n] = codes[n + (UNITS[b] >> 1)] = b < 128 ? b : 128;
     n += UNITS[b];
   }
   codes[n] = 0;
