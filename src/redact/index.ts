@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, type Shape, compiled, looksRandom, mixedRun, runOf, token } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, type Shape, compileChecks, compiled, looksRandom, mixedRun, runOf, token } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -192,7 +192,7 @@ const exec = (pattern: RegExp, text: string) => pattern.exec(text);
  * A function of the module's, not a closure of each `apply` call's: apply runs once a shape and a text.
  */
 function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: RegExpExecArray, group: number, csrf: boolean): boolean {
-  if (compiled(NOT_SECRET).test(value) || example(value)) return false; // an id, or documentation's example
+  if (NOT_SECRET.test(value) || example(value)) return false; // an id, or documentation's example
   if (group && shape.random?.includes(group) && !looksRandom(value)) return false;
   const at = m.index;
   if (csrf && CSRF.test(text.slice(Math.max(0, at - 40), at))) return false;
@@ -278,7 +278,7 @@ const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
   // the shapes' prefilters, then a Secret's kind and the escapes (`redact` reads whether a text may hold them)
-  const scan = (text: string, last?: Int32Array) => (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
+  const scan = (text: string, last?: Int32Array) => (triggers ??= (compileChecks(), (joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
   return [scan, (text: string, about?: boolean, hit = scan(text)): string => {
     const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {

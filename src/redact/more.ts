@@ -412,7 +412,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // the command's line: its last 64 characters, which a check reads
     valid: (v, before) =>
       p.compiled(SHOWS).test(before.slice(before.lastIndexOf("\n") + 1)) &&
-      p.compiled(p.SECRET_WORD).test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.reference(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
+      p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.reference(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];
 

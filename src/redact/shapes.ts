@@ -93,7 +93,7 @@ const NOTHING = "\0".repeat(1000);
 /** The vendor tokens' alternation where it is tried (sticky). */
 const VENDOR_AT = new RegExp(`(?:${VENDOR})`, "y");
 /** Whether a value starts in a vendor's own token format (the alternation at its start: one pattern to compile, not two). */
-export const token = (value: string) => ((compiled(VENDOR_AT).lastIndex = 0), VENDOR_AT.test(value));
+export const token = (value: string) => ((VENDOR_AT.lastIndex = 0), VENDOR_AT.test(value));
 
 /** A base64url segment decoded (atob accepts it unpadded), or "" when it is not base64. */
 function base64url(segment: string): string {
@@ -348,7 +348,7 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  */
 export function idNamed(before: string, match?: string, n?: number): boolean {
   const name = nameBefore(before, match, n);
-  return !!name && idWord(name) && !compiled(SECRET_WORD).test(name.replace(/credentials?/gi, ""));
+  return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
 
@@ -465,7 +465,7 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
     if (run < 0) return (pattern.lastIndex = 0), null;
     look = run + 1;
     if (!assigns(text, run)) continue; // the next match's value is a later run: it starts 73 before that at most
-    compiled(ASSIGNED_BEFORE).lastIndex = Math.max(from, run - 73);
+    ASSIGNED_BEFORE.lastIndex = Math.max(from, run - 73);
     if (ASSIGNED_BEFORE.test(text)) {
       pattern.lastIndex = Math.max(from, run - 73);
       return pattern.exec(text); // the match found above: the leftmost from there
@@ -490,7 +490,6 @@ const near = { text: "", w: -1, wFrom: 0, b: -1, bFrom: 0 };
  * ~60 formats is tried only at such starts, not at every word's (a third of ordinary text's redaction).
  */
 function nearToken(pattern: RegExp, text: string): RegExpExecArray | null {
-  compiled(VENDOR_AT);
   const c = codesOf(text);
   const n = text.length;
   // the next windows of 13 word characters (w) and of 20 of base64's (b): a stretch from where a token
@@ -848,6 +847,13 @@ function casesAndDigits(value: string): boolean {
  */
 export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-][A-Za-z\d+/]{16,}=*$|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
+
+/**
+ * The checks a match may run, each first run on a short value (bytecode, then compiled again): compiled
+ * with a catalogue's scan, once, where a lookup at each use would cost adversarial text, which matches
+ * every few characters, a few per cent.
+ */
+export const compileChecks = () => [NOT_SECRET, VENDOR_AT, ASSIGNED_BEFORE, SECRET_WORD].forEach(compiled);
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
 export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
