@@ -1,7 +1,7 @@
 // `npm run bench -- speed`: plan and compact on the largest fixture against JSON.stringify of it (issue
 // 29's targets), at a 32k and a 128k window, and the first pass of a fresh process against its second.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,6 +78,9 @@ async function firstCall(file: string, window: number, processes: number): Promi
   const dir = mkdtempSync(join(tmpdir(), "cc-first-call-"));
   try {
     await build({ entryPoints: [join(root, "src/index.ts")], bundle: true, splitting: true, format: "esm", platform: "neutral", minify: true, outdir: dir, logLevel: "warning" });
+    // ES modules, as an app's package declares them: without it Node 20 parses each chunk as CommonJS
+    // first, to detect its syntax (~3–5 ms CPU of a first pass's loading that no app with "type": "module" pays)
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
     const run = (mode: string) =>
       JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST_CALL, join(dir, "index.js"), file, String(window), mode], { encoding: "utf8" })) as number[];
     const runs = Array.from({ length: processes }, () => [run("fresh"), run("near")]);

@@ -165,10 +165,8 @@ function build(): Automaton {
 let costs: { w: number[]; cost: Float64Array } | undefined;
 
 function costOf(states: State[], w: number[]): Float64Array {
-  if (costs?.w === w) return costs.cost;
-  const cost = Float64Array.from(states, (s) => s.events.reduce((sum, e) => sum + w[e], 0));
-  costs = { w, cost };
-  return cost;
+  if (costs?.w !== w) costs = { w, cost: Float64Array.from(states, (s) => s.events.reduce((sum, e) => sum + w[e], 0)) };
+  return costs.cost;
 }
 
 /** The weighted count of `text`'s events; `w` is WEIGHTS, or a unit vector when fitting. */

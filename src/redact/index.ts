@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, TOKEN, type Shape, looksRandom, mixedRun, runOf } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, type Shape, compileChecks, compiled, looksRandom, mixedRun, runOf, token } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -12,7 +12,7 @@ const KEY_BLOCK = "[REDACTED PRIVATE KEY]";
  */
 export function mask(value: string): string {
   const prefix = value.length >= 18 ? PARTS.hooks.prefix?.exec(value)?.[0] : undefined;
-  return prefix && value.length - prefix.length >= 16 && (compiled(TOKEN).test(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
+  return prefix && value.length - prefix.length >= 16 && (token(value) || mixedRun(value.slice(prefix.length), 16)) ? `${prefix}…${REDACTED}` : REDACTED;
 }
 
 const BEGIN = /-----BEGIN[A-Z\d ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -185,15 +185,7 @@ function escaped(text: string, i: number): boolean {
   return (i - k) % 2 === 1;
 }
 
-/**
- * `pattern`, run once on a long text that holds nothing it matches. V8 compiles a pattern's first run
- * on a text of 1,000 characters or more straight to machine code, but a short one's to bytecode that
- * the next run replaces (~4 ms of a fresh process's first compact of ~60).
- */
-const compiled = (pattern: RegExp) => (warm.has(pattern) || (warm.add(pattern), pattern.test(NOTHING), (pattern.lastIndex = 0)), pattern);
-const warm = new WeakSet<RegExp>();
 const exec = (pattern: RegExp, text: string) => pattern.exec(text);
-const NOTHING = "\0".repeat(1000);
 
 /**
  * Whether `shape`'s checks take `value`, of its match `m` in `text` (`csrf`: the text names CSRF at all).
@@ -286,7 +278,7 @@ const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
   // the shapes' prefilters, then a Secret's kind and the escapes (`redact` reads whether a text may hold them)
-  const scan = (text: string, last?: Int32Array) => (triggers ??= ((joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
+  const scan = (text: string, last?: Int32Array) => (triggers ??= (compileChecks(), (joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
   return [scan, (text: string, about?: boolean, hit = scan(text)): string => {
     const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {

@@ -238,7 +238,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: PROSE_PASSWORD,
     // (group 2: the rest of a passphrase whose first word the name's rule masked already)
     group: [1, 2, 3],
-    needs: /pass|pw/i,
+    needs: /passw|passp|pw[ \t]{0,2}[:=]/i, // (what every match holds: not the "pass" of "passed" tests, nor a "pw" inside a random run)
     valid: (v, _before, _after, match, group) => {
       if (group !== 3) return group === 1 ? passphrase(v) : v.split(/[ \t]/).every(proseWord);
       if ((match.charCodeAt(4) | 32) === 112 && /^passphrase[ \t]{1,4}["'\x60]?[^ \t]*$/i.test(match)) return false; // a bare passphrase names a run of words only
@@ -411,7 +411,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     far: true,
     // the command's line: its last 64 characters, which a check reads
     valid: (v, before) =>
-      SHOWS.test(before.slice(before.lastIndexOf("\n") + 1)) &&
+      p.compiled(SHOWS).test(before.slice(before.lastIndexOf("\n") + 1)) &&
       p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.reference(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];

@@ -81,6 +81,20 @@ export const VENDOR = [
  */
 export const VENDOR_START = "[AgGxsrESvdhafZy1poLc0.]";
 
+/**
+ * `pattern`, run once on a long text that holds nothing it matches. V8 compiles a pattern's first run
+ * on a text of 1,000 characters or more straight to machine code, but a short one's to bytecode that
+ * the next run replaces (a fresh process's first pass compiled the vendor alternation twice over).
+ */
+export const compiled = (pattern: RegExp) => (warm.has(pattern) || (warm.add(pattern), pattern.test(NOTHING), (pattern.lastIndex = 0)), pattern);
+const warm = new WeakSet<RegExp>();
+const NOTHING = "\0".repeat(1000);
+
+/** The vendor tokens' alternation where it is tried (sticky). */
+const VENDOR_AT = new RegExp(`(?:${VENDOR})`, "y");
+/** Whether a value starts in a vendor's own token format (the alternation at its start: one pattern to compile, not two). */
+export const token = (value: string) => ((VENDOR_AT.lastIndex = 0), VENDOR_AT.test(value));
+
 /** A base64url segment decoded (atob accepts it unpadded), or "" when it is not base64. */
 function base64url(segment: string): string {
   try {
@@ -108,28 +122,35 @@ const BASE64 = runOf("-+/=");
 const VALUE_RUN = runOf("+~-");
 
 const encoder = new TextEncoder();
+/** By a UTF-8 byte: the UTF-16 units its character takes if it leads one (a continuation: none). */
+const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
 let coded: string | undefined;
-let codes = new Uint8Array(4096);
+let codes = new Uint8Array(0);
 /**
  * `text`'s char codes as bytes, past ASCII 128, then a 0; the last text's kept. A loop over a string's
  * characters runs several times slower once it has met strings of several kinds (a pass hands it all
  * of them), one over bytes never: the run finders below read these. UTF-8 from the native encoder,
  * each character past ASCII (its bytes) then made one 128 (two for a surrogate pair's four). The buffer
  * grows to a long text's 4 bytes a character, and is let go at the next text of ordinary size (a 2 MB
- * output must not hold 8 MB for the life of a worker).
+ * output must not hold 8 MB for the life of a worker). It starts at the 256 KB it may keep: code that
+ * V8 optimizes before a line of it has run is thrown away when the line first runs (the vendor tokens'
+ * finder, the costliest to compile, was compiled twice in a fresh process, at its first text over 1,365
+ * characters); the first call grows it.
  */
-function codesOf(text: string): Uint8Array {
+export function codesOf(text: string): Uint8Array {
   if (text === coded) return codes;
-  if (codes.length <= text.length * 3 || codes.length > Math.max(1 << 18, text.length * 64)) codes = new Uint8Array(Math.max(4096, text.length * 4));
+  if (codes.length <= text.length * 3 || codes.length > Math.max(1 << 18, text.length * 64)) codes = new Uint8Array(Math.max(1 << 18, text.length * 4));
   const { written } = encoder.encodeInto(text, codes);
-  let n = written;
-  if (written > text.length) {
-    n = 0;
-    for (let i = 0; i < written; i++) {
-      const b = codes[i];
-      if (b < 128) codes[n++] = b;
-      else if (b >= 192) n += b >= 240 ? ((codes[n] = codes[n + 1] = 128), 2) : ((codes[n] = 128), 1);
-    }
+  // Past ASCII, every byte read again from the first (ASCII: the last only, kept as it is), by a table,
+  // with no branch but a value's: each line has run before V8 optimizes the finders this is inlined in
+  // (their code was thrown away at a fresh process's first text past ASCII). Each byte adds the UTF-16
+  // units of the character it leads and writes their code; a continuation's write is overwritten by the
+  // next, and a write ahead of the byte read lands on a continuation of the same character (read alike).
+  let n = written > text.length ? 0 : written && written - 1;
+  for (let i = n; i < written; i++) {
+    const b = codes[i];
+    codes[n] = codes[n + (UNITS[b] >> 1)] = b < 128 ? b : 128;
+    n += UNITS[b];
   }
   codes[n] = 0;
   coded = text;
@@ -147,7 +168,8 @@ function windowFrom(c: Uint8Array, n: number, from: number, min: number, run: Ui
     let at = end;
     while (at > read && run[c[at]]) at--;
     if (at === read) return end - min + 1;
-    [read, end] = [end, at + min]; // `at` is not in the run: the next window ends `min` past it
+    read = end; // (two assignments, not a destructured pair: its iterator doubled this function's bytecode, which the finders inline)
+    end = at + min; // `at` is not in the run: the next window ends `min` past it
   }
   return n;
 }
@@ -193,8 +215,6 @@ export function mixedRun(value: string, min: number): boolean {
  * pk_live_/pk_test_ keys are public; OpenAI's own sk-proj-… keys are judged by their marker above.
  */
 const VENDOR_PREFIX = /^(?!(?:foo|test|pk_(?:live|test)|sk-(?:proj|svcacct|admin)|gl[a-z]{2,5})[_-])(?:(?:[a-z][a-z\d]{0,9}|[A-Z][A-Z\d]{0,9})[_-]){1,2}(?=[\w-]{20})/;
-/** A value that starts in a vendor's own token format. */
-export const TOKEN = new RegExp(`^(?:${VENDOR})`);
 const MIXED_HEX_40 = /^(?=[\da-f]{0,39}[A-F])(?=[\dA-F]{0,39}[a-f])[\da-fA-F]{40}$/;
 
 /**
@@ -459,7 +479,6 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
  * them holds 20 of base64's from its start (test/redact-equivalence.test.ts reads both from VENDOR).
  */
 export const VENDOR_REACH = 30;
-const VENDOR_AT = new RegExp(`(?:${VENDOR})`, "y");
 const STARTS = runOf("").map((_, c) => +new RegExp(VENDOR_START).test(String.fromCharCode(c)));
 
 /** The windows `nearToken` found last: in which text, each looked for from where. */
@@ -535,7 +554,7 @@ export const SHAPES: Shape[] = [
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
     find: nearToken, // (a text without a run near which a token starts is left at once)
-    valid: (v, before) => TOKEN.test(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
+    valid: (v, before) => token(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
   },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
@@ -829,6 +848,13 @@ function casesAndDigits(value: string): boolean {
 export const NOT_SECRET =
   /^(?:(?:sha\d{1,3}|h1)[_-][A-Za-z\d+/]{16,}=*$|(?:call|toolu|srvtoolu|msg|req|resp|rs|fc|chatcmpl|fp|nonce|asst|thread|run|file|batch|org|proj|acct|ch|cs_(?:live|test)|cus|evt|in|pi|pm|price|prod|sub|phc|pk_(?:live|test))[_-][A-Za-z\d]+=*$|[A-Z]{1,4}_k[gw]D|pk\.eyJ|sb_publishable_|[\da-f]{16}-[A-Z]{3}$|(?:SM|MM|CA|RE|PN|MG|CH|IS)[\da-f]{32}$)/;
 
+/**
+ * The checks a match may run, each first run on a short value (bytecode, then compiled again): compiled
+ * with a catalogue's scan, once, where a lookup at each use would cost adversarial text, which matches
+ * every few characters, a few per cent.
+ */
+export const compileChecks = () => [NOT_SECRET, VENDOR_AT, ASSIGNED_BEFORE, SECRET_WORD].forEach(compiled);
+
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
 export type Parts = typeof PARTS;

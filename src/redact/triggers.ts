@@ -93,8 +93,11 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
     // the speed once it has met strings of several kinds (sliced, joined, two-byte), one over bytes never
     for (let from = 0, s = 0; from < text.length; from += CHUNK) {
       const chunk = text.slice(from, from + CHUNK);
-      let n = encoder.encodeInto(chunk, bytes).written;
-      if (n > chunk.length) n = encoder.encodeInto(chunk.toLowerCase(), bytes).written; // (not ASCII: İ's lower case is longer, K's is ASCII)
+      const written = encoder.encodeInto(chunk, bytes).written;
+      // (not ASCII: read again in lower case, İ's is longer, K's is ASCII.) Both calls run for every chunk,
+      // an ASCII one's on "": V8 threw away this loop's optimized code at a fresh process's first text past
+      // ASCII, where a call that had never run stood, and optimized it again
+      const n = encoder.encodeInto((written > chunk.length ? chunk : "").toLowerCase(), bytes).written || written;
       for (let i = 0; i < n; i++) {
         s = table[s + columns[bytes[i]]];
         if (marks[s]) for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK));

@@ -2,7 +2,7 @@
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
 import { apply } from "../../src/redact/index.js";
-import { ID_WORDS, PARTS as p, type Shape, runOf, wordStart } from "../../src/redact/shapes.js";
+import { ID_WORDS, PARTS as p, type Shape, VENDOR, runOf, wordStart } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
@@ -311,4 +311,25 @@ const SEGMENT = /^(?:[A-Z]?[a-z]+|[A-Z]+|\d+|(?:[A-Z][a-z]+)+\d*|[a-z]+\d+|[\da-
 export function identifier(value: string): boolean {
   const segments = value.split(/[_-]/);
   return segments.length >= 4 && segments.every((s) => s === "" || SEGMENT.test(s)) && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 2;
+}
+
+// ./shapes.ts's `TOKEN` before round 11 (a pattern of its own, compiled apart from the sticky one `token` reads)
+export const formerToken = (value: string) => new RegExp(`^(?:${VENDOR})`).test(value);
+
+// ./shapes.ts's `codesOf` before round 11 (a branch per byte past ASCII), on a buffer of its own: the
+// char codes as bytes, each past ASCII 128, then a 0
+export function formerCodes(text: string): number[] {
+  const codes = new Uint8Array(text.length * 4 + 1);
+  const { written } = new TextEncoder().encodeInto(text, codes);
+  let n = written;
+  if (written > text.length) {
+    n = 0;
+    for (let i = 0; i < written; i++) {
+      const b = codes[i];
+      if (b < 128) codes[n++] = b;
+      else if (b >= 192) n += b >= 240 ? ((codes[n] = codes[n + 1] = 128), 2) : ((codes[n] = 128), 1);
+    }
+  }
+  codes[n] = 0;
+  return [...codes.subarray(0, n + 1)];
 }
