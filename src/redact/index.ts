@@ -125,10 +125,7 @@ const BASE64_CODE = (c: number) => alnumCode(c) || c === 43 || c === 47;
  * reads, else the rest would stand decoded without what named it.
  */
 function pastEscapes(text: string, end: number): number {
-  for (let code = escapedAt(text, end); code >= 0 && TOKEN_CHARS[code] === 1; code = escapedAt(text, end)) {
-    end += text.charCodeAt(end) === 37 ? 3 : 6;
-    while (TOKEN_CHARS[text.charCodeAt(end)] === 1) end++;
-  }
+  while (TOKEN_CHARS[escapedAt(text, end)] === 1) for (end += text[end] === "%" ? 3 : 6; TOKEN_CHARS[text.charCodeAt(end)] === 1; ) end++;
   return end;
 }
 
