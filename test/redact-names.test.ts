@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
 import { survivors } from "./support/survivors.js";
+import { NOT_SECRET } from "../src/redact/shapes.js";
 
 /** Each line and the secret it holds: the issue's examples, verbatim where the issue gives them. */
 const NAMED: [line: string, secret: string][] = [
@@ -228,7 +229,9 @@ describe("a credential's name is enough", () => {
       // at the marker, and a token's run is read on only over a "+", after which no name, path or word
       // follows that a later rule needs — docs/NOTES.md)
       .filter(([before, , after]) => (before !== null || after !== null) && !((before === null || before[1] === "-") && after !== null && after[0] !== "+"))
-      .map(([before, [prefix, token], after]) => [prefix, `${before ? before.join("") : ""}${token}${after ? after.join("") : ""}`] as const);
+      .map(([before, [prefix, token], after]) => [prefix, `${before ? before.join("") : ""}${token}${after ? after.join("") : ""}`] as const)
+      // (not a value of an id's documented form whole, `call-AKIAA2AAA2…`: an id by design, NOT_SECRET)
+      .filter(([, value]) => !NOT_SECRET.test(value));
     fc.assert(
       fc.property(names, fc.constantFrom(...positions), embedded, (name, position, [prefix, value]) => {
         const text = position(name, value);
