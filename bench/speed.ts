@@ -101,6 +101,11 @@ export async function speedBench(): Promise<string> {
   // The worker's session: each request parsed anew adopts the objects of the last one that read the same.
   let last: readonly ChatMessage[] | undefined;
   const session = (x: ChatMessage[]) => plan((last = adoptUnchanged(last, x)), at(32_000));
+  // The worker's session compacts what it adopted too (workers/session.ts): one kept request a row.
+  const compactInSession = (w: number) => {
+    let kept: readonly ChatMessage[] | undefined;
+    return (x: ChatMessage[]) => compact((kept = adoptUnchanged(kept, x)), at(w));
+  };
   const rows: [string, Step, string][] = [
     ["JSON.stringify(messages)", { run: (x) => JSON.stringify(x) }, ""],
     ["plan, 32k, the same message objects each round (an SDK's next call)", { run: (x) => plan(x, at(32_000)) }, "≤ 0.5"],
@@ -108,10 +113,12 @@ export async function speedBench(): Promise<string> {
     ["plan, 32k, messages parsed anew each round, no session (every message counted)", { run: (x) => plan(x, at(32_000)), fresh: true }, ""],
     ["compact, 32k, deterministic summarizer, same objects", { run: (x) => compact(x, at(32_000)) }, "≤ 5"],
     ["compact, 32k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(32_000)), fresh: true }, "≤ 5"],
+    ["compact, 32k, deterministic summarizer, parsed anew, in a session (a worker's request: adopted from the last one)", { run: compactInSession(32_000), fresh: true }, "≤ 5"],
     // result.archive is built when first read (its entries redacted as each is read): a worker's session reads it, an SDK's caller may not
     ["compact, 32k, deterministic summarizer, same objects, `result.archive` read (a worker's session keeps it)", { run: async (x) => (await compact(x, at(32_000))).archive }, ""],
     ["compact, 128k, deterministic summarizer, same objects", { run: (x) => compact(x, at(128_000)) }, "≤ 5"],
     ["compact, 128k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(128_000)), fresh: true }, "≤ 5"],
+    ["compact, 128k, deterministic summarizer, parsed anew, in a session", { run: compactInSession(128_000), fresh: true }, "≤ 5"],
     ["compact, 32k, around a model summarizer that answers at once, same objects", { run: (x) => compact(x, { ...at(32_000), summarizer: instant }) }, ""],
   ];
   // Plan's rows beside JSON.stringify alone, compact's in a group of their own: a pass leaves garbage
@@ -130,7 +137,7 @@ export async function speedBench(): Promise<string> {
     `(medians of 40 interleaved rounds, by the wall clock and by the process's CPU time, which a loaded machine does not stretch). At 32k the pass summarizes (${modes[0].mode}, ${modes[0].tokensBefore} → ${modes[0].tokensAfter} tokens), ` +
     `at 128k it prunes (${modes[1].mode}, → ${modes[1].tokensAfter}). "Same objects": compact is given the array of its last call, as an SDK ` +
     "gives it (a message's token count is kept by object, so only what is new is counted); \"parsed anew\": a copy each round, as a worker " +
-    "parses each request (untimed); \"in a session\": as the worker's session does, each message that writes the same JSON as the last request's at its index " +
+    "parses each request (untimed); \"in a session\": as the worker's session does before it plans or compacts, each message that writes the same JSON as the last request's at its index " +
     "is given that earlier object (src/estimate/adopt.ts; the comparison is timed), so its kept count answers. Plan's rows are interleaved with " +
     "JSON.stringify alone, compact's in a second group with JSON.stringify again (each ratio is to its own group's): a pass leaves garbage whose " +
     "collection would be charged to a plan run after it. The deterministic summarizer redacts the sources of the lines it keeps; a model summarizer is sent the " +

@@ -1,6 +1,7 @@
 // Generalisation: shapes the shared corpus does not teach. Every value here is made up in the format
 // its vendor documents (prefix, length, alphabet), or in the syntax of the tool that carries it; none
 // comes from a secret scanner's rules or tests, nor from test/fixtures/secrets.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
 
@@ -197,6 +198,43 @@ describe("encoded forms, decoded before matching", () => {
     ["URL-encoding in a redirect", "GET /login?next=%2Fapp%3Ftoken%3DZx81fQ2mN7pLk3vT9wRy4uHs%26x%3D1", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
     ["a URL-encoded password", "DATABASE_URL=postgres%3A%2F%2Fapp%3APg5ecret99xQ%40db.internal%2Fapp", "Pg5ecret99xQ"],
   ])("%s", hides);
+
+  // A mask that stops at an escape of a token's character leaves the rest of the token, which decodes
+  // to it, without what named it: the mask goes on through the run, as in the decoded text.
+  const decoded = (text: string) => text.replace(/%([2-7][\dA-Fa-f])|\\u00([2-7][\dA-Fa-f])/g, (_, a, b) => String.fromCharCode(parseInt(a ?? b, 16)));
+  /** No 8 characters of `secret` past its first 6 in `redact(text)` decoded. */
+  const hiddenDecoded = (text: string, secret: string) => {
+    const out = decoded(redact(text));
+    for (let i = 6; i + 8 <= secret.length; i++) if (out.includes(secret.slice(i, i + 8))) return false;
+    return true;
+  };
+  it.each([
+    ["a token read on over a `+`, then an escape", "Authorization: Bearer glpat-Xk3mQ7vB1nZ8wL4tY6uH0c+Jq7t%78NKOacOQ/kzCPdbLo==", "glpat-Xk3mQ7vB1nZ8wL4tY6uH0c+Jq7txNKOacOQ/kzCPdbLo"],
+    ["a value read on through a marker, then an escape", "--password Qk7vX2pL9wR4[REDACTED]/sk-4BFOG%46lL%35KsY8FClEsWkPfBBeIfsRKbgQj", "sk-4BFOGFlL5KsY8FClEsWkPfBBeIfsRKbgQj"],
+    ["a JSON escape after a marker a value runs on through", '{"secret": "Rk4mQz9Lp2X[REDACTED]sk\\u002dwwHoIbjetlLqIhImnxjJcTqGndO"}', "sk-wwHoIbjetlLqIhImnxjJcTqGndO"],
+  ])("%s: none of it decodes past the mask", (_, text, secret) => {
+    expect(hiddenDecoded(text, secret), redact(text)).toBe(true);
+  });
+
+  it("a token escaped anywhere past where its rule stops: no piece of it decodes from the output (property)", () => {
+    const b64 = (min: number, max: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9]{${min},${max}}$`));
+    const token = fc.oneof(
+      fc.tuple(b64(20, 28), b64(3, 20)).map(([a, b]) => `glpat-${a}+${b}`),
+      fc.tuple(b64(30, 40), b64(3, 20)).map(([a, b]) => `sk-proj-${a}+${b}`),
+      fc.tuple(b64(12, 20), b64(12, 20)).map(([a, b]) => `${a}/${b}`),
+    );
+    const context = fc.constantFrom("Authorization: Bearer %s", "password=%s", "--password Qk7vX2pL9wR4[REDACTED]/%s", '{"api_key": "%s"}', "token: %s\n");
+    const escape = (c: string, json: boolean) => (json ? `\\u00${c.charCodeAt(0).toString(16)}` : `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    fc.assert(
+      fc.property(token, context, fc.nat(), fc.boolean(), (secret, where, at, json) => {
+        const i = 8 + (at % (secret.length - 8)); // past any vendor prefix
+        if (!/[A-Za-z0-9]/.test(secret[i])) return;
+        const text = where.replace("%s", secret.slice(0, i) + escape(secret[i], json) + secret.slice(i + 1));
+        expect(hiddenDecoded(text, secret), `${text} → ${redact(text)}`).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 describe("left alone", () => {

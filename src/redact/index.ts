@@ -110,14 +110,24 @@ const joined = (text: string, i: number) => TOKEN_CHARS[text.charCodeAt(i)] === 
  * (`ghp_…+rest`), read on after a `+` and a letter or digit. Only over a `+`: after a `.`, `_`, `-`
  * or `/` a name may follow that a later rule needs (`ghp_….Password: …`, `AKIA….secret_key=…`), a
  * URL's path (`bot<token>/getMe`), or, at a seam of two messages, the next one's first word
- * (`-rw-r--r--`, `.env`, `/home/…`). A run before the token is the value's rule's to mask
+ * (`-rw-r--r--`, `.env`, `/home/…`); an escaped letter or digit is one (`pastEscapes`). A run before the token is the value's rule's to mask
  * (`throughMarkers`): the token's own rule cannot tell a key's start from a word.
  */
 export function runEnd(text: string, end: number): number {
-  if (text.charCodeAt(end) === 43 && alnumCode(text.charCodeAt(end + 1))) while (BASE64_CODE(text.charCodeAt(end))) end++;
+  if (text.charCodeAt(end) === 43 && (alnumCode(text.charCodeAt(end + 1)) || alnumCode(escapedAt(text, end + 1)))) while (BASE64_CODE(text.charCodeAt(end))) end++;
   return end;
 }
 const BASE64_CODE = (c: number) => alnumCode(c) || c === 43 || c === 47;
+
+/**
+ * Where a masked token ends that its rule, or the run after it, stopped at an escape of a token's
+ * character (`…+7t%78NKO…`, `…[REDACTED]/sk-4B%46lL…`): it goes on through it, as the decoded text
+ * reads, else the rest would stand decoded without what named it.
+ */
+function pastEscapes(text: string, end: number): number {
+  while (TOKEN_CHARS[escapedAt(text, end)] === 1) for (end += text[end] === "%" ? 3 : 6; TOKEN_CHARS[text.charCodeAt(end)] === 1; ) end++;
+  return end;
+}
 
 /** Our own markers, exactly: anyone else's `[REDACTED` (`[REDACTED by policy]`, one cut short) is text. */
 const MARKER = String.raw`\[REDACTED(?: PRIVATE KEY)?\]`;
@@ -238,14 +248,14 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
       if (through >= 0 && passes(shape, pattern, text, standIn(text.slice(start, through)), m, group, (csrf ??= CSRF_ANY.test(text)))) {
         const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
         out += text.slice(done, Math.max(done, from)) + REDACTED;
-        done = through;
+        done = pastEscapes(text, through);
         continue;
       }
       if (marked) continue; // masked already
     }
     if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) continue;
     if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
-    if (end !== (end = runEnd(text, end))) value = text.slice(start, end);
+    if (end !== (end = pastEscapes(text, runEnd(text, end)))) value = text.slice(start, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
     out += text.slice(done, Math.max(done, from)) + marker;
