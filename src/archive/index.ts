@@ -61,15 +61,33 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
 /** A property read once made plain: unless the object was frozen since (then its getter keeps answering the same value). */
 const settled = (o: object, key: string, value: unknown) => Reflect.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 
+/** Where a result keeps the build of its archive: not enumerable, so neither copied nor written out. */
+const BUILD = Symbol("archive");
+type Lazy = { archive?: Archive; [BUILD]?: () => Archive };
+
+/**
+ * The accessor of every lazy archive, one pair for all: an accessor made per result (closures over its
+ * pass) kept that pass reachable from old space until the next full collection, so each minor one
+ * copied and promoted it (~1 MB at 128k), and its object went to dictionary mode.
+ */
+const ARCHIVE: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: Lazy) {
+    const archive = this[BUILD]!();
+    settled(this, "archive", archive);
+    return archive;
+  },
+  set(this: Lazy, value: Archive) {
+    Object.defineProperty(this, "archive", { value, enumerable: true, writable: true, configurable: true });
+  },
+};
+
 /** `target.archive`, built by `build` when first read (or replaced when first written): then a plain property. */
 export function lazyArchive(target: { archive?: Archive }, build: () => Archive): void {
   let archive: Archive | undefined;
-  Object.defineProperty(target, "archive", {
-    enumerable: true,
-    configurable: true,
-    get: () => (settled(target, "archive", (archive ??= build())), archive),
-    set: (value: Archive) => Object.defineProperty(target, "archive", { value, enumerable: true, writable: true, configurable: true }),
-  });
+  Object.defineProperty(target, BUILD, { value: () => (archive ??= build()) }); // once: a frozen result keeps answering the same
+  Object.defineProperty(target, "archive", ARCHIVE);
 }
 
 /** References of the oldest entries that would take the archive over `limit` characters of JSON. */
