@@ -25,6 +25,36 @@ function entryOf(v: MessageView, clean: (s: string) => string, reasoning?: strin
   return e;
 }
 
+/** What an archive's entries are read from, kept on the archive under a symbol (not enumerable: neither copied nor written out). */
+const SOURCE = Symbol("source");
+interface Source {
+  views: MessageView[];
+  redact: (text: string) => string;
+  reasoning: Map<number, string[]>;
+}
+
+/** The entry of message `i`, redacted: a secret split across it and a neighbour's text (src/redact/seams.ts) is masked, only its own text kept. */
+function entryAt({ views, redact, reasoning }: Source, i: number): ArchivedMessage {
+  const value = entryOf(views[i], redact, reasoning.get(i));
+  const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
+  if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
+  return value;
+}
+
+/**
+ * The getter of entry `ref`: it reads its source from the archive (SOURCE), not from a closure over the
+ * pass: a getter is kept reachable from old space until the next full collection, and one that held
+ * the pass had each minor one copy and promote it.
+ */
+function entryGetter(ref: string, i: number) {
+  let value: ArchivedMessage | undefined;
+  return function (this: Archive & { [SOURCE]: Source }) {
+    value ??= entryAt(this[SOURCE], i);
+    settled(this, ref, value);
+    return value;
+  };
+}
+
 /**
  * The archive of the views at `indexes`, within `limit` characters of JSON: the oldest are left out,
  * and returned. Built when first read (`build`: defining each entry costs ~1 µs, ~0.3 ms a pass at
@@ -35,23 +65,10 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
   const dropped = overLimit(views, indexes, pass, limit);
   const build = () => {
     const archive: Archive = {};
+    Object.defineProperty(archive, SOURCE, { value: { views, redact, reasoning } });
     for (const i of indexes.slice(dropped.length)) {
       const ref = refOf(i, pass);
-      let value: ArchivedMessage | undefined;
-      Object.defineProperty(archive, ref, {
-        enumerable: true,
-        configurable: true,
-        get: () => {
-          if (!value) {
-            value = entryOf(views[i], redact, reasoning.get(i));
-            // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
-            const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
-            if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
-          }
-          settled(archive, ref, value);
-          return value;
-        },
-      });
+      Object.defineProperty(archive, ref, { enumerable: true, configurable: true, get: entryGetter(ref, i) });
     }
     return archive;
   };
