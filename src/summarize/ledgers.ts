@@ -27,6 +27,7 @@ export interface ErrorEntry {
   /** The later success that settled it. */
   resolvedAt?: number;
 }
+const READ = Symbol("lines");
 /**
  * An error whose lines are read when first quoted (a failed run's redact its whole output: most errors
  * are settled or replaced). The getter is the class's, one for all: one made per entry (a closure over
@@ -34,12 +35,12 @@ export interface ErrorEntry {
  */
 class Failure implements ErrorEntry {
   declare resolvedAt?: number;
-  #read: () => string[];
+  [READ]: () => string[]; // a symbol, not #read: a bundle for an older target would keep private fields in a module-level WeakMap
   constructor(public what: string, read: () => string[], public at: number, public step: Step) {
-    this.#read = read;
+    this[READ] = read;
   }
   get lines(): string[] {
-    const x = this.#read();
+    const x = this[READ]();
     return x.length ? x : ["failed"];
   }
 }
