@@ -25,7 +25,10 @@ function entryOf(v: MessageView, clean: (s: string) => string, reasoning?: strin
   return e;
 }
 
-/** What an archive's entries are read from, kept on the archive under a symbol (not enumerable: neither copied nor written out). */
+/**
+ * What an archive's entries are read from, kept on the archive under a symbol (not enumerable: neither
+ * copied nor written out) until every entry is read: then the pass it holds goes.
+ */
 const SOURCE = Symbol("source");
 interface Source {
   views: MessageView[];
@@ -46,10 +49,13 @@ function entryAt({ views, redact, reasoning }: Source, i: number): ArchivedMessa
  * pass: a getter is kept reachable from old space until the next full collection, and one that held
  * the pass had each minor one copy and promote it.
  */
-function entryGetter(ref: string, i: number) {
+function entryGetter(ref: string, i: number, left: { unread: number }) {
   let value: ArchivedMessage | undefined;
-  return function (this: Archive & { [SOURCE]: Source }) {
-    value ??= entryAt(this[SOURCE], i);
+  return function (this: Archive & { [SOURCE]?: Source }) {
+    if (!value) {
+      value = entryAt(this[SOURCE]!, i);
+      if (!--left.unread) Reflect.deleteProperty(this, SOURCE); // (its own count: a store may deep-freeze what the archive holds)
+    }
     settled(this, ref, value);
     return value;
   };
@@ -65,10 +71,12 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
   const dropped = overLimit(views, indexes, pass, limit);
   const build = () => {
     const archive: Archive = {};
-    Object.defineProperty(archive, SOURCE, { value: { views, redact, reasoning } });
-    for (const i of indexes.slice(dropped.length)) {
+    const kept = indexes.slice(dropped.length);
+    const left = { unread: kept.length };
+    Object.defineProperty(archive, SOURCE, { value: { views, redact, reasoning }, configurable: true });
+    for (const i of kept) {
       const ref = refOf(i, pass);
-      Object.defineProperty(archive, ref, { enumerable: true, configurable: true, get: entryGetter(ref, i) });
+      Object.defineProperty(archive, ref, { enumerable: true, configurable: true, get: entryGetter(ref, i, left) });
     }
     return archive;
   };
@@ -92,18 +100,19 @@ const ARCHIVE: PropertyDescriptor = {
   configurable: true,
   get(this: Lazy) {
     const archive = this[BUILD]!();
-    settled(this, "archive", archive);
+    if (settled(this, "archive", archive)) Reflect.deleteProperty(this, BUILD); // what it was built from goes (a frozen result keeps it, and answers the same)
     return archive;
   },
   set(this: Lazy, value: Archive) {
     Object.defineProperty(this, "archive", { value, enumerable: true, writable: true, configurable: true });
+    Reflect.deleteProperty(this, BUILD);
   },
 };
 
 /** `target.archive`, built by `build` when first read (or replaced when first written): then a plain property. */
 export function lazyArchive(target: { archive?: Archive }, build: () => Archive): void {
   let archive: Archive | undefined;
-  Object.defineProperty(target, BUILD, { value: () => (archive ??= build()) }); // once: a frozen result keeps answering the same
+  Object.defineProperty(target, BUILD, { value: () => (archive ??= build()), configurable: true }); // once: a frozen result keeps answering the same
   Object.defineProperty(target, "archive", ARCHIVE);
 }
 
