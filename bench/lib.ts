@@ -198,11 +198,11 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * cookie is `csrftoken=…`, not a password that starts with the word. Then +~90 B (guard +100): the trigger
  * scan tells where each prefilter's last word is, and the escape pass reads a shape's joined windows to
  * there (that input ~9 → ~11 MB/s).
- * Round 11 (warm) +~210 B (guard +220): no closure over a pass reachable from old space (result.archive's
+ * Round 11 (warm) +~260 B (guard +220: it had 62 B of room): no closure over a pass reachable from old space (result.archive's
  * accessor one pair for all, its entries' getters reading their source from the archive, an error's lines
  * a class getter, a turn's later error lines under a symbol, not in a module-level WeakMap): each minor
- * collection copied and promoted the pass (scavenges ~0.9 → ~0.35 ms a 32k pass, CPU ~−15 %); a call's
- * arguments parsed once a pass (prune's draft and the checkpoint: ~110k characters of JSON.parse less).
+ * collection copied and promoted the pass (scavenges ~0.9 → ~0.35 ms a 32k pass, CPU ~−15 %), what
+ * they read released once read; a call's arguments parsed once a pass (~110k characters of JSON.parse less).
  */
 const TOTAL_COMPACT = 52_370;
 export const BUDGETS = [
