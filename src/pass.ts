@@ -4,6 +4,7 @@
 // imports it (the entry's `redact` is a function of its own, src/redact-entry.ts), or esbuild would put
 // it in a chunk every import loads.
 import { passesBehind } from "./archive/passes.js";
+import type { Parsing } from "./facts/call.js";
 import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
@@ -31,22 +32,29 @@ export interface Review<M> {
  * windows of one-liners included. Per pass: the memo goes with the pass (and with the archive's
  * entries not yet read).
  */
-export function readOnce(r: PassRedactor): PassRedactor {
-  // By length first: a string is hashed whole on its first use as a key (~1 ns a character), and most
-  // texts a pass redacts are new strings (windows, JSON of a cut tree) of a length no other has.
-  // Texts that share a length are mapped by text.
-  const done = new Map<number, [text: string, clean: string] | Map<string, string>>();
-  const redact = (text: string) => {
+export function readOnce(r: PassRedactor): PassRedactor & Parsing {
+  const redact = once((text) => r.redact(text));
+  // a call's arguments parsed once: by prune's draft, then by the checkpoint (src/facts/call.ts `Parsing`)
+  return { ...r, redact, parse: once(JSON.parse), streamKit: { ...r.streamKit, redact } };
+}
+
+/**
+ * `read` of each text once a pass. By length first: a string is hashed whole on its first use as a key
+ * (~1 ns a character), and most texts a pass reads are new strings (windows, JSON of a cut tree) of a
+ * length no other has. Texts that share a length are mapped by text.
+ */
+function once<T>(read: (text: string) => T): (text: string) => T {
+  const done = new Map<number, [text: string, value: T] | Map<string, T>>();
+  return (text) => {
     const one = done.get(text.length);
-    if (one instanceof Map) return one.get(text) ?? one.set(text, r.redact(text)).get(text)!;
+    if (one instanceof Map) return one.has(text) ? one.get(text)! : one.set(text, read(text)).get(text)!;
     if (one?.[0] === text) return one[1];
-    const clean = r.redact(text);
-    const now = done.get(text.length); // (as it is after any reading `r.redact` asked for)
-    if (now instanceof Map) now.set(text, clean);
-    else done.set(text.length, now ? new Map([now, [text, clean]]) : [text, clean]);
-    return clean;
+    const value = read(text);
+    const now = done.get(text.length); // (as it is after any reading `read` asked for)
+    if (now instanceof Map) now.set(text, value);
+    else done.set(text.length, now ? new Map([now, [text, value]]) : [text, value]);
+    return value;
   };
-  return { ...r, redact, streamKit: { ...r.streamKit, redact } };
 }
 
 /**

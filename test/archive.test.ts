@@ -142,6 +142,22 @@ describe("archive", () => {
     expect(g.archive![first]).toBe(g.archive![first]); // an entry read again is the same, not redacted again
   });
 
+  it("once result.archive and every entry are read, neither holds what they were built from (the pass)", async () => {
+    const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
+    const r = await compact(messages, { contextWindow: 32_000 });
+    const entries = Object.keys(r.archive!);
+    expect(Object.getOwnPropertySymbols(r)).toEqual([]);
+    expect(Object.getOwnPropertySymbols(r.archive!)).toHaveLength(1); // its source, while an entry is unread
+    for (const ref of entries.slice(0, -1)) void r.archive![ref];
+    expect(Object.getOwnPropertySymbols(r.archive!)).toHaveLength(1);
+    const whole = JSON.stringify(r.archive);
+    expect(Object.getOwnPropertySymbols(r.archive!)).toEqual([]);
+    expect(JSON.stringify(r.archive)).toBe(whole);
+    const written = await compact(messages, { contextWindow: 32_000 });
+    written.archive = {};
+    expect(Object.getOwnPropertySymbols(written)).toEqual([]);
+  });
+
   it("a second pass cites references of its own, so archives of successive passes merge", async () => {
     const { messages } = trajectory("claude-code-spotter__4d5611e5-241a");
     const first = await compact(messages.slice(0, 200), { contextWindow: 32_000 });

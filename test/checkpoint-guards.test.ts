@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clip } from "../src/facts/call.js";
-import { namesPath, pathsIn, PATH_KEYS, verdict } from "../src/facts/outcome.js";
+import { failedOutput, namesPath, pathsIn, PATH_KEYS, verdict } from "../src/facts/outcome.js";
 import { redactor } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
 import { refOf } from "../src/refs.js";
@@ -69,6 +69,7 @@ describe("the checkpoint's readings of a text, only where what they look for may
     fc.assert(
       fc.property(output, fc.boolean(), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), (o, command, code) => {
         expect(verdict(o, () => command, () => code).failed).toBe(formerFailed(o, () => command, code));
+        expect(failedOutput(o, () => command, () => code)).toBe(formerFailed(o, () => command, code)); // the material's judgement, without the lines
       }),
       { numRuns: 3000 },
     );

@@ -67,3 +67,31 @@ describe("the pass's memo (by length first)", () => {
     );
   });
 });
+
+describe("the pass's JSON.parse (prune's draft and the checkpoint parse a call's arguments through it)", () => {
+  it("answers what JSON.parse answers, throws where it throws, and parses a text once (property)", () => {
+    // JSON values and near-misses of few characters: many share a length, some do not parse
+    const json = fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ unit: fc.constantFrom("{", "}", "[", "]", '"', "1", ",", ":", "a"), maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(json, { maxLength: 40 }), (texts) => {
+        const { parse } = readOnce({ redact: redactor.redact, redactMessage: redactor.redact, streamKit });
+        const trees = new Map<string, unknown>();
+        for (const t of texts) {
+          const copy = t.split("").join(""); // another string object of the same text
+          let expected: unknown;
+          try {
+            expected = JSON.parse(t);
+          } catch {
+            expect(() => parse!(copy)).toThrow(SyntaxError);
+            continue;
+          }
+          const tree = parse!(copy);
+          expect(tree).toEqual(expected);
+          if (trees.has(t)) expect(tree).toBe(trees.get(t)); // the same tree: parsed once
+          trees.set(t, tree);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

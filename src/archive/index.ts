@@ -26,6 +26,42 @@ function entryOf(v: MessageView, clean: (s: string) => string, reasoning?: strin
 }
 
 /**
+ * What an archive's entries are read from, kept on the archive under a symbol (not enumerable: neither
+ * copied nor written out) until every entry is read: then the pass it holds goes.
+ */
+const SOURCE = Symbol("source");
+interface Source {
+  views: MessageView[];
+  redact: (text: string) => string;
+  reasoning: Map<number, string[]>;
+}
+
+/** The entry of message `i`, redacted: a secret split across it and a neighbour's text (src/redact/seams.ts) is masked, only its own text kept. */
+function entryAt({ views, redact, reasoning }: Source, i: number): ArchivedMessage {
+  const value = entryOf(views[i], redact, reasoning.get(i));
+  const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
+  if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
+  return value;
+}
+
+/**
+ * The getter of entry `ref`: it reads its source from the archive (SOURCE), not from a closure over the
+ * pass: a getter is kept reachable from old space until the next full collection, and one that held
+ * the pass had each minor one copy and promote it.
+ */
+function entryGetter(ref: string, i: number, left: { unread: number }) {
+  let value: ArchivedMessage | undefined;
+  return function (this: Archive & { [SOURCE]?: Source }) {
+    if (!value) {
+      value = entryAt(this[SOURCE]!, i);
+      if (!--left.unread) Reflect.deleteProperty(this, SOURCE); // (its own count: a store may deep-freeze what the archive holds)
+    }
+    settled(this, ref, value);
+    return value;
+  };
+}
+
+/**
  * The archive of the views at `indexes`, within `limit` characters of JSON: the oldest are left out,
  * and returned. Built when first read (`build`: defining each entry costs ~1 µs, ~0.3 ms a pass at
  * 32k), and each entry is redacted when first read (a JSON.stringify, a structured clone, a recall),
@@ -35,23 +71,12 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
   const dropped = overLimit(views, indexes, pass, limit);
   const build = () => {
     const archive: Archive = {};
-    for (const i of indexes.slice(dropped.length)) {
+    const kept = indexes.slice(dropped.length);
+    const left = { unread: kept.length };
+    Object.defineProperty(archive, SOURCE, { value: { views, redact, reasoning }, configurable: true });
+    for (const i of kept) {
       const ref = refOf(i, pass);
-      let value: ArchivedMessage | undefined;
-      Object.defineProperty(archive, ref, {
-        enumerable: true,
-        configurable: true,
-        get: () => {
-          if (!value) {
-            value = entryOf(views[i], redact, reasoning.get(i));
-            // a secret split across it and a neighbour's text (src/redact/seams.ts): only its own text is kept
-            const [before, after] = [views[i - 1]?.text ?? "", views[i + 1]?.text ?? ""];
-            if (value.text) value.text = maskSeams([before, views[i].text, after], [before, value.text, after], redact)[1];
-          }
-          settled(archive, ref, value);
-          return value;
-        },
-      });
+      Object.defineProperty(archive, ref, { enumerable: true, configurable: true, get: entryGetter(ref, i, left) });
     }
     return archive;
   };
@@ -61,15 +86,34 @@ export function archiveOf(views: MessageView[], indexes: number[], pass: Refs, l
 /** A property read once made plain: unless the object was frozen since (then its getter keeps answering the same value). */
 const settled = (o: object, key: string, value: unknown) => Reflect.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 
+/** Where a result keeps the build of its archive: not enumerable, so neither copied nor written out. */
+const BUILD = Symbol("archive");
+type Lazy = { archive?: Archive; [BUILD]?: () => Archive };
+
+/**
+ * The accessor of every lazy archive, one pair for all: an accessor made per result (closures over its
+ * pass) kept that pass reachable from old space until the next full collection, so each minor one
+ * copied and promoted it (~1 MB at 128k), and its object went to dictionary mode.
+ */
+const ARCHIVE: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: Lazy) {
+    const archive = this[BUILD]!();
+    if (settled(this, "archive", archive)) Reflect.deleteProperty(this, BUILD); // what it was built from goes (a frozen result keeps it, and answers the same)
+    return archive;
+  },
+  set(this: Lazy, value: Archive) {
+    Object.defineProperty(this, "archive", { value, enumerable: true, writable: true, configurable: true });
+    Reflect.deleteProperty(this, BUILD);
+  },
+};
+
 /** `target.archive`, built by `build` when first read (or replaced when first written): then a plain property. */
 export function lazyArchive(target: { archive?: Archive }, build: () => Archive): void {
   let archive: Archive | undefined;
-  Object.defineProperty(target, "archive", {
-    enumerable: true,
-    configurable: true,
-    get: () => (settled(target, "archive", (archive ??= build())), archive),
-    set: (value: Archive) => Object.defineProperty(target, "archive", { value, enumerable: true, writable: true, configurable: true }),
-  });
+  Object.defineProperty(target, BUILD, { value: () => (archive ??= build()), configurable: true }); // once: a frozen result keeps answering the same
+  Object.defineProperty(target, "archive", ARCHIVE);
 }
 
 /** References of the oldest entries that would take the archive over `limit` characters of JSON. */

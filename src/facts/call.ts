@@ -6,7 +6,15 @@ import type { Redactor } from "../redact/index.js";
 import type { Windows } from "../redact/window.js";
 
 /** What quoting needs of redaction: handed in by the pass (see src/pass.ts). */
-export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | "readTo">;
+export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | "readTo"> & Parsing;
+
+/**
+ * The pass's JSON.parse, read once a text (src/pass.ts `readOnce`): a call's arguments are parsed by
+ * prune's draft and again by the checkpoint. The trees it answers are shared: only read, never changed.
+ */
+export interface Parsing {
+  parse?: (json: string) => unknown;
+}
 
 const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern", "query", "url", "description"];
 
@@ -14,9 +22,9 @@ const TARGET_KEYS = ["command", "cmd", "file_path", "path", "filename", "pattern
 export const objectOf = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Tool-call arguments as an object; undefined when they are not a JSON object. */
-export function parseArguments(args: string): Record<string, unknown> | undefined {
+export function parseArguments(args: string, r?: Parsing): Record<string, unknown> | undefined {
   try {
-    return objectOf(JSON.parse(args));
+    return objectOf((r?.parse ?? JSON.parse)(args));
   } catch {
     return undefined;
   }
@@ -118,7 +126,7 @@ export interface ArgumentTrees {
  */
 export function redactedArguments(args: string, r: Redaction): ArgumentTrees | undefined {
   try {
-    const raw: unknown = JSON.parse(args);
+    const raw: unknown = (r.parse ?? JSON.parse)(args);
     const cut = { any: false };
     // a shape of unbounded reach anywhere in them (a Secret's kind in a sibling): all of every leaf
     const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r.readTo, cut);

@@ -17,23 +17,32 @@ export function commandOf(args: Record<string, unknown>): string | undefined {
   return c.trim().split("\n")[0].trim();
 }
 
+/** A trimmed text's first line. */
+function firstLine(t: string): string {
+  const nl = t.indexOf("\n");
+  return nl < 0 ? t : t.slice(0, nl);
+}
+
 /**
- * Whether a whole tool output failed, and its error lines (the first few distinct): a stated exit
- * status decides; else an error word in its first line, or, for a command, in its last lines
- * (where a run sums up), unless its end says nothing failed. `isCommand` is asked only then.
+ * Whether a whole tool output failed: a stated exit status decides; else an error word in its first
+ * line, or, for a command, in its last lines (where a run sums up), unless its end says nothing
+ * failed. `isCommand` is asked only then.
  */
-export function verdict(text: string, isCommand: () => boolean, exit = () => exitCode(text)): { failed: boolean; errorLines: string[] } {
+export function failedOutput(text: string, isCommand: () => boolean, exit = () => exitCode(text)): boolean {
   const code = exit();
   const t = text.trim();
-  const nl = t.indexOf("\n");
-  const first = nl < 0 ? t : t.slice(0, nl);
   // "nothing failed" read last: only where an error word is (most outputs have none)
-  const failed =
-    code !== undefined ? code !== 0 : (FAILED_START.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand())) && !PASSED.test(t.slice(-1000));
+  return code !== undefined ? code !== 0 : (FAILED_START.test(t) || ERROR.test(firstLine(t)) || (ERROR.test(t.slice(-300)) && isCommand())) && !PASSED.test(t.slice(-1000));
+}
+
+/** `failedOutput`, and a failed output's error lines (the first few distinct). */
+export function verdict(text: string, isCommand: () => boolean, exit = () => exitCode(text)): { failed: boolean; errorLines: string[] } {
+  const failed = failedOutput(text, isCommand, exit);
   if (!failed) return { failed, errorLines: [] };
+  const t = text.trim();
   // Every distinct one a continuing agent may need (a test run's failures), within reason.
   const lines = [...new Set(t.slice(0, 20_000).split("\n").map((x) => x.trim()).filter((x) => ERROR.test(x)))].slice(0, 12);
-  return { failed, errorLines: lines.length ? lines : [first.trim()] };
+  return { failed, errorLines: lines.length ? lines : [firstLine(t).trim()] };
 }
 
 /**

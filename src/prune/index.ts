@@ -12,7 +12,7 @@ import type { PrunedItem } from "./types.js";
 import { refOf, type Refs } from "../refs.js";
 import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
-import { describeCall, exitOf, redactedArguments, type ArgumentTrees, type Redaction } from "../facts/call.js";
+import { describeCall, exitOf, redactedArguments, type ArgumentTrees, type Parsing, type Redaction } from "../facts/call.js";
 import { IMAGE_STUB } from "../facts/call.js";
 import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
 
@@ -113,7 +113,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * the middle's one-liners and shrunk arguments (DRAFT: for their sizes, reading nothing): a pass
  * that summarizes the middle never sends them, and prunes again where they would leave.
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor, tail = false, pass: Refs = 0, draft = false): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor & Parsing, tail = false, pass: Refs = 0, draft = false): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -123,7 +123,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
   const isProtected = (name?: string) => name !== undefined && s.protectedTools.has(name);
   const pictures = s.imageTokens > IMAGE_PRUNE_MIN; // a stub must save something: its own words cost about 8 tokens
   const once = parsedOnce(windowed(redaction));
-  const quote = draft ? parsedOnce(DRAFT) : once;
+  const quote = draft ? parsedOnce({ ...DRAFT, parse: redaction.parse }) : once; // its trees read again by the checkpoint
 
   /** Prunes message `i`, its one-liners and shrunk arguments quoting through `r` (a draft in the middle, else redacted). */
   const pruneAt = (i: number, r: Once) => {

@@ -113,4 +113,4 @@ export function windowsOf({ redact, shapes, kubernetes, escapes, triggersOf }: S
  * only the shapes its words call for, faster than the one pass of each pattern over the texts joined
  * that it was until round 6), and in windows (what pruning quotes and shrinks with).
  */
-export const windowed = (r: PassRedactor): Redactor & Windows => ({ ...r, redactMany: (texts) => texts.map(r.redact), ...windowsOf(r.streamKit) });
+export const windowed = <R extends PassRedactor>(r: R): R & Redactor & Windows => ({ ...r, redactMany: (texts: string[]) => texts.map(r.redact), ...windowsOf(r.streamKit) });

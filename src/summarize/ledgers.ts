@@ -27,6 +27,23 @@ export interface ErrorEntry {
   /** The later success that settled it. */
   resolvedAt?: number;
 }
+const READ = Symbol("lines");
+/**
+ * An error whose lines are read when first quoted (a failed run's redact its whole output: most errors
+ * are settled or replaced). The getter is the class's, one for all: one made per entry (a closure over
+ * the pass) kept the pass reachable from old space through the collector's minor cycles.
+ */
+class Failure implements ErrorEntry {
+  declare resolvedAt?: number;
+  [READ]: () => string[]; // a symbol, not #read: a bundle for an older target would keep private fields in a module-level WeakMap
+  constructor(public what: string, read: () => string[], public at: number, public step: Step) {
+    this[READ] = read;
+  }
+  get lines(): string[] {
+    const x = this[READ]();
+    return x.length ? x : ["failed"];
+  }
+}
 /** What a run is judged as: a command's program and sub-command (or a file, or a tool), with the files it names. */
 export interface Step {
   key: string;
@@ -143,18 +160,20 @@ export const sourceArguments = new WeakMap<object, string>();
 export const argumentsOf = (c: { arguments: string }): string => sourceArguments.get(c) ?? c.arguments;
 
 /**
- * Error lines read when first asked for, by the turn (a failed run's redact its whole output, and the
- * deterministic checkpoint quotes those of few runs). Not a getter on the turn: an accessor makes
- * every copy of it by spread ~20× slower. A copy neither reads nor carries them (a model's material
- * copies them by name).
+ * Error lines read when first asked for, kept on the turn (a failed run's redact its whole output, and
+ * the deterministic checkpoint quotes those of few runs), under a symbol and not enumerable: a copy
+ * neither reads nor carries them (a model's material copies them by name). Not a getter: an accessor
+ * makes every copy of the turn by spread ~20× slower. Not a module-level WeakMap: the collector's minor
+ * cycles keep a WeakMap's values while its old table holds them (until a full one), and a thunk holds
+ * its pass, so each cycle copied and promoted the pass.
  */
-const laterLines = new WeakMap<object, () => string[]>();
+const LATER = Symbol("errorLines");
 export function errorLinesLater(t: HandoffTurn, lines: () => string[]): void {
   let v: string[] | undefined;
-  laterLines.set(t, () => (v ??= lines()));
+  Object.defineProperty(t, LATER, { value: () => (v ??= lines()), configurable: true });
 }
 /** A turn's error lines: its own, or those `errorLinesLater` gave it. */
-export const errorLinesOf = (t: HandoffTurn): string[] | undefined => t.errorLines ?? laterLines.get(t)?.();
+export const errorLinesOf = (t: HandoffTurn): string[] | undefined => t.errorLines ?? (t as { [LATER]?: () => string[] })[LATER]?.();
 
 /**
  * The arguments (`argumentsOf`) of the result turns' calls, each redacted as its whole text redacts
@@ -191,7 +210,7 @@ export function ledgers(turns: HandoffTurn[], calls?: Map<object, string>): Ledg
       else e.resolvedAt = at;
     }
     // its lines read when quoted (a failed run's redact its whole output): most errors are settled or replaced
-    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, { what, get lines() { const x = lines(); return x.length ? x : ["failed"]; }, at, step: by[0] });
+    if (failed && by.length) l.errors.set(`${at}\u0000${what}`, new Failure(what, lines, at, by[0]));
   };
   for (const t of turns) {
     const words = t.role === "user" ? t.words ?? userWords(t.text) : "";

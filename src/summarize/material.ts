@@ -5,7 +5,7 @@ import type { MessageView, ToolCallView } from "../dialects/view.js";
 import { IMAGE_STUB } from "../facts/call.js";
 import { attachmentsOf } from "./attachments.js";
 import { exitOf, parseArguments } from "../facts/call.js";
-import { commandOf, verdict } from "../facts/outcome.js";
+import { commandOf, failedOutput, verdict } from "../facts/outcome.js";
 import { errorLinesLater, errorLinesOf, sourceArguments, userWords } from "./ledgers.js";
 import type { Range } from "../plan/types.js";
 import type { HandoffMaterial, HandoffTurn } from "./types.js";
@@ -117,7 +117,7 @@ function resultTurns(m: MessageView, index: number, calls: (ToolCallView | undef
     let command: boolean | undefined;
     const isCommand = () => (command ??= /"c(?:ommand|md)"|\\/.test(args) && commandOf(parseArguments(args) ?? {}) !== undefined);
     turn.exit = exitOf(result); // once: the verdict is given it (and pruning may have read it)
-    turn.failed = verdict(output, isCommand, () => turn.exit).failed;
+    turn.failed = failedOutput(output, isCommand, () => turn.exit); // its error lines read from the output redacted, when quoted
     if (turn.failed) errorLinesLater(turn, () => verdict(redact(output), isCommand).errorLines.map((x) => x.slice(0, 1000)));
     return turn;
   });

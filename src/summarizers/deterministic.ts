@@ -1,5 +1,5 @@
 // deterministicSummarizer: the checkpoint written from ledgers over the whole middle, without a model.
-import { clip, describeCall, LEAF_LIMIT, objectOf, parseArguments, redactedArguments } from "../facts/call.js";
+import { clip, describeCall, LEAF_LIMIT, objectOf, parseArguments, redactedArguments, type Parsing } from "../facts/call.js";
 import { PATH_KEYS } from "../facts/outcome.js";
 import { heuristicTokens } from "../estimate/index.js";
 import type { PassRedactor, Redactor } from "../redact/index.js";
@@ -322,7 +322,7 @@ function render(cp: Checkpoint, limit: number, widths: string[][]): string {
  * About 3.5 characters a token: the checkpoint stays within the summary budget it is given.
  * `quoteEarlier` false leaves another agent's checkpoint out (ledgers for a model that has it whole).
  */
-export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedactor, maxOutputTokens = Infinity, quoteEarlier = true): string {
+export function deterministicCheckpoint(m: HandoffMaterial, redactor: PassRedactor & Parsing, maxOutputTokens = Infinity, quoteEarlier = true): string {
   // Written from the material redacted, each text whole before any cut or extract (a path, an
   // error line or a URL taken from raw text could hold a piece of a secret no shape recognises).
   const r = windowed(redactor);
@@ -384,7 +384,7 @@ const WINDOWED = 1_000;
  * The arguments of the calls `quotable` quotes (of results judged on their whole output), from those the transcript
  * has (pruning's are shortened, or drafts), by the call (`callArguments`).
  */
-function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<string, unknown> | undefined> {
+function calls(turns: HandoffTurn[], r: Redactor & Windows & Parsing): Map<object, Record<string, unknown> | undefined> {
   const quoted = new Map<object, Record<string, unknown> | undefined>();
   for (const t of turns) if (t.role === "tool" && t.failed !== undefined && t.call) quoted.set(t.call, callArguments(argumentsOf(t.call), r));
   return quoted;
@@ -395,9 +395,9 @@ function calls(turns: HandoffTurn[], r: Redactor & Windows): Map<object, Record<
  * them: short ones whole; a longer one as far as its quoted values where that tells (`quotedArguments`),
  * else whole, or a long one in windows of its leaves (`redactedArguments`: it reads less).
  */
-export function callArguments(args: string, r: Redactor & Windows): Record<string, unknown> | undefined {
+export function callArguments(args: string, r: Redactor & Windows & Parsing): Record<string, unknown> | undefined {
   const read = args.length > WINDOWED ? quotedArguments(args, r) : undefined;
-  if (read || args.length <= WHOLE) return read ?? parseArguments(r.redact(args));
+  if (read || args.length <= WHOLE) return read ?? parseArguments(r.redact(args), r);
   return objectOf(redactedArguments(args, r)?.clean);
 }
 
@@ -409,8 +409,8 @@ export function callArguments(args: string, r: Redactor & Windows): Record<strin
  * for `redactedArguments` to keep whole; not a JSON object). A mask keeps JSON's structure
  * (src/redact/index.ts, `maskAt`): no key comes or goes.
  */
-export function quotedArguments(args: string, r: Pick<Windows, "redactFrom">): Record<string, unknown> | undefined {
-  const raw = parseArguments(args);
+export function quotedArguments(args: string, r: Pick<Windows, "redactFrom"> & Parsing): Record<string, unknown> | undefined {
+  const raw = parseArguments(args, r);
   if (!raw || QUOTED_ARGS.some((k) => typeof raw[k] === "object" || String(raw[k]).length > LEAF_LIMIT)) return undefined;
   const ends = valueEnds(args);
   const end = Math.max(0, ...QUOTED_ARGS.map((k) => ends.get(k) ?? 0));
