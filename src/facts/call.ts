@@ -6,7 +6,7 @@ import type { Redactor } from "../redact/index.js";
 import type { Windows } from "../redact/window.js";
 
 /** What quoting needs of redaction: handed in by the pass (see src/pass.ts). */
-export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | "readTo"> & Parsing;
+export type Redaction = Pick<Redactor, "redact"> & Pick<Windows, "redactFrom" | "readTo" | "readFrom"> & Parsing;
 
 /**
  * The pass's JSON.parse, read once a text (src/pass.ts `readOnce`): a call's arguments are parsed by
@@ -77,18 +77,21 @@ export const LEAF_LIMIT = 200;
 
 /**
  * A long string leaf as far as what shrinking keeps of it (and quoting: 120 characters) and a shape
- * can reach past that; `cut` learns whether one was shortened.
+ * can reach past that, and its last stretch, as far back as a match may start that runs on into the
+ * next member (`…$API_KEY", "password": …` read as a name and its value); between them a line break,
+ * which no match crosses; `cut` learns whether one was shortened.
  */
-function windowed(v: unknown, readTo: Redaction["readTo"], cut: { any: boolean }): unknown {
+function windowed(v: unknown, r: Redaction, cut: { any: boolean }): unknown {
   if (typeof v === "string") {
-    const end = v.length > LEAF_LIMIT ? readTo(v, LEAF_LIMIT) : undefined;
-    if (end === undefined || end >= v.length) return v;
+    const end = v.length > LEAF_LIMIT ? r.readTo(v, LEAF_LIMIT) : undefined;
+    const from = end === undefined ? undefined : r.readFrom(v, v.length);
+    if (from === undefined || from <= end!) return v;
     cut.any = true;
-    return v.slice(0, end);
+    return `${v.slice(0, end)}\n${v.slice(from)}`;
   }
-  if (Array.isArray(v)) return v.map((x) => windowed(x, readTo, cut));
+  if (Array.isArray(v)) return v.map((x) => windowed(x, r, cut));
   // fromEntries defines own properties: a "__proto__" key stays a key, never a prototype.
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, windowed(x, readTo, cut)]));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, windowed(x, r, cut)]));
   return v;
 }
 
@@ -129,7 +132,7 @@ export function redactedArguments(args: string, r: Redaction): ArgumentTrees | u
     const raw: unknown = (r.parse ?? JSON.parse)(args);
     const cut = { any: false };
     // a shape of unbounded reach anywhere in them (a Secret's kind in a sibling): all of every leaf
-    const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r.readTo, cut);
+    const short = r.readTo(args, 0) === undefined ? raw : windowed(raw, r, cut);
     if (cut.any) {
       const clean = parseOr(r.redact(JSON.stringify(short)));
       // a window redacted to itself says its kept part is clean; one that masked something may have

@@ -33,6 +33,8 @@ export interface Windows {
   redactFrom(text: string, from: number, to: number): string | undefined;
   /** How much of `text` from its start redaction must read for [0, to) to be redacted as in the whole; undefined: all of it. */
   readTo(text: string, to: number): number | undefined;
+  /** Where redaction must start reading `text` for its part from `from` on, and what a match there runs on into past its end, to be redacted as in the whole; undefined: all of it. */
+  readFrom(text: string, from: number): number | undefined;
 }
 
 /** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
@@ -105,6 +107,7 @@ export function windowsOf({ redact, shapes, kubernetes, escapes, triggersOf }: S
       return window.startsWith(before) ? window.slice(before.length) : undefined;
     },
     readTo: (text, to) => (context(text) ? undefined : around(text, 0, to)?.[1]),
+    readFrom: (text, from) => (context(text) ? undefined : around(text, from, text.length)?.[0]),
   };
 }
 
