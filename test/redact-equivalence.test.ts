@@ -438,7 +438,7 @@ describe("quoting from a window of a long text", () => {
   ];
   const doc = fc.array(fc.constantFrom(...lines), { minLength: 2, maxLength: 40 }).map((l) => l.join("\n"));
   /** Redaction that never reads a window: the whole output, the whole arguments. */
-  const whole = { ...redactor, redactFrom: () => undefined, readTo: () => undefined, readFrom: () => undefined };
+  const whole = { ...redactor, redactFrom: () => undefined, readTo: () => undefined };
 
   it("a pruned output's one-liner quotes what redacting the whole output gives (property)", () => {
     let windows = 0;
@@ -517,7 +517,7 @@ describe("quoting from a window of a long text", () => {
     // Where nothing is masked (a draft always) the tree is stringified with its leaves shrunk on the
     // way: the same keys in the same order (`__proto__`, `toJSON`, integer-like keys first), arrays,
     // nesting, leaves of every length about the limit, token runs and surrogate pairs at the cut.
-    const DRAFT = { redact: (t: string) => t, redactFrom: (t: string, from: number) => t.slice(from), readTo: () => undefined, readFrom: () => undefined };
+    const DRAFT = { redact: (t: string) => t, redactFrom: (t: string, from: number) => t.slice(from), readTo: () => undefined, readFrom: () => 0 };
     const long = fc.tuple(text, fc.constantFrom(0, 150, 195, 199, 200, 201, 260, 700), fc.constantFrom("a", "x1", "é", "😀", " ", "-", "\n")).map(([t, n, fill]) => t + fill.repeat(n) + t);
     const leaf = fc.oneof(long, text, fc.integer(), fc.constant(null), fc.boolean(), fc.double({ noNaN: true }));
     const key = fc.oneof(fc.constantFrom("__proto__", "toJSON", "0", "12", "content", "password", "command", "api_key"), fc.string({ maxLength: 6 }));

@@ -77,15 +77,16 @@ export const LEAF_LIMIT = 200;
 
 /**
  * A long string leaf as far as what shrinking keeps of it (and quoting: 120 characters) and a shape
- * can reach past that, and its last stretch, as far back as a match may start that runs on into the
- * next member (`…$API_KEY", "password": …` read as a name and its value); between them a line break,
- * which no match crosses; `cut` learns whether one was shortened.
+ * can reach past that, and its end as far back as a match may start that runs on into the next member
+ * (`…$API_KEY", "password": …`, read as a name and its value); between them a line break, which no match
+ * crosses; `cut` learns whether one was shortened.
  */
 function windowed(v: unknown, r: Redaction, cut: { any: boolean }): unknown {
   if (typeof v === "string") {
     const end = v.length > LEAF_LIMIT ? r.readTo(v, LEAF_LIMIT) : undefined;
-    const from = end === undefined ? undefined : r.readFrom(v, v.length);
-    if (from === undefined || from <= end!) return v;
+    if (end === undefined || end >= v.length) return v;
+    const from = r.readFrom(v);
+    if (from <= end) return v;
     cut.any = true;
     return `${v.slice(0, end)}\n${v.slice(from)}`;
   }

@@ -20,7 +20,7 @@ import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js
 type Once = Redaction & { argumentsOf(call: ToolCallView): ArgumentTrees | undefined };
 
 /** Quoting that reads nothing: a drafted line quotes raw text, for its size alone, and never leaves a pass. */
-const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined, readFrom: () => undefined };
+const DRAFT: Redaction = { redact: (text) => text, redactFrom: (text, from) => text.slice(from), readTo: () => undefined, readFrom: () => 0 };
 
 /**
  * A call's arguments are parsed and redacted to describe the call and again to shrink it: once (drafted

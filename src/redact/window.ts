@@ -33,8 +33,12 @@ export interface Windows {
   redactFrom(text: string, from: number, to: number): string | undefined;
   /** How much of `text` from its start redaction must read for [0, to) to be redacted as in the whole; undefined: all of it. */
   readTo(text: string, to: number): number | undefined;
-  /** Where redaction must start reading `text` for its part from `from` on, and what a match there runs on into past its end, to be redacted as in the whole; undefined: all of it. */
-  readFrom(text: string, from: number): number | undefined;
+  /**
+   * Where a match may start that runs on past `text`'s end into what follows it in a JSON text: a
+   * credential's name, across the quotes (`…$API_KEY", "password": …`), within a name's reach and what
+   * its checks read, widened to a break. Asked where `readTo` has answered for the text.
+   */
+  readFrom(text: string): number;
 }
 
 /** The prefilters of `far`, `long` and `context` shapes, built once for the catalogue. */
@@ -107,7 +111,11 @@ export function windowsOf({ redact, shapes, kubernetes, escapes, triggersOf }: S
       return window.startsWith(before) ? window.slice(before.length) : undefined;
     },
     readTo: (text, to) => (context(text) ? undefined : around(text, 0, to)?.[1]),
-    readFrom: (text, from) => (context(text) ? undefined : around(text, from, text.length)?.[0]),
+    readFrom: (text) => {
+      let start = Math.max(0, text.length - NAME_REACH - CHECKED_BEFORE);
+      while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
+      return start;
+    },
   };
 }
 
