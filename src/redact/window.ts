@@ -16,6 +16,12 @@ export const FAR_REACH = 2560;
 /** What a shape's check reads before its match (a name, `public`, `csrf`). */
 const CHECKED_BEFORE = 64;
 const WINDOW_BREAK = /[\s"'<>]/;
+/** `i` (at least 0), moved back to just after a break: a window that starts there cuts no run. */
+function afterBreak(text: string, i: number): number {
+  i = Math.max(0, i);
+  while (i > 0 && !WINDOW_BREAK.test(text[i - 1])) i--;
+  return i;
+}
 /** How far before a value its credential's name may stand (a name of 60 characters, quotes, an operator). */
 const NAME_REACH = 96;
 
@@ -85,14 +91,11 @@ export function windowsOf({ redact, shapes, kubernetes, escapes, triggersOf }: S
     if (unbounded(text)) return undefined;
     // only a match that starts before `to` can reach into [from, to)
     const reach = long(text.slice(Math.max(0, from - FAR_REACH - CHECKED_BEFORE), to)) ? FAR_REACH : NEAR_REACH;
-    let start = Math.max(0, from - reach - CHECKED_BEFORE);
-    while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
-    // the run starting there may be a value of any length whose name stands before it (`password: <value>`)
-    start = Math.max(0, start - NAME_REACH);
-    while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
+    const start = afterBreak(text, from - reach - CHECKED_BEFORE);
     let end = Math.min(text.length, to + reach);
     while (end < text.length && !WINDOW_BREAK.test(text[end])) end++;
-    return [start, Math.min(text.length, end + 1)]; // the break too: a look-ahead reads it
+    // the run starting there may be a value of any length whose name stands before it (`password: <value>`)
+    return [afterBreak(text, start - NAME_REACH), Math.min(text.length, end + 1)]; // the break too: a look-ahead reads it
   };
 
   return {
@@ -111,11 +114,7 @@ export function windowsOf({ redact, shapes, kubernetes, escapes, triggersOf }: S
       return window.startsWith(before) ? window.slice(before.length) : undefined;
     },
     readTo: (text, to) => (context(text) ? undefined : around(text, 0, to)?.[1]),
-    readFrom: (text) => {
-      let start = Math.max(0, text.length - NAME_REACH - CHECKED_BEFORE);
-      while (start > 0 && !WINDOW_BREAK.test(text[start - 1])) start--;
-      return start;
-    },
+    readFrom: (text) => afterBreak(text, text.length - NAME_REACH - CHECKED_BEFORE),
   };
 }
 
