@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
+import { ALNUM, randomStrings } from "./support/random.js";
 
 /** `secret` gone from `redact(text)`: no 8 characters of it past its first 6 (a vendor prefix may stay), fewer for a short one. */
 function hidden(text: string, secret: string): boolean {
@@ -217,13 +218,7 @@ describe("encoded forms, decoded before matching", () => {
   });
 
   it("a token escaped anywhere past where its rule stops: no piece of it decodes from the output where the text unescaped shows none (property)", () => {
-    // random letters and digits, as a key's are (fast-check's own strings lean to `aaaAaA…`, which no rule takes for a key)
-    const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    const b64 = (min: number, max: number) =>
-      fc.tuple(fc.integer(), fc.integer({ min, max })).map(([seed, n]) => {
-        let x = seed | 1;
-        return Array.from({ length: n }, () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), ALNUM[(x >>> 0) % 62])).join("");
-      });
+    const b64 = (min: number, max: number) => randomStrings(min, max, ALNUM);
     const token = fc.oneof(
       fc.tuple(b64(20, 28), b64(3, 20)).map(([a, b]) => `glpat-${a}+${b}`),
       fc.tuple(b64(30, 40), b64(3, 20)).map(([a, b]) => `sk-proj-${a}+${b}`),

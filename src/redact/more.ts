@@ -45,7 +45,7 @@ const REPEATED = /^(.)\1+$/;
  * `my-fake-key`, `changeme`), AWS's `…EXAMPLE`, a run of x or * with at most a short prefix
  * (`sk_live_xxxxxxxx`). `Example2024!`, `notfake123` and a random key holding `xxxx` are passwords.
  */
-const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
+export const PLACEHOLDER_VALUE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_(]|<|\{[{A-Za-z_]|your[_-])|(?:^|[^A-Za-z0-9])(?:example|fake|dummy|changeme|placeholder|redacted)(?:$|[^A-Za-z0-9])|^[\w-]{0,12}?[xX*]{4,}(?:[-_][xX*]{4,})*[A-Za-z0-9]{0,4}$/i;
 /** A reference, a call, a small number, a value shown but not given: one pattern for all. */
 const NOT_VALUE = new RegExp(`${REFERENCE}|${CALL}|${SHOWN}|^\\d{1,5}[.,:;!?]*$`, "i");
 /** NOT_VALUE or a whole placeholder: one call for both (each call costs more than its matching, and this runs per candidate). */
