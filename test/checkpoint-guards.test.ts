@@ -8,10 +8,10 @@ import { failedOutput, namesPath, pathsIn, PATH_KEYS, verdict } from "../src/fac
 import { redactor } from "../src/redact/index.js";
 import { completed } from "../src/redact/more.js";
 import { refOf } from "../src/refs.js";
-import { ledgers } from "../src/summarize/ledgers.js";
+import { ledgers, steps } from "../src/summarize/ledgers.js";
 import type { HandoffTurn } from "../src/summarize/types.js";
 import { deterministicCheckpoint, parseCheckpoint, quotedOf } from "../src/summarizers/deterministic.js";
-import { formerBoxes, formerFailed, formerNamesPath, formerPathsIn, formerQuoted, formerUrls } from "./support/checkpoint-reference.js";
+import { formerBoxes, formerFailed, formerNamesPath, formerPathsIn, formerQuoted, formerSteps, formerUrls } from "./support/checkpoint-reference.js";
 import { trajectories } from "./support/fixtures.js";
 import { linesOf } from "./support/spans.js";
 
@@ -73,6 +73,20 @@ describe("the checkpoint's readings of a text, only where what they look for may
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("splits a command into the same steps, each word read by a pattern only where it may match", () => {
+    // quotes at either end or alone, line numbers, assignments, separators, files and near misses
+    const WORDS = ["cd", "npm", "test", "mix", "git", "add", "CI=1", "A_B=x", "=x", "a=", "-x", "--flag=v", "&", ">", "2>&1", "<", "$HOME/x", "|", "||", "&&", ";"];
+    const FILES = ['"a b.ts"', "'src/x.py'", '"', "'", "\"\"", "lib/a.ex:42", "a.ts:", "b.md:1:2", "x:9", "dir/", "./c", "a.b", "noext", "é/ü.rs", "😀.js", "a.TOOLONGEXT"];
+    const word = fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...FILES), fc.string({ maxLength: 6 }));
+    const space = fc.constantFrom(" ", "  ", "\t", "");
+    const command = fc.array(fc.tuple(word, space), { maxLength: 14 }).map((p) => p.map(([w, s]) => w + s).join(""));
+    fc.assert(fc.property(command, (c) => void expect(steps(c)).toEqual(formerSteps(c))), { numRuns: 3000 });
+    for (const c of new Set(trajectories().flatMap((t) => (t.messages as { tool_calls?: { function: { arguments: string } }[] }[]).flatMap((m) => m.tool_calls ?? []).map((x) => x.function.arguments)))) {
+      const line = /"command":\s*"((?:[^"\\]|\\.)*)"/.exec(c)?.[1];
+      if (line) expect(steps(JSON.parse(`"${line}"`).split("\n")[0])).toEqual(formerSteps(JSON.parse(`"${line}"`).split("\n")[0]));
+    }
   });
 
   it("quotes the same values of a call's arguments", () => {

@@ -4,7 +4,9 @@ import type { MessageView } from "../src/dialects/view.js";
 import { compact, type ChatMessage } from "../src/index.js";
 import { PRUNE_MIN_CHARS } from "../src/options.js";
 import { newestCopies } from "../src/prune/index.js";
+import { thousands } from "../src/prune/stand-ins.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
+import { formerThousands } from "./support/shrink-reference.js";
 
 function agent(turns: number, output: (i: number) => string, name = "Bash"): ChatMessage[] {
   const m: ChatMessage[] = [sys(), user("Fix the build"), assistant("Looking.")];
@@ -150,5 +152,12 @@ describe("the newest copy of an output", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("a one-liner's count of characters", () => {
+  it("groups digits by thousands as the former pattern did (property)", () => {
+    expect([0, 7, 999, 1000, 12345, 1000000].map(thousands)).toEqual(["0", "7", "999", "1,000", "12,345", "1,000,000"]);
+    fc.assert(fc.property(fc.oneof(fc.nat(), fc.maxSafeNat()), (n) => void expect(thousands(n)).toBe(formerThousands(n))), { numRuns: 2000 });
   });
 });

@@ -17,7 +17,7 @@ const words = new Int32Array(bytes.buffer);
  * state.sent's hash of a transcript: cyrb53's chains (hash53's) over the UTF-8 of its JSON,
  * 4 bytes a step (hash53 reads a UTF-16 unit a step), 64 messages' array at a time: the whole
  * transcript's JSON would be one large string, copied (flattened) before it could be read. Each
- * batch's text is encoded as much as fits at a time into one small zeroed buffer, the last word padded
+ * batch's text is encoded as much as fits at a time into one small buffer, the last word padded
  * with zeros (JSON's UTF-8 has no NUL byte). Words are read in the platform's byte order, little-endian
  * wherever JS runs. Throws for messages that are not JSON.
  */
@@ -26,7 +26,8 @@ function jsonHash53(messages: readonly unknown[]): string {
   let h2 = 0x41c6ce57;
   for (let i = 0; i < messages.length; ) {
     for (let json = JSON.stringify(messages.slice(i, (i += 64))); json; ) {
-      const { read, written } = encoder.encodeInto(json, bytes.fill(0));
+      const { read, written } = encoder.encodeInto(json, bytes);
+      bytes.fill(0, written, (written + 3) & ~3); // the last word's padding: not the whole buffer each time
       json = json.slice(read);
       for (let k = 0; k < (written + 3) >> 2; k++) {
         h1 = Math.imul(h1 ^ words[k], 2654435761);

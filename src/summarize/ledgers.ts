@@ -120,9 +120,17 @@ const ASSIGNMENT = /^\w+=/;
 export function steps(command: string): Step[] {
   return command
     .split(/&&|\|\||;/)
-    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !ASSIGNMENT.test(w)))
+    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !(w.includes("=") && ASSIGNMENT.test(w))))
     .filter((w) => w.length && w[0] !== "cd")
-    .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => FILE_WORD.test(x)))] }));
+    .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map(named).filter((x) => (x.includes("/") || x.includes(".")) && FILE_WORD.test(x)))] }));
+}
+
+const QUOTE = /^["']|["']$/g;
+/** A word as it names a file: without the quotes around it or a line number after it (each pattern only where it may match: most words have neither). */
+function named(word: string): string {
+  const quoted = (c: string | undefined) => c === '"' || c === "'";
+  const bare = quoted(word[0]) || quoted(word[word.length - 1]) ? word.replace(QUOTE, "") : word;
+  return bare.includes(":") ? bare.replace(/:\d+$/, "") : bare;
 }
 
 /** The same file written from two directories (`_build/x/priv/a.exs`, `priv/a.exs`), or a file under a directory named with its slash (`_build/x/priv/snap/`, `priv/snap/m.json`). */

@@ -26,3 +26,13 @@ export function formerFailed(text: string, isCommand: () => boolean, code: numbe
   const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied)\b/i;
   return code !== undefined ? code !== 0 : !/\b0 (?:failures|failed|errors)\b/i.test(t.slice(-1000)) && (/^\s*(?:<tool_use_error>|exit code [1-9])/i.test(t) || ERROR.test(first) || (ERROR.test(t.slice(-300)) && isCommand()));
 }
+
+/** src/summarize/ledgers.ts `steps`, every word read by every pattern. */
+export function formerSteps(command: string): { key: string; files: string[] }[] {
+  const FILE_WORD = /^[^-&>|<$][^\s]*(?:\/[^\s]*|\.[A-Za-z0-9]{1,8})$/;
+  return command
+    .split(/&&|\|\||;/)
+    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !/^\w+=/.test(w)))
+    .filter((w) => w.length && w[0] !== "cd")
+    .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map((x) => x.replace(/^["']|["']$/g, "").replace(/:\d+$/, "")).filter((x) => FILE_WORD.test(x)))] }));
+}

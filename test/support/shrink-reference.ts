@@ -36,3 +36,6 @@ export function shrinkArgumentsReference(args: string, r: Redaction, trees = red
   }
   return shrunk.length < args.length ? shrunk : undefined;
 }
+
+/** src/prune/stand-ins.ts `thousands` before round 12: a pattern. */
+export const formerThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
