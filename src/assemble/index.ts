@@ -48,9 +48,9 @@ function sanitize<M>(slots: Slot<M>[], dialect: Dialect<M>): { slots: Slot<M>[];
   };
 
   for (let s of slots) {
-    const orphans = new Set<string>();
-    for (const r of s.view.results) if (!open.delete(r.id)) orphans.add(r.id); // a second result for one call is an orphan too
-    if (orphans.size) {
+    let orphans: Set<string> | undefined; // made for the few messages that have one
+    for (const r of s.view.results) if (!open.delete(r.id)) (orphans ??= new Set()).add(r.id); // a second result for one call is an orphan too
+    if (orphans) {
       if (s.from >= 0) sanitized.removedOrphanResults.push(s.from);
       const kept = dialect.withoutResults(s.message, orphans);
       if (kept === undefined) {

@@ -131,13 +131,14 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let next = messages[i];
     let kind: PrunedItem["kind"] | undefined;
 
-    const results = prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures);
-    const shrunk = shrunkCalls(m, isProtected, r);
-    if (results.outputs.size) {
+    // (a message without results or calls makes no maps, nor a reference: about half of them)
+    const results = m.results.length ? prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures) : undefined;
+    const shrunk = m.toolCalls.length ? shrunkCalls(m, isProtected, r) : undefined;
+    if (results?.outputs.size) {
       next = dialect.withResults(next, results.outputs);
       kind = results.duplicate ? "duplicate" : "tool_output";
     }
-    if (shrunk.size) {
+    if (shrunk?.size) {
       next = dialect.withArguments(next, shrunk);
       kind ??= "arguments";
     }

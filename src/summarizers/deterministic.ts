@@ -247,7 +247,8 @@ const cost = (s: string, items: string[]) => (s === "Relevant files" ? grouped(i
  */
 function allot(cp: Checkpoint, limit: number): Map<string, number> {
   const out = new Map<string, number>();
-  const need = (s: string) => cost(s, cp.get(s) ?? []) - (out.get(s) ?? 0);
+  const whole = new Map(WEIGHTS.map(([s]) => [s, cost(s, cp.get(s) ?? [])])); // once: asked again at every share
+  const need = (s: string) => whole.get(s)! - (out.get(s) ?? 0);
   let left = limit - cost("", cp.get(ROOT) ?? []);
   for (const [s, w] of WEIGHTS) {
     if (cp.get(s)?.length || s === "Active task") left -= s.length + 6; // the heading of a section written
