@@ -126,11 +126,12 @@ export function steps(command: string): Step[] {
 }
 
 const QUOTE = /^["']|["']$/g;
+const LINE_NUMBER = /:\d+$/;
+const isQuote = (c: number) => c === 34 || c === 39; // " or '
 /** A word as it names a file: without the quotes around it or a line number after it (each pattern only where it may match: most words have neither). */
 function named(word: string): string {
-  const quoted = (c: string | undefined) => c === '"' || c === "'";
-  const bare = quoted(word[0]) || quoted(word[word.length - 1]) ? word.replace(QUOTE, "") : word;
-  return bare.includes(":") ? bare.replace(/:\d+$/, "") : bare;
+  const bare = isQuote(word.charCodeAt(0)) || isQuote(word.charCodeAt(word.length - 1)) ? word.replace(QUOTE, "") : word;
+  return bare.includes(":") ? bare.replace(LINE_NUMBER, "") : bare;
 }
 
 /** The same file written from two directories (`_build/x/priv/a.exs`, `priv/a.exs`), or a file under a directory named with its slash (`_build/x/priv/snap/`, `priv/snap/m.json`). */
