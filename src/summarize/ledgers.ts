@@ -120,9 +120,9 @@ const ASSIGNMENT = /^\w+=/;
 export function steps(command: string): Step[] {
   return command
     .split(/&&|\|\||;/)
-    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !(w.includes("=") && ASSIGNMENT.test(w))))
+    .map((s) => s.split("|")[0].trim().split(/\s+/).filter((w) => w && !ASSIGNMENT.test(w)))
     .filter((w) => w.length && w[0] !== "cd")
-    .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map(named).filter((x) => (x.includes("/") || x.includes(".")) && FILE_WORD.test(x)))] }));
+    .map((w) => ({ key: w.slice(0, 2).join(" "), files: [...new Set(w.slice(2).map(named).filter((x) => FILE_WORD.test(x)))] }));
 }
 
 const QUOTE = /^["']|["']$/g;
