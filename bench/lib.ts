@@ -213,7 +213,7 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * number by a pattern only where it has them (+54 B), its allotment costs each section once, prune makes
  * no maps for a message without results or calls, the sanitizer a set only for orphans, the sent
  * fingerprint zeroes only its last word's padding, and a one-liner's thousands without a pattern
- * (compiled twice in a fresh process): a 32k pass ~3 % less main-thread CPU (alternating, medians).
+ * (compiled twice in a fresh process): a 32k pass ~2 % less main-thread CPU (alternating, medians; inside one run's noise).
  */
 const TOTAL_COMPACT = 52_645;
 export const BUDGETS = [
