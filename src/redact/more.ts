@@ -191,6 +191,25 @@ const plainBase64 = (value: string) => {
 /** Commands that print a secret's value: echo/printf/cat, terraform output, base64 -d, a jsonpath, vault get, a secrets manager's read. */
 const SHOWS = /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b/;
 
+/** SHOWS where it starts: the check reads 64 characters of a line, which may cut it after a word character. */
+const SHOWING = new RegExp(SHOWS.source.slice(2), "g");
+/**
+ * The next match of a printed value's shape from `pattern.lastIndex` that its check may take: one at
+ * the end of a line that shows a secret within its last 64 characters. Each line of a long log was a
+ * match the check turned down, read again back to its line's start.
+ */
+function afterShows(pattern: RegExp, text: string): RegExpExecArray | null {
+  const from = pattern.lastIndex;
+  // from the start of its line (the last match's, 513 back at most), 64 back at most: a check reads no further
+  SHOWING.lastIndex = Math.max(from - 64, text.lastIndexOf("\n", from - 1) + 1);
+  for (let m = SHOWING.exec(text), end = -1; m; m = SHOWING.exec(text)) {
+    if (end < m.index && (end = text.indexOf("\n", m.index)) < 0) break;
+    if (end >= from && end - 64 <= m.index) return (pattern.lastIndex = end), pattern.exec(text);
+    SHOWING.lastIndex = Math.max(m.index + 1, end - 64);
+  }
+  return (pattern.lastIndex = 0), null;
+}
+
 /** Words that end a value in prose: articles, pronouns, prepositions, conjunctions. */
 const STOP = "(?:the|a|an|to|for|and|or|in|on|at|with|from|into|of|by|is|was|be|are|if|when|then|that|which|so|but|as|not|no|it|this|your|my|our|their|its|until|unless|while|after|before|because|since|via|using|again)\\b";
 const PROSE_WORD = `(?!${STOP})[a-z]{2,24}`;
@@ -408,6 +427,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: /\n([^\s]{4,512})(?=\r?\n|$)/g,
     group: [1],
     needs: /echo|printf|cat|output|base64|jsonpath|vault|secret|op read/,
+    find: afterShows,
     far: true,
     // the command's line: its last 64 characters, which a check reads
     valid: (v, before) =>
