@@ -222,8 +222,9 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
 export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
   if ((shape.gate && !shape.gate(text)) || (!needed && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
-  let out = "";
-  let done = 0; // text before `done` is in `out`
+  const cuts: number[] = []; // each mask's start and end, and its marker below: the output is built at the end
+  const markers: string[] = [];
+  let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
   const find = shape.find ?? exec;
   pattern.lastIndex = 0;
@@ -247,8 +248,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(shape, pattern, text, standIn(text.slice(start, through)), m, group, (csrf ??= CSRF_ANY.test(text)))) {
         const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
-        out += text.slice(done, Math.max(done, from)) + REDACTED;
-        done = pastEscapes(text, through);
+        cuts.push(Math.max(done, from), (done = pastEscapes(text, through)));
+        markers.push(REDACTED);
         continue;
       }
       if (marked) continue; // masked already
@@ -258,10 +259,13 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (end !== (end = pastEscapes(text, runEnd(text, end)))) value = text.slice(start, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
-    out += text.slice(done, Math.max(done, from)) + marker;
-    done = end;
+    cuts.push(Math.max(done, from), (done = end));
+    markers.push(marker);
   }
-  return done ? out + text.slice(done) : text;
+  if (!done) return text;
+  let out = "";
+  for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 1], i += 2) out += text.slice(at, cuts[i]) + markers[i >> 1];
+  return out + text.slice(done);
 }
 
 /**
