@@ -202,10 +202,12 @@ function afterShows(pattern: RegExp, text: string): RegExpExecArray | null {
   const from = pattern.lastIndex;
   // from the start of its line (the last match's, 513 back at most), 64 back at most: a check reads no further
   SHOWING.lastIndex = Math.max(from - 64, text.lastIndexOf("\n", from - 1) + 1);
-  for (let m = SHOWING.exec(text), end = -1; m; m = SHOWING.exec(text)) {
-    if (end < m.index && (end = text.indexOf("\n", m.index)) < 0) break;
-    if (end >= from && end - 64 <= m.index) return (pattern.lastIndex = end), pattern.exec(text);
-    SHOWING.lastIndex = Math.max(m.index + 1, end - 64);
+  // (by where each ends, which `test` gives without a match to build: one that ends past the cut may start before it, and its line is tried)
+  for (let end = -1; SHOWING.test(text); ) {
+    const e = SHOWING.lastIndex;
+    if (end < e && (end = text.indexOf("\n", e)) < 0) break;
+    if (end >= from && e > end - 64) return (pattern.lastIndex = end), pattern.exec(text);
+    SHOWING.lastIndex = Math.max(e, end - 64);
   }
   return (pattern.lastIndex = 0), null;
 }
