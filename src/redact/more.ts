@@ -191,23 +191,25 @@ const plainBase64 = (value: string) => {
 /** Commands that print a secret's value: echo/printf/cat, terraform output, base64 -d, a jsonpath, vault get, a secrets manager's read. */
 const SHOWS = /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b/;
 
+/** Whether the line that `before` ends in shows a secret (a printed value's first check). */
+const shows = (before: string) => p.compiled(SHOWS).test(before.slice(before.lastIndexOf("\n") + 1));
 /** SHOWS where it starts: the check reads 64 characters of a line, which may cut it after a word character. */
 const SHOWING = new RegExp(SHOWS.source.slice(2), "g");
 /**
- * The next match of a printed value's shape from `pattern.lastIndex` that its check may take: one at
- * the end of a line that shows a secret within its last 64 characters. Each line of a long log was a
- * match the check turned down, read again back to its line's start.
+ * The next match of a printed value's shape from `pattern.lastIndex` that its first check may take.
+ * After 8 matches in a row it turned down (a long listing, or a log of short lines: each line a
+ * match), from the next line that holds a command that shows one (none: no match is taken).
  */
 function afterShows(pattern: RegExp, text: string): RegExpExecArray | null {
-  const from = pattern.lastIndex;
-  // from the start of its line (the last match's, 513 back at most), 64 back at most: a check reads no further
-  SHOWING.lastIndex = Math.max(from - 64, text.lastIndexOf("\n", from - 1) + 1);
-  // (by where each ends, which `test` gives without a match to build: one that ends past the cut may start before it, and its line is tried)
-  for (let end = -1; SHOWING.test(text); ) {
-    const e = SHOWING.lastIndex;
-    if (end < e && (end = text.indexOf("\n", e)) < 0) break;
-    if (end >= from && e > end - 64) return (pattern.lastIndex = end), pattern.exec(text);
-    SHOWING.lastIndex = Math.max(e, end - 64);
+  for (let m = pattern.exec(text), misses = 0; m; m = pattern.exec(text)) {
+    if (shows(text.slice(Math.max(0, m.index - 64), m.index))) return m;
+    if (++misses > 8) {
+      SHOWING.lastIndex = m.index + 1; // (the next match's line starts after this one's break)
+      const next = SHOWING.test(text) ? text.indexOf("\n", SHOWING.lastIndex) : -1;
+      if (next < 0) break;
+      pattern.lastIndex = next;
+      misses = 0;
+    }
   }
   return (pattern.lastIndex = 0), null;
 }
@@ -433,7 +435,7 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     far: true,
     // the command's line: its last 64 characters, which a check reads
     valid: (v, before) =>
-      p.compiled(SHOWS).test(before.slice(before.lastIndexOf("\n") + 1)) &&
+      shows(before) &&
       p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.reference(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];
