@@ -222,8 +222,7 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
 export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
   if ((shape.gate && !shape.gate(text)) || (!needed && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
-  const cuts: number[] = []; // each mask's start and end, and its marker below: the output is built at the end
-  const markers: string[] = [];
+  const cuts: (number | string)[] = []; // each mask's start, marker and end: the output is built at the end
   let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
   const find = shape.find ?? exec;
@@ -248,8 +247,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(shape, pattern, text, standIn(text.slice(start, through)), m, group, (csrf ??= CSRF_ANY.test(text)))) {
         const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
-        cuts.push(Math.max(done, from), (done = pastEscapes(text, through)));
-        markers.push(REDACTED);
+        cuts.push(Math.max(done, from), REDACTED, (done = pastEscapes(text, through)));
         continue;
       }
       if (marked) continue; // masked already
@@ -259,12 +257,11 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (end !== (end = pastEscapes(text, runEnd(text, end)))) value = text.slice(start, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
-    cuts.push(Math.max(done, from), (done = end));
-    markers.push(marker);
+    cuts.push(Math.max(done, from), marker, (done = end));
   }
   if (!done) return text;
   let out = "";
-  for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 1], i += 2) out += text.slice(at, cuts[i]) + markers[i >> 1];
+  for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 2] as number, i += 3) out += text.slice(at, cuts[i] as number) + cuts[i + 1];
   return out + text.slice(done);
 }
 
@@ -335,9 +332,6 @@ function unitAt(text: string, i: number, start: number, stop: number): number {
   return (c === 37 || c === 92) && i >= start && i + len <= stop && escapedAt(text, i) >= 0 ? len : 1;
 }
 
-/** Char codes of a call's windows, kept between calls up to 64K (escape-dense text has a window a line). */
-let kept = new Uint16Array(1 << 16);
-
 /**
  * The regions of `text` (`from`, `start`, `stop` each: raw context from `from`, every escape of a token
  * character from `start` on decoded) joined by "\n\0\n", each a window starting at `starts`; a region
@@ -346,7 +340,7 @@ let kept = new Uint16Array(1 << 16);
  * stood were most of escape-dense text's cost, and its windows are mostly never read.
  */
 function decodeAll(text: string, regions: number[], least: number, starts: number[]): string {
-  const codes = text.length + regions.length <= kept.length ? kept : new Uint16Array(text.length + regions.length);
+  const codes = new Uint16Array(text.length + regions.length);
   let n = 0;
   for (let r = 0; r < regions.length; r += 3) {
     if (r) (codes[n++] = 10), (codes[n++] = 0), (codes[n++] = 10);
@@ -433,30 +427,30 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // Shape by shape, each read only in the windows where its pattern finds a match in them joined
     // (escape-dense text has thousands of windows, a call of `apply` each), and in every window a shape
     // before it changed: a mask can make a match there (a value read on through a marker)
-    const cleans = new Map<number, string>(); // the windows a shape changed, as they are now
+    const cleans: string[] = []; // the windows a shape changed, as they are now
     const changed: number[] = [];
     shapes.forEach((shape, k) => {
       if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(all)) || (shape.gate && !shape.gate(all))) return;
       const read = (w: number) => {
-        const before = cleans.get(w) ?? windowAt(w);
+        const before = cleans[w] ?? windowAt(w);
         const after = before && apply(before, shape);
         if (after === before) return;
-        if (!cleans.has(w)) changed.push(w);
-        cleans.set(w, after);
+        if (cleans[w] === undefined) changed.push(w);
+        cleans[w] = after;
       };
       // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
       const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
       const again = changed.slice();
       // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
       const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
-      for (const w of finder ? windowsWith(finder, to, starts) : starts.keys()) if (!cleans.has(w)) read(w);
+      for (const w of finder ? windowsWith(finder, to, starts) : starts.keys()) if (cleans[w] === undefined) read(w);
       again.forEach(read);
     });
     let out = "";
     let at = 0; // text before `at` is written
     for (const w of changed.sort((a, b) => a - b)) {
       const window = windowAt(w);
-      const clean = cleans.get(w)!;
+      const clean = cleans[w];
       // the stretch that changed, and where its ends stand in the text (its region read again to there)
       const [from, start, stop] = regions.slice(w * 3, w * 3 + 3);
       let head = 0;
