@@ -9,7 +9,8 @@ import { wordsOf } from "../src/redact/triggers.js";
 import type { Shape } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 
-const { shapes } = completed(core).streamKit;
+const kit = completed(core).streamKit;
+const { shapes } = kit;
 const shapeOf = (start: string) => shapes.find((s) => s.pattern.source.startsWith(start))!;
 
 /** Text around what `core` generates: random pieces, the catalogue's examples and seeds, separators. */
@@ -132,6 +133,40 @@ describe("a shape's matches found by hand", () => {
       }),
       { numRuns: 4000 },
     );
+  });
+
+  it("a printed value's are the matches its check may take: after a line that shows a secret within its last 64 characters (property)", () => {
+    const shape = shapeOf("\\n([^\\s]{4,512})");
+    expect(shape.find).toBeDefined();
+    const exec = { ...shape, find: undefined };
+    // lines of commands that show a secret (spaced or not, glued to a word), names, values, and runs that
+    // put a word either side of 64 back or a value either side of 512; "\r\n" and "\n" between
+    const word = fc.oneof(
+      fc.constantFrom("echo", "cat", "printf", "terraform output", "terraform\t\toutput", "base64 -d", "vault kv get", "op read", "op\tread", "get-secret-value", "secrets versions access", "jsonpath", "xecho", "cat_"),
+      fc.constantFrom("$DB_PASSWORD", "token", "SECRET", "|", "="),
+      fc.integer({ min: 0, max: 70 }).map((n) => "a".repeat(n)),
+      fc.integer({ min: 508, max: 516 }).map((n) => "k".repeat(n)),
+      fc.stringMatching(/^[\w+/=.-]{3,9}$/),
+    );
+    const line = fc.oneof(
+      fc.tuple(fc.array(word, { maxLength: 5 }), fc.constantFrom(" ", "", "\t")).map(([w, gap]) => w.join(gap)),
+      fc.stringMatching(/^[\w+/=.-]{4,12}$/),
+      fc.constantFrom("cat$SECRET_KEY", "xecho$TOKEN", "a=1;echo$PASSWORD"), // a command that is a value's line too
+      // a command glued to a word, starting right at 64 back or beside it: the check's cut starts a word there
+      fc.tuple(fc.constantFrom("echo", "cat", "op read", "base64 -d"), fc.integer({ min: -2, max: 2 })).map(([c, d]) => `x${c} $DB_PASSWORD${"b".repeat(64 + d - c.length - 13)}`),
+    );
+    let masked = 0;
+    fc.assert(
+      // (after a run of lines each a match the check turns down, the finder looks for the next command)
+      fc.property(fc.nat(12), fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "\n\n")), { maxLength: 40 }), (run, lines) => {
+        const t = "ls\n" + "file.txt\n".repeat(run) + lines.map(([l, b]) => l + b).join("");
+        const out = kit.apply(t, shape, true);
+        expect(out, JSON.stringify(t)).toBe(kit.apply(t, exec, true));
+        if (out !== t) masked++;
+      }),
+      { numRuns: 4000 },
+    );
+    expect(masked).toBeGreaterThan(80);
   });
 });
 

@@ -222,8 +222,8 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
 export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
   if ((shape.gate && !shape.gate(text)) || (!needed && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
-  let out = "";
-  let done = 0; // text before `done` is in `out`
+  const cuts: (number | string)[] = []; // each mask's start, marker and end: the output is built at the end
+  let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
   const find = shape.find ?? exec;
   pattern.lastIndex = 0;
@@ -247,8 +247,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(shape, pattern, text, standIn(text.slice(start, through)), m, group, (csrf ??= CSRF_ANY.test(text)))) {
         const from = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value)[0] : start;
-        out += text.slice(done, Math.max(done, from)) + REDACTED;
-        done = pastEscapes(text, through);
+        cuts.push(Math.max(done, from), REDACTED, (done = pastEscapes(text, through)));
         continue;
       }
       if (marked) continue; // masked already
@@ -258,10 +257,12 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (end !== (end = pastEscapes(text, runEnd(text, end)))) value = text.slice(start, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
     if (from < start && marker !== REDACTED && seen) seen.joined = true;
-    out += text.slice(done, Math.max(done, from)) + marker;
-    done = end;
+    cuts.push(Math.max(done, from), marker, (done = end));
   }
-  return done ? out + text.slice(done) : text;
+  if (!done) return text;
+  let out = "";
+  for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 2] as number, i += 3) out += text.slice(at, cuts[i] as number) + cuts[i + 1];
+  return out + text.slice(done);
 }
 
 /**
@@ -324,28 +325,38 @@ function escapedAt(text: string, i: number): number {
   return high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low] ? high * 16 + low : -1;
 }
 
+/** How many characters of `text` the one at `i` of its region (decoded from `start`, to `stop`) stands for: an escape's, else 1. */
+function unitAt(text: string, i: number, start: number, stop: number): number {
+  const c = text.charCodeAt(i);
+  const len = c === 37 ? 3 : 6;
+  return (c === 37 || c === 92) && i >= start && i + len <= stop && escapedAt(text, i) >= 0 ? len : 1;
+}
+
 /**
- * `text` from `from` to `stop`, every escape of a token character from `start` on decoded; `marks`
- * gets, for each, its index in the result and its length in `text` (to map the result back). Slices
- * between escapes, no buffer a region, the raw context in the first: escape-dense text has a region a
- * line, and allocation was most of its cost.
+ * The regions of `text` (`from`, `start`, `stop` each: raw context from `from`, every escape of a token
+ * character from `start` on decoded) joined by "\n\0\n", each a window starting at `starts`; a region
+ * without an escape decoded, or shorter than `least` decoded, is an empty one (nothing to find). Written
+ * a char code at a time and made a string once: a string a window, its pieces, and where each escape
+ * stood were most of escape-dense text's cost, and its windows are mostly never read.
  */
-function decode(text: string, from: number, start: number, stop: number, marks: number[]): string {
-  let plain = "";
-  let seg = from; // text from `seg` is not in `plain` yet
-  for (let i = start; i < stop; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 37 && c !== 92) continue;
-    const len = c === 37 ? 3 : 6;
-    const code = i + len > stop ? -1 : escapedAt(text, i);
-    if (code < 0) continue;
-    plain += text.slice(seg, i);
-    marks.push(plain.length, len);
-    plain += String.fromCharCode(code);
-    i += len - 1;
-    seg = i + 1;
+function decodeAll(text: string, regions: number[], least: number, starts: number[]): string {
+  const codes = new Uint16Array(text.length + regions.length);
+  let n = 0;
+  for (let r = 0; r < regions.length; r += 3) {
+    if (r) (codes[n++] = 10), (codes[n++] = 0), (codes[n++] = 10);
+    const at = n;
+    let decoded = false;
+    starts.push(at);
+    for (let i = regions[r], start = regions[r + 1], stop = regions[r + 2]; i < stop; i++) {
+      const len = unitAt(text, i, start, stop);
+      codes[n++] = len > 1 ? escapedAt(text, i) : text.charCodeAt(i);
+      if (len > 1) (decoded = true), (i += len - 1);
+    }
+    if (!decoded || n - at < least) n = at;
   }
-  return plain + text.slice(seg, stop);
+  const parts: string[] = [];
+  for (let i = 0; i < n; i += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)) as unknown as number[]));
+  return parts.join("");
 }
 
 const globals = new WeakMap<RegExp, RegExp>();
@@ -385,12 +396,12 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // Regions first: raw context from `from`, decoded from `start` to `stop`
     const regions: number[] = [];
     let ran = 0; // where the last run ended: runs are scanned once
-    ESCAPE.lastIndex = 0;
-    for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
-      let s = m.index;
+    // (by where each escape ends, which `test` gives without a match to build: `%XX` or `\u00XX`)
+    for (ESCAPE.lastIndex = 0; ESCAPE.test(text); ) {
+      let s = ESCAPE.lastIndex - (text.charCodeAt(ESCAPE.lastIndex - 3) === 37 ? 3 : 6);
       while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
       RUN_ON.lastIndex = ESCAPE.lastIndex;
-      RUN_ON.exec(text);
+      RUN_ON.test(text);
       const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
       if (e - s < 8) continue; // decoded, under 6 characters: no secret
       // the rest of the line: 64 characters, and the token running on past them (never half of it)
@@ -404,16 +415,9 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     }
     // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
-    const windows: string[] = [];
-    const marks: number[] = []; // every region's, in order (an array a region was most of the collector's work)
-    const marksAt: number[] = []; // where each region's start in `marks`, and where the last's end
-    for (let r = 0; r < regions.length; r += 3) {
-      marksAt.push(marks.length);
-      const window = decode(text, regions[r], regions[r + 1], regions[r + 2], marks);
-      windows.push(marks.length > marksAt[marksAt.length - 1] && window.length >= least ? window : ""); // shorter than any match: nothing to find
-    }
-    marksAt.push(marks.length);
-    const all = windows.join("\n\0\n");
+    const starts: number[] = [];
+    const all = decodeAll(text, regions, least, starts);
+    const windowAt = (w: number) => all.slice(starts[w], w + 1 < starts.length ? starts[w + 1] - 3 : all.length);
     // (the trigger scan first: one pass over them, where each prefilter tried would read them all). A
     // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
@@ -423,39 +427,39 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // Shape by shape, each read only in the windows where its pattern finds a match in them joined
     // (escape-dense text has thousands of windows, a call of `apply` each), and in every window a shape
     // before it changed: a mask can make a match there (a value read on through a marker)
-    const cleans = windows.slice();
+    const cleans: string[] = []; // the windows a shape changed, as they are now
     const changed: number[] = [];
-    const starts: number[] = [];
-    for (let w = 0, at = 0; w < windows.length; at += windows[w++].length + 3) starts.push(at);
     shapes.forEach((shape, k) => {
       if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(all)) || (shape.gate && !shape.gate(all))) return;
       const read = (w: number) => {
-        const before = cleans[w];
-        if (before && before !== (cleans[w] = apply(before, shape)) && before === windows[w]) changed.push(w);
+        const before = cleans[w] ?? windowAt(w);
+        const after = before && apply(before, shape);
+        if (after === before) return;
+        if (cleans[w] === undefined) changed.push(w);
+        cleans[w] = after;
       };
       // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
       const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
       const again = changed.slice();
       // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
       const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
-      for (const w of finder ? windowsWith(finder, to, starts) : starts.keys()) if (cleans[w] === windows[w]) read(w);
+      for (const w of finder ? windowsWith(finder, to, starts) : starts.keys()) if (cleans[w] === undefined) read(w);
       again.forEach(read);
     });
     let out = "";
     let at = 0; // text before `at` is written
-    for (let w = 0; w < windows.length; w++) {
-      const window = windows[w];
+    for (const w of changed.sort((a, b) => a - b)) {
+      const window = windowAt(w);
       const clean = cleans[w];
-      if (clean === window) continue;
-      // the stretch that changed, and where its ends stand in the text
-      const from = regions[w * 3];
+      // the stretch that changed, and where its ends stand in the text (its region read again to there)
+      const [from, start, stop] = regions.slice(w * 3, w * 3 + 3);
       let head = 0;
       while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
       let tail = 0;
       while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
       const inText = (i: number) => {
-        let t = from + i;
-        for (let k = marksAt[w]; k < marksAt[w + 1] && marks[k] < i; k += 2) t += marks[k + 1] - 1;
+        let t = from;
+        for (let k = 0; k < i; k++) t += unitAt(text, t, start, stop);
         return t;
       };
       out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);

@@ -191,6 +191,29 @@ const plainBase64 = (value: string) => {
 /** Commands that print a secret's value: echo/printf/cat, terraform output, base64 -d, a jsonpath, vault get, a secrets manager's read. */
 const SHOWS = /\b(?:echo|printf|cat|terraform[ \t]{1,4}output|base64[ \t]{1,4}(?:-d|--decode|-D)|jsonpath|vault[ \t]{1,4}(?:kv[ \t]{1,4})?(?:get|read)|get-secret-value|secrets[ \t]{1,4}versions[ \t]{1,4}access|op[ \t]{1,4}read)\b/;
 
+/** Whether the line that `before` ends in shows a secret (a printed value's first check). */
+const shows = (before: string) => p.compiled(SHOWS).test(before.slice(before.lastIndexOf("\n") + 1));
+/** SHOWS where it starts: the check reads 64 characters of a line, which may cut it after a word character. */
+const SHOWING = new RegExp(SHOWS.source.slice(2), "g");
+/**
+ * The next match of a printed value's shape from `pattern.lastIndex` that its first check may take.
+ * After 8 matches in a row it turned down (a long listing, or a log of short lines: each line a
+ * match), from the next line that holds a command that shows one (none: no match is taken).
+ */
+function afterShows(pattern: RegExp, text: string): RegExpExecArray | null {
+  for (let m = pattern.exec(text), misses = 0; m; m = pattern.exec(text)) {
+    if (shows(text.slice(Math.max(0, m.index - 64), m.index))) return m;
+    if (++misses > 8) {
+      SHOWING.lastIndex = m.index + 1; // (the next match's line starts after this one's break)
+      const next = SHOWING.test(text) ? text.indexOf("\n", SHOWING.lastIndex) : -1;
+      if (next < 0) break;
+      pattern.lastIndex = next;
+      misses = 0;
+    }
+  }
+  return (pattern.lastIndex = 0), null;
+}
+
 /** Words that end a value in prose: articles, pronouns, prepositions, conjunctions. */
 const STOP = "(?:the|a|an|to|for|and|or|in|on|at|with|from|into|of|by|is|was|be|are|if|when|then|that|which|so|but|as|not|no|it|this|your|my|our|their|its|until|unless|while|after|before|because|since|via|using|again)\\b";
 const PROSE_WORD = `(?!${STOP})[a-z]{2,24}`;
@@ -408,10 +431,11 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: /\n([^\s]{4,512})(?=\r?\n|$)/g,
     group: [1],
     needs: /echo|printf|cat|output|base64|jsonpath|vault|secret|op read/,
+    find: afterShows,
     far: true,
     // the command's line: its last 64 characters, which a check reads
     valid: (v, before) =>
-      p.compiled(SHOWS).test(before.slice(before.lastIndexOf("\n") + 1)) &&
+      shows(before) &&
       p.SECRET_WORD.test(before.slice(before.lastIndexOf("\n") + 1)) && !named(v) && !p.reference(v) && !NOT_A_VALUE.has(v.toLowerCase()) && !/^[\w.-]+:$|^\W+$/.test(v),
   },
 ];
