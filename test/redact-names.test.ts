@@ -240,6 +240,57 @@ describe("a credential's name is enough", () => {
     );
   });
 
+  // A credential's name says its value is a secret: a value that holds a vendor token's shape is no code
+  // (identifiers joined by dots, `user.pwd_v2`), and a value whose start a token's rule masked (no kept
+  // prefix: the name's rule could not start at the marker) is masked to its end (×60 runs: docs/NOTES.md, round 12)
+  /** Tokens of word characters alone, as an identifier's piece may hold one. */
+  const wordTokens = vendorTokens.filter(([, token]) => /^\w+$/.test(token));
+  const identifier = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,7}$/);
+
+  it("a value holding a vendor's token is no code, and one whose start a token's rule masked is masked to its end (counterexamples of the property above at ×60)", () => {
+    for (const value of ["xF7Z.AKIADZZWCOIVNCUDCFEQ_xF7Z", "AP0a0AAaaA0a0+AKIA2AAA2A2AAA2A22AA-aAaa", "cfg.ghp_R7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG0aK2eU", "EAAR7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG.v2", "ghp_R7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG0aK2eU.rest"]) {
+      for (const line of [`password=${value}`, `{"api_key": "${value}"}`, `export DB_PASSWORD="${value}"`]) {
+        const out = redact(line);
+        expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
+      }
+    }
+    // code stays code
+    for (const line of ["password = user.password", "token = self.token", "password: settings.db_pass_v2", "DB_PASSWORD=config.AKIA_PREFIX.value"]) expect(redact(line), line).toBe(line);
+  });
+
+  it("property: identifiers joined by dots, one holding a vendor's token, under a credential's name: nothing of the value survives", () => {
+    const code = fc
+      .tuple(fc.array(identifier, { maxLength: 2 }), wordTokens, fc.option(identifier), fc.array(identifier, { maxLength: 2 }))
+      .filter(([before, , , after]) => before.length + after.length > 0)
+      .map(([before, [prefix, token], glued, after]) => [prefix, [...before, glued === null ? token : `${token}_${glued}`, ...after].join(".")] as const)
+      .filter(([, value]) => !NOT_SECRET.test(value));
+    fc.assert(
+      fc.property(names, fc.constantFrom(...positions), code, (name, position, [prefix, value]) => {
+        const text = position(name, value);
+        const out = redact(text);
+        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
+        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("property: a value that starts with a vendor's token and goes on after it: nothing of the value survives", () => {
+    const led = fc
+      .tuple(fc.option(fc.tuple(base64Run, fc.constant("-"))), vendorTokens, joinerAfter, base64Run)
+      .map(([before, [prefix, token], joiner, after]) => [prefix, `${before ? before.join("") : ""}${token}${joiner}${after}`] as const)
+      .filter(([, value]) => !NOT_SECRET.test(value));
+    fc.assert(
+      fc.property(names, fc.constantFrom(...positions), led, (name, position, [prefix, value]) => {
+        const text = position(name, value);
+        const out = redact(text);
+        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
+        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("text that holds markers already: a value is read through our own markers only, within reach, and judged as before when the whole is not a secret (review of round 9)", () => {
     // a vendor token right before a marker: judged whole with a stand-in it was no token; judged alone, as before, it is
     expect(redact("AKIAHHDF7U2XPK5EI6FV[REDACTED]")).not.toContain("HHDF7U2XPK5EI6FV");

@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, type Shape, compileChecks, compiled, looksRandom, mixedRun, runOf, token } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, looksRandom, mixedRun, runOf, token } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -174,7 +174,7 @@ export function throughMarkers(text: string, start: number, end: number): number
 
 /** `value` with a token where each marker and its kept prefix is, for the checks to read: random, as what it hid. */
 const PREFIXED = new RegExp(String.raw`(?:[\w.-]{1,24}…)?` + MARKER, "g");
-export const standIn = (value: string) => value.replace(PREFIXED, "Zq8Lm3Xv7Rt2Kw9Np4Hs");
+export const standIn = (value: string) => value.replace(PREFIXED, STAND_IN);
 
 /**
  * Where the marker of `value`, found at `start` in `text`, starts, and the marker. A token right after

@@ -83,7 +83,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
-  if (value.includes(".") && (p.CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.includes(".") && (p.codePath(value) || p.VERSION.test(value))) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;

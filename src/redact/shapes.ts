@@ -252,10 +252,15 @@ const JSON_ESCAPE = "\\\\u00[2-7][\\dA-Fa-f]";
 /** A value's character, or such an escape: a value is masked whole, never cut at an escape. */
 const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
 /**
+ * A named value: 4 characters or more, or a marker a rule before wrote where the value starts (`AP0…+AKIA…-aAaa`:
+ * a token's rule masked its start; a token's characters before it at most), read on through it (./index.ts).
+ */
+const NAMED_VALUE = `(?:[\\w+/.-]{0,3}\\[REDACTED\\]|${VALUE_CHAR}{4})${VALUE_CHAR}*`;
+/**
  * A value in quotes runs to its closing quote on its line, separators and brackets included
  * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
  */
-const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${VALUE_CHAR}{4}${VALUE_CHAR}*))`;
+const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${NAMED_VALUE}))`;
 /**
  * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
@@ -370,6 +375,13 @@ const csrfCookie = (v: string) => ((v.charCodeAt(0) | 32) === 99 || (v.charCodeA
 const HEX_ID = /^(?:[\da-f]{8,64}|[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})$/;
 /** Identifiers joined by dots: code (`user.pwd_v2`, `settings.db_pass_v2`), not a passphrase. */
 const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+/** What the checks read where a marker stands in a value (./index.ts): random, as the token it hid. */
+export const STAND_IN = "Zq8Lm3Xv7Rt2Kw9Np4Hs";
+/**
+ * Code, and no value: identifiers joined by dots none of which holds a vendor's token, whole or up to
+ * a `_` (`cfg.AKIA…_v2`), nor a marker's stand-in (a credential's name says its value is the secret).
+ */
+const codePath = (value: string) => CODE_PATH.test(value) && !value.includes(STAND_IN) && !value.split(/(?<=[._])/).some((_, i, pieces) => token(pieces.slice(i).join("")) || token(pieces[i].replace(/[._]$/, "")));
 
 /**
  * Whether a value is the credential its name gives, whatever its entropy (./more.ts sets it when it
@@ -658,7 +670,7 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      eitherCase(`${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["'\`]?)(?!-)(${VALUE_CHAR}{4}${VALUE_CHAR}*))` + // (never the next flag)
+      eitherCase(`${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["'\`]?)(?!-)(${NAMED_VALUE}))` + // (never the next flag)
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`),
       "g",
     ),
@@ -675,7 +687,7 @@ export const SHAPES: Shape[] = [
       !csrfCookie(v) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
-      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !CODE_PATH.test(v)))),
+      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !codePath(v)))),
     breaks: true,
   },
   {
@@ -856,5 +868,5 @@ export const NOT_SECRET =
 export const compileChecks = () => [NOT_SECRET, VENDOR_AT, ASSIGNED_BEFORE, SECRET_WORD].forEach(compiled);
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, CODE_PATH, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, codePath, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
 export type Parts = typeof PARTS;

@@ -24,7 +24,6 @@ export const NOT_A_VALUE = new Set(
  * alias (`!vault`, `*default`), a path of identifiers (`env.DB_PASSWORD`, `os.environ`, `self.token`).
  */
 const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
-const CODE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 /** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
 const CALL = String.raw`\w\(|[$#{]\{`;
 /**
@@ -71,7 +70,7 @@ export function namedValue(value: string, before: string, after: string, match: 
   const word = end < value.length ? value.slice(0, end) : value;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
-  if (value.includes(".") && (CODE_PATH.test(value) || p.VERSION.test(value))) return false;
+  if (value.includes(".") && (p.codePath(value) || p.VERSION.test(value))) return false; // (round 12: a path holding a vendor's token is no code)
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false; // (round 6: a location with a key-long run is no reference)
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
