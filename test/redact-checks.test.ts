@@ -143,6 +143,27 @@ describe("identifiers read in place", () => {
   });
 });
 
+describe("code paths read in place", () => {
+  it("decide as split ones, on identifiers joined by dots and underscores, vendor tokens among them (property)", () => {
+    const body = (n: number) => fc.string({ unit: fc.constantFrom(..."AKIQZ2347abcxyz09"), minLength: n, maxLength: n });
+    const piece = fc.oneof(
+      fc.constantFrom("user", "pwd_v2", "settings", "db", "x", "AKIA", "ghp", "EAA", "sk"),
+      body(16).map((b) => `AKIA${b.toUpperCase()}`),
+      body(36).map((b) => `ghp_${b}`),
+      body(30).map((b) => `EAA${b}`),
+      body(4),
+    );
+    const value = fc.tuple(piece, fc.array(fc.tuple(fc.constantFrom(".", "_", "__", "._"), piece), { minLength: 1, maxLength: 4 }), fc.constantFrom("", ".", "_"))
+      .map(([first, rest, end]) => first + rest.map(([sep, x]) => sep + x).join("") + end);
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(PARTS.codePath(v), v).toBe(old.codePath(v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe("escape decoding", () => {
   // escapes of token characters and others, cut short, doubled, beside names, tokens and line breaks
   const ESCAPES = ["\\u0041", "\\u002d", "\\u002D", "\\u0026", "\\u0020", "\\u007e", "\\u00", "\\u004", "\\\\u0041", "%41", "%2F", "%2f", "%3D", "%7E", "%20", "%2", "%4g", "%%41", "\\u0067hp_"];

@@ -381,7 +381,23 @@ export const STAND_IN = "Zq8Lm3Xv7Rt2Kw9Np4Hs";
  * Code, and no value: identifiers joined by dots none of which holds a vendor's token, whole or up to
  * a `_` (`cfg.AKIA…_v2`), nor a marker's stand-in (a credential's name says its value is the secret).
  */
-const codePath = (value: string) => CODE_PATH.test(value) && !value.includes(STAND_IN) && !value.split(/(?<=[._])/).some((_, i, pieces) => token(pieces.slice(i).join("")) || token(pieces[i].replace(/[._]$/, "")));
+const codePath = (value: string) => CODE_PATH.test(value) && !value.includes(STAND_IN) && !holdsToken(value);
+
+/** Whether a token starts `value`, or after a `.` or `_` in it, read to its end or to the next `.` or `_` (no split: a check per prose match). */
+function holdsToken(value: string): boolean {
+  for (let p = 0; ; ) {
+    const q = nextJoin(value, p);
+    if (token(p ? value.slice(p) : value) || (q > p && q < value.length && token(value.slice(p, q)))) return true;
+    if (q === value.length) return false;
+    p = q + 1;
+  }
+}
+
+/** Where the next `.` or `_` from `p` is, or the value's end. */
+function nextJoin(value: string, p: number): number {
+  while (p < value.length && value.charCodeAt(p) !== 46 && value.charCodeAt(p) !== 95) p++;
+  return p;
+}
 
 /**
  * Whether a value is the credential its name gives, whatever its entropy (./more.ts sets it when it

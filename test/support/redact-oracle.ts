@@ -2,7 +2,7 @@
 // kept verbatim as oracles: test/redact-checks.test.ts asserts the rewritten checks (by char code, in
 // place, cheap rejects first) decide exactly as these did on generated and real candidates.
 import { apply } from "../../src/redact/index.js";
-import { ID_WORDS, PARTS as p, type Shape, VENDOR, runOf, wordStart } from "../../src/redact/shapes.js";
+import { ID_WORDS, PARTS as p, STAND_IN, type Shape, VENDOR, runOf, token, wordStart } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
@@ -24,6 +24,14 @@ export const NOT_A_VALUE = new Set(
  * alias (`!vault`, `*default`), a path of identifiers (`env.DB_PASSWORD`, `os.environ`, `self.token`).
  */
 const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
+/**
+ * Identifiers joined by dots, none of which holds a vendor's token (whole, or up to a `_`), nor a
+ * marker's stand-in: code (round 12's rule, as first written: split at each `.` and `_`).
+ */
+export const codePath = (value: string) =>
+  /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(value) &&
+  !value.includes(STAND_IN) &&
+  !value.split(/(?<=[._])/).some((_, i, pieces) => token(pieces.slice(i).join("")) || token(pieces[i].replace(/[._]$/, "")));
 /** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
 const CALL = String.raw`\w\(|[$#{]\{`;
 /**
@@ -70,7 +78,7 @@ export function namedValue(value: string, before: string, after: string, match: 
   const word = end < value.length ? value.slice(0, end) : value;
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || NOT_VALUE.test(value) || standsFor(value)) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
-  if (value.includes(".") && (p.codePath(value) || p.VERSION.test(value))) return false; // (round 12: a path holding a vendor's token is no code)
+  if (value.includes(".") && (codePath(value) || p.VERSION.test(value))) return false; // (round 12: a path holding a vendor's token is no code)
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false; // (round 6: a location with a key-long run is no reference)
   if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
