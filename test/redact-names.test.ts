@@ -217,6 +217,18 @@ describe("a credential's name is enough", () => {
   const joinerBefore = fc.constantFrom("+", "/", "-", ".");
   const joinerAfter = fc.constantFrom("+", "/", "-", ".", "_");
 
+  /** Nothing of a value survives under a credential's name, wherever the name stands (a marker keeps a vendor's documented prefix, and only where the value starts with it). */
+  const nothingSurvives = (values: fc.Arbitrary<readonly [prefix: string, value: string]>) =>
+    fc.assert(
+      fc.property(names, fc.constantFrom(...positions), values, (name, position, [prefix, value]) => {
+        const text = position(name, value);
+        const out = redact(text);
+        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
+        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+
   it("property: a value holding a vendor's token, with more of the value on either side of it, leaves nothing of itself", () => {
     const embedded = fc
       .tuple(fc.option(fc.tuple(base64Run, joinerBefore)), vendorTokens, fc.option(fc.tuple(joinerAfter, base64Run)))
@@ -228,16 +240,7 @@ describe("a credential's name is enough", () => {
       .map(([before, [prefix, token], after]) => [prefix, `${before ? before.join("") : ""}${token}${after ? after.join("") : ""}`] as const)
       // (not a value of an id's documented form whole, `call-AKIAA2AAA2…`: an id by design, NOT_SECRET)
       .filter(([, value]) => !NOT_SECRET.test(value));
-    fc.assert(
-      fc.property(names, fc.constantFrom(...positions), embedded, (name, position, [prefix, value]) => {
-        const text = position(name, value);
-        const out = redact(text);
-        // a marker keeps a vendor's documented prefix, and only where the value starts with it
-        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
-        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
-      }),
-      { numRuns: 400 },
-    );
+    nothingSurvives(embedded);
   });
 
   // A credential's name says its value is a secret: a value that holds a vendor token's shape is no code
@@ -264,15 +267,7 @@ describe("a credential's name is enough", () => {
       .filter(([before, , , after]) => before.length + after.length > 0)
       .map(([before, [prefix, token], glued, after]) => [prefix, [...before, glued === null ? token : `${token}_${glued}`, ...after].join(".")] as const)
       .filter(([, value]) => !NOT_SECRET.test(value));
-    fc.assert(
-      fc.property(names, fc.constantFrom(...positions), code, (name, position, [prefix, value]) => {
-        const text = position(name, value);
-        const out = redact(text);
-        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
-        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
-      }),
-      { numRuns: 400 },
-    );
+    nothingSurvives(code);
   });
 
   it("property: a value that starts with a vendor's token and goes on after it: nothing of the value survives", () => {
@@ -280,15 +275,7 @@ describe("a credential's name is enough", () => {
       .tuple(fc.option(fc.tuple(base64Run, fc.constant("-"))), vendorTokens, joinerAfter, base64Run)
       .map(([before, [prefix, token], joiner, after]) => [prefix, `${before ? before.join("") : ""}${token}${joiner}${after}`] as const)
       .filter(([, value]) => !NOT_SECRET.test(value));
-    fc.assert(
-      fc.property(names, fc.constantFrom(...positions), led, (name, position, [prefix, value]) => {
-        const text = position(name, value);
-        const out = redact(text);
-        const kept = value.startsWith(prefix) ? out.split(`${prefix}…[REDACTED]`).join("[REDACTED]") : out;
-        expect(survivors(kept, value, text), `${text} → ${out}`).toEqual([]);
-      }),
-      { numRuns: 400 },
-    );
+    nothingSurvives(led);
   });
 
   it("text that holds markers already: a value is read through our own markers only, within reach, and judged as before when the whole is not a secret (review of round 9)", () => {
