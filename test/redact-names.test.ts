@@ -312,6 +312,32 @@ describe("a credential's name is enough", () => {
     expect(redact(once)).toBe(once);
   });
 
+  // A credential's name that stands where another's value would (`password: token: <key>`): the first
+  // rule took the second name as its value and masked it, or turned it down and read on past it; either
+  // way the second name's own value was left with no name before it (round 12).
+  it("a credential's name where another's value stands is a name: its own value is masked", () => {
+    const key = "Qx9vL7mZ4pR2Tk8wN3sB";
+    for (const line of [`password: token: ${key}`, `password: api_key = ${key}`, `DB_PASSWORD=x-api-key: ${key}`, `pwd=authToken: ${key}`, `--password GITHUB_TOKEN: ${key}`, `secret: access_token = ${key}`]) {
+      expect(redact(line), line).not.toContain(key.slice(-10));
+    }
+    // a name whose value is no secret stays as it was: nothing to mask
+    for (const line of ["password: token: none", "password: api_key = null"]) expect(redact(line), line).toBe(line);
+  });
+
+  it("property: a credential's name, then another's with its value where the first's would stand: nothing of the value survives", () => {
+    const outer = fc.constantFrom<(n: string, v: string) => string>((n, v) => `${n}=${v}`, (n, v) => `${n}: ${v}`, (n, v) => `--${n} ${v}`, (n, v) => `--${n}=${v}`, (n, v) => `${n} = ${v}`);
+    const inner = fc.constantFrom<(n: string, v: string) => string>((n, v) => `${n}: ${v}`, (n, v) => `${n} = ${v}`, (n, v) => `${n}=${v}`, (n, v) => `${n} := ${v}`);
+    const key = fc.stringMatching(/^[A-Za-z0-9+/]{20,40}$/).filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v));
+    fc.assert(
+      fc.property(names, outer, names, inner, key, (first, around, second, within, value) => {
+        const text = around(first, within(second, value));
+        const out = redact(text);
+        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it("a long value is masked to its end (no length after which the rest is left)", () => {
     const session = `IQoJb3JpZ2luX2VjE${"Hk4Lz9Qw2Ex7Rt1Yu6Io3Pa8Sd5Fg0Hj4Kl7Zx2C/+".repeat(20)}Zx9`;
     for (const line of [`AWS_SESSION_TOKEN=${session}`, `aws_session_token = ${session}`, `{"SessionToken": "${session}"}`, `Cookie: session=${session}`]) {
