@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall } from "../src/facts/call.js";
 import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
-import { apply, maskAt, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
+import { apply, maskAt, namesAhead, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_REACH, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { ESCAPED_EXAMPLES, SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
@@ -112,7 +112,8 @@ describe("the escape scanner", () => {
  * `apply` written plainly: the shape's pattern's own `exec`, without the prefilters read by hand
  * (`gate`), the lighter pattern (`lite`) or the finder by hand (`find`), and the checks as regexes: the
  * fast loop must agree with it. What a value masked in part by a rule before reads on through
- * (`throughMarkers`, `standIn`) and the run a token starts (`runEnd`) are the same functions:
+ * (`throughMarkers`, `standIn`), the run a token starts (`runEnd`) and a value that is a name of the
+ * shape's own (`namesAhead`) are the same functions:
  * test/redact-names.test.ts attacks those.
  */
 function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): string {
@@ -136,6 +137,10 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (start < done) continue;
     let end = start + value.length;
+    if (group && shape.labels?.includes(group) && namesAhead(shape, pattern, text, start, end)) {
+      pattern.lastIndex = start;
+      continue;
+    }
     if (/…|REDACTED\]/.test(value) || /^\[REDACTED(?: PRIVATE KEY)?\]/.test(text.slice(end))) {
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {

@@ -322,6 +322,8 @@ describe("a credential's name is enough", () => {
     }
     // a name whose value is no secret stays as it was: nothing to mask
     for (const line of ["password: token: none", "password: api_key = null"]) expect(redact(line), line).toBe(line);
+    // a name inside a word is no name: the word is the value (`supersecret:`)
+    expect(redact("password=supersecret: next")).not.toContain("supersecret");
   });
 
   it("property: a credential's name, then another's with its value where the first's would stand: what the second masks alone it masks there", () => {

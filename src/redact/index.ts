@@ -238,6 +238,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
+    if (shape.labels?.includes(group) && namesAhead(shape, pattern, text, start, end)) {
+      pattern.lastIndex = start; // the name's own match is next
+      continue;
+    }
     const marked = value.includes("…") || value.includes("REDACTED]");
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
     if (value === REDACTED && TOUCHES[text.charCodeAt(start - 1)] !== 1 && TOUCHES[text.charCodeAt(end)] !== 1 && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
@@ -263,6 +267,27 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   let out = "";
   for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 2] as number, i += 3) out += text.slice(at, cuts[i] as number) + cuts[i + 1];
   return out + text.slice(done);
+}
+
+/** An operator that ends a value (`token:`), or that follows it after spaces (`api_key = `), read from the value's last character. */
+const OPERATOR_AT_END = /^[:=>]|^.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/;
+
+/**
+ * Whether the value from `start` to `end` a shape's match took is a name of the shape's own whose
+ * value follows it (`password: token: <key>`, `password: api_key = <key>`): a match of the shape that
+ * starts in the value at a word's start (not inside a word: `supersecret:`; camelCase starts one), by
+ * an operator (not a bare space: `--password secret and`), with its value after it. Masked as the first
+ * name's value (or turned down as a name), the second name's own value was left with no name before it.
+ */
+export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): boolean {
+  if (!OPERATOR_AT_END.test(text.slice(end - 1, end + 10))) return false;
+  const resume = pattern.lastIndex;
+  pattern.lastIndex = start;
+  const m = pattern.exec(text);
+  pattern.lastIndex = resume;
+  const at = m?.index ?? end;
+  const group = m && shape.group!.find((g) => m[g] !== undefined)!;
+  return at < end && (at === start || !/[a-z]{2}/.test(text.slice(at - 1, at + 1))) && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end;
 }
 
 /**

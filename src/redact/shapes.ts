@@ -21,6 +21,11 @@ export interface Shape {
    */
   breaks?: true;
   /**
+   * Groups whose value may be a name of the shape's own, whose value follows it (`password: token: <key>`):
+   * no value then, and the pattern reads on from it (./index.ts `namesAhead`).
+   */
+  labels?: number[];
+  /**
    * A match may hold a line break further from its start: streaming redaction keeps its whole
    * context after this shape's prefilter.
    */
@@ -692,6 +697,7 @@ export const SHAPES: Shape[] = [
     ),
     group: [1, 2, 3, 4, 5],
     random: [5],
+    labels: [3, 4],
     needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // a word of every name above
     // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
     // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
