@@ -137,10 +137,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (start < done) continue;
     let end = start + value.length;
-    if (group && shape.labels?.includes(group) && namesAhead(shape, pattern, text, start, end)) {
-      pattern.lastIndex = start;
-      continue;
-    }
+    if (group && shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue;
     if (/…|REDACTED\]/.test(value) || /^\[REDACTED(?: PRIVATE KEY)?\]/.test(text.slice(end))) {
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {

@@ -317,13 +317,14 @@ describe("a credential's name is enough", () => {
   // way the second name's own value was left with no name before it (round 12).
   it("a credential's name where another's value stands is a name: its own value is masked", () => {
     const key = "Qx9vL7mZ4pR2Tk8wN3sB";
-    for (const line of [`password: token: ${key}`, `password: api_key = ${key}`, `DB_PASSWORD=x-api-key: ${key}`, `pwd=authToken: ${key}`, `--password GITHUB_TOKEN: ${key}`, `secret: access_token = ${key}`]) {
+    for (const line of [`password: token: ${key}`, `password: api_key = ${key}`, `DB_PASSWORD=x-api-key: ${key}`, `pwd=authToken: ${key}`, `--password GITHUB_TOKEN: ${key}`, `secret: access_token = ${key}`, `password: cloud_pw = ${key}`, `password: SUMOLOGIC_ACCESSKEY: ${key}`]) {
       expect(redact(line), line).not.toContain(key.slice(-10));
     }
     // a name whose value is no secret stays as it was: nothing to mask
     for (const line of ["password: token: none", "password: api_key = null"]) expect(redact(line), line).toBe(line);
-    // a name inside a word is no name: the word is the value (`supersecret:`)
+    // a name inside a word is no name, nor one glued to a random run: the whole is the value
     expect(redact("password=supersecret: next")).not.toContain("supersecret");
+    expect(redact(`password=${key}_api_key: next`)).not.toContain(key.slice(0, 10));
   });
 
   it("property: a credential's name, then another's with its value where the first's would stand: what the second masks alone it masks there", () => {

@@ -238,10 +238,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
-    if (shape.labels?.includes(group) && namesAhead(shape, pattern, text, start, end)) {
-      pattern.lastIndex = start; // the name's own match is next
-      continue;
-    }
+    if (shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue; // the name's own match is next
     const marked = value.includes("…") || value.includes("REDACTED]");
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
     if (value === REDACTED && TOUCHES[text.charCodeAt(start - 1)] !== 1 && TOUCHES[text.charCodeAt(end)] !== 1 && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
@@ -273,21 +270,32 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
 const OPERATOR_AT_END = /^[:=>]|^.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/;
 
 /**
- * Whether the value from `start` to `end` a shape's match took is a name of the shape's own whose
- * value follows it (`password: token: <key>`, `password: api_key = <key>`): a match of the shape that
- * starts in the value at a word's start (not inside a word: `supersecret:`; camelCase starts one), by
- * an operator (not a bare space: `--password secret and`), with its value after it. Masked as the first
- * name's value (or turned down as a name), the second name's own value was left with no name before it.
+ * Whether what stands before a secret's name at `at`, from `start`, makes one longer name with it:
+ * nothing, or a word or two joined to it (`x-`, `GITHUB_`, `--softlayer-`, `auth` of `authToken`, a
+ * constant's `SUMOLOGIC_ACCESS` of `…ACCESSKEY`), not a word it is inside (`supersecret`), a path or
+ * a URL, nor a random run (a value with a name glued to its end).
  */
-export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): boolean {
-  if (!OPERATOR_AT_END.test(text.slice(end - 1, end + 10))) return false;
+const nameBefore = (text: string, start: number, at: number) => {
+  const prefix = text.slice(start, at);
+  return !prefix || (/^-{0,2}[A-Za-z][\w.-]{0,23}$/.test(prefix) && /[_.-].?$|[a-z][A-Z]$|^[A-Z][A-Z\d_.-]*[A-Z]$/.test(prefix + text[at]) && !looksRandom(prefix));
+};
+
+/**
+ * Where a name of the shape's own starts in the value from `start` to `end`, when the value is one
+ * whose own value follows it (`password: token: <key>`, `password: api_key = <key>`): a match of the
+ * shape that starts in the value at a word's start (not inside a word: `supersecret:`; camelCase
+ * starts one), by an operator (not a bare space: `--password secret and`), with its value after it;
+ * else where the pattern was (`lastIndex`, past `end`). Masked as the first name's value (or turned
+ * down as a name), the second name's own value was left with no name before it.
+ */
+export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): number {
   const resume = pattern.lastIndex;
+  if (!OPERATOR_AT_END.test(text.slice(end - 1, end + 10))) return resume;
   pattern.lastIndex = start;
   const m = pattern.exec(text);
-  pattern.lastIndex = resume;
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
-  return at < end && (at === start || !/[a-z]{2}/.test(text.slice(at - 1, at + 1))) && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end;
+  return at < end && nameBefore(text, start, at) && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end ? at : resume;
 }
 
 /**
