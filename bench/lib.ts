@@ -220,11 +220,11 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 12 (leak, its second class) +~65 B (guard +75): a credential's name says its value is a secret: a
  * value holding a vendor token is no code path (`password=xF7Z.AKIA…_xF7Z`), and a name's value may start
  * at a marker a token's rule wrote (`password=AP0…+AKIA…-aAaa`); its pieces read in place, not split (split, prose ran ~37 % slower).
- * Round 12 (lead) +~235 B (guard +230): a credential's name where another's value stands is a name
+ * Round 12 (lead) +~240 B (guard +240): a credential's name where another's value stands is a name
  * (`password: token: <key>`, `password: api_key = <key>`): the rule reads on from it, and the second
  * name's value is masked, where it was left with no name before it (83 framed corpus lines leaked so).
  */
-const TOTAL_COMPACT = 53_150;
+const TOTAL_COMPACT = 53_160;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -315,11 +315,14 @@ describe("a credential's name is enough", () => {
   // A credential's name that stands where another's value would (`password: token: <key>`): the first
   // rule took the second name as its value and masked it, or turned it down and read on past it; either
   // way the second name's own value was left with no name before it (round 12).
-  it("a credential's name where another's value stands is a name: its own value is masked", () => {
+  it("a credential's name, or a bearer token's scheme, where another's value stands is a name: its own value is masked", () => {
     const key = "Qx9vL7mZ4pR2Tk8wN3sB";
     for (const line of [`password: token: ${key}`, `password: api_key = ${key}`, `DB_PASSWORD=x-api-key: ${key}`, `pwd=authToken: ${key}`, `--password GITHUB_TOKEN: ${key}`, `secret: access_token = ${key}`, `password: cloud_pw = ${key}`, `password: SUMOLOGIC_ACCESSKEY: ${key}`]) {
       expect(redact(line), line).not.toContain(key.slice(-10));
     }
+    // a bearer token's scheme is no value either: it names the token after it, escaped or not (the escape
+    // pass reads that token decoded, after the shapes: with the scheme masked, nothing named it)
+    for (const line of [`pwd=Bearer ${key}`, `pwd=Bearer ${key.slice(0, 8)}%37${key.slice(8)}`]) expect(redact(line), line).not.toContain(key.slice(-10));
     // a name whose value is no secret stays as it was: nothing to mask
     for (const line of ["password: token: none", "password: api_key = null"]) expect(redact(line), line).toBe(line);
     // a name inside a word is no name, nor one glued to a random run: the whole is the value

@@ -21,7 +21,7 @@ const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credent
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
 const NOT_A_VALUE = new Set(
   (
-    "string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object option secretstr secretstring secret " +
+    "bearer string str char text varchar bytes byte buffer number int integer long bool boolean any unknown object option secretstr secretstring secret " +
     "none null nil undefined true false yes no on off enabled disabled include omit same-origin required optional missing invalid incorrect wrong " +
     "expired correct empty stored needed changed updated reset rotated revoked provided given generated hashed encrypted masked hidden set unset " +
     "the this that your mine here there being still also not what which where when after before from with into used"
