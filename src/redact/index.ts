@@ -284,9 +284,10 @@ const nameBefore = (text: string, start: number, at: number) => {
  * Where a name of the shape's own starts in the value from `start` to `end`, when the value is one
  * whose own value follows it (`password: token: <key>`, `password: api_key = <key>`): a match of the
  * shape that starts in the value at a word's start (not inside a word: `supersecret:`; camelCase
- * starts one), by an operator (not a bare space: `--password secret and`), with its value after it;
- * else where the pattern was (`lastIndex`, past `end`). Masked as the first name's value (or turned
- * down as a name), the second name's own value was left with no name before it.
+ * starts one), by an operator (not after a bare space, the secret-name shape's group 4: `--password
+ * secret and`), with its value after it; else where the pattern was (`lastIndex`, past `end`).
+ * Masked as the first name's value (or turned down as a name), the second name's own value was left
+ * with no name before it.
  */
 export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): number {
   const resume = pattern.lastIndex;
