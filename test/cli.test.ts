@@ -2,17 +2,18 @@
 // line, or Claude Code's records wrapping one), files that start with a UTF-8 BOM, and mistakes
 // (a directory, a bad line) told in one line with exit 1, never a stack trace.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { trajectory } from "./support/fixtures.js";
 import { toResponses } from "./support/responses.js";
 import { responsesValidity } from "./support/validity.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cc-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the CLI from its source, as `npm run cli` does. */
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {

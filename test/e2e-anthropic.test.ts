@@ -2,7 +2,7 @@
 // and an upstream on 127.0.0.1 that replays recorded Anthropic streams (with its own count of the
 // input tokens it received, as a provider reports them).
 import Anthropic from "@anthropic-ai/sdk";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -64,11 +64,14 @@ function startUpstream(): Promise<number> {
   return new Promise((r) => upstream.listen(0, "127.0.0.1", () => r((upstream.address() as AddressInfo).port)));
 }
 
+/** The worker's state and the demo it serves, removed when the file is done. */
+const temporary = [mkdtempSync(`${tmpdir()}/compactor-anthropic-`), mkdtempSync(`${tmpdir()}/compactor-demo-`)];
+
 beforeAll(async () => {
   const port = await startUpstream();
   const dev = await startWranglerDev({
-    persist: mkdtempSync(`${tmpdir()}/compactor-anthropic-`),
-    assets: await buildDemo(mkdtempSync(`${tmpdir()}/compactor-demo-`)),
+    persist: temporary[0],
+    assets: await buildDemo(temporary[1]),
     vars: { ANTHROPIC_UPSTREAM_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: "sk-ant-local-upstream" },
   });
   base = dev.base;
@@ -79,6 +82,7 @@ afterAll(async () => {
   await stopWorker();
   upstream?.closeAllConnections();
   await new Promise((r) => upstream?.close(r));
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 });
 
 // A recorded session (it ends with the assistant's answer), and the user's next request.

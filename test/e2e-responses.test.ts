@@ -1,6 +1,6 @@
 // End to end for Responses API clients: `wrangler dev`, a scripted upstream on 127.0.0.1 that speaks
 // the Responses API, and the official openai client's `client.responses.create`.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -42,6 +42,9 @@ function events(text: string): string {
   return list.map((e, k) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: k })}\n\n`).join("");
 }
 
+/** The worker's state, removed when the file is done. */
+const persist = mkdtempSync(`${tmpdir()}/compactor-responses-`);
+
 beforeAll(async () => {
   await buildDemo();
   upstream = createServer((req, res) => {
@@ -61,7 +64,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
   const port = (upstream.address() as AddressInfo).port;
-  const dev = await startWranglerDev({ persist: mkdtempSync(`${tmpdir()}/compactor-responses-`), vars: { UPSTREAM_BASE_URL: `http://127.0.0.1:${port}/v1` } });
+  const dev = await startWranglerDev({ persist, vars: { UPSTREAM_BASE_URL: `http://127.0.0.1:${port}/v1` } });
   base = dev.base;
   stop = dev.stop;
 }, 60_000);
@@ -70,6 +73,7 @@ afterAll(async () => {
   await stop();
   upstream?.closeAllConnections();
   await new Promise((r) => upstream?.close(r));
+  rmSync(persist, { recursive: true, force: true });
 });
 
 describe("client.responses.create through wrangler dev", () => {

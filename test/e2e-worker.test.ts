@@ -1,5 +1,5 @@
 // End to end: `wrangler dev` as deployed, a recorded upstream on 127.0.0.1, the official openai client.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -56,6 +56,7 @@ afterAll(async () => {
   await stopWorker();
   upstream?.closeAllConnections();
   await new Promise((r) => upstream?.close(r));
+  rmSync(persist, { recursive: true, force: true });
 });
 
 describe("wrangler dev, end to end", () => {

@@ -1,9 +1,9 @@
 // The published package: built output, exports that resolve, and nothing users do not need.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 /** The files `npm pack` would put in the tarball (`prepare` builds dist/ first), listed once. */
 let files: string[] | undefined;
@@ -37,6 +37,7 @@ describe("package", () => {
     if (!existsSync("dist/index.d.ts")) execFileSync("node", ["tools/build.mjs"], { stdio: "ignore" });
     // The same files `npm run typecheck` compiles against src/, here through the package's own exports.
     const dir = mkdtempSync(join(tmpdir(), "cc-types-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     for (const [resolution, module] of [["Bundler", "ESNext"], ["Node16", "Node16"]]) {
       const config = join(dir, `tsconfig.${resolution}.json`);
       const compilerOptions = { module, moduleResolution: resolution, paths: {} };
@@ -88,6 +89,7 @@ describe("package", () => {
 
   it("installed from its tarball as a user would, the command and the import work from the user's folder", () => {
     const home = mkdtempSync(join(tmpdir(), "cc-user-"));
+    onTestFinished(() => rmSync(home, { recursive: true, force: true })); // (its node_modules too)
     execFileSync("npm", ["pack", "--pack-destination", home], { stdio: "ignore" });
     const tarball = readdirSync(home).find((f) => f.endsWith(".tgz"))!;
     writeFileSync(join(home, "package.json"), JSON.stringify({ name: "user-app", private: true, type: "module" }));
