@@ -17,8 +17,16 @@ interface Step {
   fresh?: boolean;
 }
 
-/** Rounds of every step run untimed before any is timed. */
+/**
+ * Rounds of every step run untimed before any is timed. A pass runs ~500 functions that V8 optimizes
+ * one by one, on its compiler threads: 5 rounds left the compact rows at ~14 ms CPU time to ~8.4 wall
+ * (~7 and ~6.8 once done), timing code still being compiled. A fresh process's first pass, which pays
+ * that compiling, has rows of its own (`firstCall`).
+ */
 const WARM_ROUNDS = 30;
+/** The groups rows are timed in, each beside JSON.stringify. */
+const GROUPS = ["plan", "same", "anew", "model"] as const;
+type Group = (typeof GROUPS)[number];
 
 /**
  * Median ms of each step, interleaved so that machine drift hits them alike. A step on the same
@@ -109,31 +117,28 @@ export async function speedBench(): Promise<string> {
     let kept: readonly ChatMessage[] | undefined;
     return (x: ChatMessage[]) => compact((kept = adoptUnchanged(kept, x)), at(w));
   };
-  const rows: [string, Step, string][] = [
-    ["JSON.stringify(messages)", { run: (x) => JSON.stringify(x) }, ""],
-    ["plan, 32k, the same message objects each round (an SDK's next call)", { run: (x) => plan(x, at(32_000)) }, "≤ 0.5"],
-    ["plan, 32k, messages parsed anew each round, in a session (a worker's request: adopted from the last one)", { run: session, fresh: true }, "≤ 0.5"],
-    ["plan, 32k, messages parsed anew each round, no session (every message counted)", { run: (x) => plan(x, at(32_000)), fresh: true }, ""],
-    ["compact, 32k, deterministic summarizer, same objects", { run: (x) => compact(x, at(32_000)) }, "≤ 5"],
-    ["compact, 32k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(32_000)), fresh: true }, "≤ 5"],
-    ["compact, 32k, deterministic summarizer, parsed anew, in a session (a worker's request: adopted from the last one)", { run: compactInSession(32_000), fresh: true }, "≤ 5"],
+  // each row: its name, its step, its target, and the group it is timed in
+  const rows: [string, Step, string, "" | Group][] = [
+    ["JSON.stringify(messages)", { run: (x) => JSON.stringify(x) }, "", ""],
+    ["plan, 32k, the same message objects each round (an SDK's next call)", { run: (x) => plan(x, at(32_000)) }, "≤ 0.5", "plan"],
+    ["plan, 32k, messages parsed anew each round, in a session (a worker's request: adopted from the last one)", { run: session, fresh: true }, "≤ 0.5", "plan"],
+    ["plan, 32k, messages parsed anew each round, no session (every message counted)", { run: (x) => plan(x, at(32_000)), fresh: true }, "", "plan"],
+    ["compact, 32k, deterministic summarizer, same objects", { run: (x) => compact(x, at(32_000)) }, "≤ 5", "same"],
+    ["compact, 32k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(32_000)), fresh: true }, "≤ 5", "anew"],
+    ["compact, 32k, deterministic summarizer, parsed anew, in a session (a worker's request: adopted from the last one)", { run: compactInSession(32_000), fresh: true }, "≤ 5", "anew"],
     // result.archive is built when first read (its entries redacted as each is read): a worker's session reads it, an SDK's caller may not
-    ["compact, 32k, deterministic summarizer, same objects, `result.archive` read (a worker's session keeps it)", { run: async (x) => (await compact(x, at(32_000))).archive }, ""],
-    ["compact, 128k, deterministic summarizer, same objects", { run: (x) => compact(x, at(128_000)) }, "≤ 5"],
-    ["compact, 128k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(128_000)), fresh: true }, "≤ 5"],
-    ["compact, 128k, deterministic summarizer, parsed anew, in a session", { run: compactInSession(128_000), fresh: true }, "≤ 5"],
-    ["compact, 32k, around a model summarizer that answers at once, same objects", { run: (x) => compact(x, { ...at(32_000), summarizer: instant }) }, ""],
+    ["compact, 32k, deterministic summarizer, same objects, `result.archive` read (a worker's session keeps it)", { run: async (x) => (await compact(x, at(32_000))).archive }, "", "same"],
+    ["compact, 128k, deterministic summarizer, same objects", { run: (x) => compact(x, at(128_000)) }, "≤ 5", "same"],
+    ["compact, 128k, deterministic summarizer, parsed anew", { run: (x) => compact(x, at(128_000)), fresh: true }, "≤ 5", "anew"],
+    ["compact, 128k, deterministic summarizer, parsed anew, in a session", { run: compactInSession(128_000), fresh: true }, "≤ 5", "anew"],
+    ["compact, 32k, around a model summarizer that answers at once, same objects", { run: (x) => compact(x, { ...at(32_000), summarizer: instant }) }, "", "model"],
   ];
-  // A pass runs ~500 functions that V8 optimizes one by one, on its compiler threads: every step first
-  // runs untimed until that is done, or the rows would time code still being compiled (5 rounds left the
-  // compact rows at ~14 ms CPU time to ~8.4 wall; ~7 and ~6.8 once done). A fresh process's first pass,
-  // which pays that compiling, has rows of its own (`firstCall`).
   for (let r = 0; r < WARM_ROUNDS; r++) for (const [, s] of rows) await s.run(s.fresh ? structuredClone(m) : m);
   // Plan's rows beside JSON.stringify alone; compact's in groups by their input (the same objects, or
   // parsed anew), and around a model summarizer alone: a pass leaves garbage whose collection (on the
   // process's other threads too) is charged to the run after it, a copy parsed anew (~0.6 MB) and a
   // model summarizer's material (~150k characters redacted) most of all.
-  const groups = [rows.slice(0, 4), [0, 4, 7, 8], [0, 5, 6, 9, 10], [0, 11]].map((g) => (typeof g[0] === "number" ? (g as number[]).map((i) => rows[i]) : (g as typeof rows)));
+  const groups = GROUPS.map((g) => [rows[0], ...rows.filter((r) => r[3] === g)]);
   const measured: string[][] = [];
   for (const group of groups) {
     const { wall: ms, cpu } = await interleaved(m, group.map((r) => r[1]), 40);
@@ -149,7 +154,8 @@ export async function speedBench(): Promise<string> {
     `at 128k it prunes (${modes[1].mode}, → ${modes[1].tokensAfter}). "Same objects": compact is given the array of its last call, as an SDK ` +
     "gives it (a message's token count is kept by object, so only what is new is counted); \"parsed anew\": a copy each round, as a worker " +
     "parses each request (untimed); \"in a session\": as the worker's session does before it plans or compacts, each message that writes the same JSON as the last request's at its index " +
-    "is given that earlier object (src/estimate/adopt.ts; the comparison is timed), so its kept count answers. Every step first runs ${WARM_ROUNDS} times untimed (V8 is still optimizing a pass's code before). Plan's rows are interleaved with " +
+    "is given that earlier object (src/estimate/adopt.ts; the comparison is timed), so its kept count answers. " +
+    `Every step first runs ${WARM_ROUNDS} times untimed (V8 is still optimizing a pass's code before). Plan's rows are interleaved with ` +
     "JSON.stringify alone; compact's in groups with JSON.stringify again, by their input (the same objects; parsed anew), and around a model summarizer alone " +
     "(each ratio is to its own group's JSON.stringify): a pass leaves garbage whose collection would be charged to the run after it. The deterministic summarizer redacts the sources of the lines it keeps; a model summarizer is sent the " +
     "whole material (~150k characters) redacted, each distinct text once. `result.archive` is built when first read (each entry redacted when it is read): " +
