@@ -266,8 +266,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   return out + text.slice(done);
 }
 
-/** An operator that ends a value (`token:`), or that follows it after spaces (`api_key = `), read from the value's last character. */
-const OPERATOR_AT_END = /^[:=>]|^.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/;
+/** An operator that ends a value (`token:`), or that follows it after spaces (`api_key = `), read from the value's last character (sticky: no copy a match). */
+const OPERATOR_AT_END = /[:=>]|.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/y;
 
 /**
  * Whether what stands before a secret's name at `at`, from `start`, makes one longer name with it:
@@ -291,7 +291,8 @@ const nameBefore = (text: string, start: number, at: number) => {
  */
 export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): number {
   const resume = pattern.lastIndex;
-  if (!OPERATOR_AT_END.test(text.slice(end - 1, end + 10))) return resume;
+  OPERATOR_AT_END.lastIndex = end - 1;
+  if (!OPERATOR_AT_END.test(text)) return resume;
   pattern.lastIndex = start;
   const m = pattern.exec(text);
   const at = m?.index ?? end;
