@@ -1,0 +1,78 @@
+// Issue 29 item 2: one-liners are computed once per pruned output. A pass that drafts the middle and
+// then accepts pruning writes the one-liners again through redaction; what it learnt of each output
+// that redaction does not change (its size, lines, exit status, where its salient line starts) is read
+// once, only the quoted line goes through redaction. Counted here by the scans themselves: the error
+// word's pattern and the line count's `indexOf("\n")` on each pruned output.
+import { afterEach, describe, expect, it } from "vitest";
+import { compact, plan, previewPrune, type ChatMessage } from "../src/index.js";
+import { assistant, call, filler, sys, user } from "./support/build.js";
+
+const TOKEN = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+
+/** Outputs of every kind a one-liner states: an error line (masked or not), an exit status, none of either. */
+function output(i: number, words: number): string {
+  switch (i % 4) {
+    case 0: return `${filler(words)}\nError: token ${TOKEN} rejected at step${i}\nexit code: 2`;
+    case 1: return `${filler(words)}\nbuild failed at step${i}`;
+    case 2: return `\n  ${filler(words)} step${i}\nexited with code 0`;
+    default: return `${filler(words)}\nall good at step${i}`;
+  }
+}
+
+function agent(turns: number, words: number): ChatMessage[] {
+  const m: ChatMessage[] = [sys(), user("Fix the build"), assistant("Looking.")];
+  for (let i = 0; i < turns; i++) m.push(...call("Bash", { command: `make step${i}` }, output(i, words)));
+  m.push(user("and then?"), assistant("next"));
+  return m;
+}
+
+const originals = { exec: RegExp.prototype.exec, indexOf: String.prototype.indexOf };
+afterEach(() => {
+  RegExp.prototype.exec = originals.exec;
+  String.prototype.indexOf = originals.indexOf;
+});
+
+/** Scans of the watched texts (each also as its first 20,000 characters), by the error word's pattern and by a line count's first `indexOf("\n")`. */
+function watchScans(texts: string[]) {
+  const heads = new Map(texts.flatMap((t) => [[t, t], [t.slice(0, 20_000), t]]));
+  const scans = { errorWord: new Map<string, number>(), lines: new Map<string, number>() };
+  const seen = (into: Map<string, number>, t: string) => into.set(t, (into.get(t) ?? 0) + 1);
+  RegExp.prototype.exec = function (this: RegExp, s: string) {
+    const t = heads.get(s);
+    if (t !== undefined && this.source.includes("traceback") && this.source.includes("not found")) seen(scans.errorWord, t);
+    return originals.exec.call(this, s);
+  };
+  String.prototype.indexOf = function (this: string, ...args: [string, number?]) {
+    if (args.length === 1 && args[0] === "\n" && heads.get(this) === this) seen(scans.lines, this);
+    return originals.indexOf.apply(this, args);
+  };
+  return scans;
+}
+
+describe("one-liners computed once per pruned output", () => {
+  it("a drafted pass that accepts pruning scans each pruned output once for its error word and once for its lines, and writes what a prune without drafts writes", async () => {
+    const m = agent(40, 2500);
+    const o = { contextWindow: 30_000 };
+    const p = plan(m, o);
+    expect(p.tokens.total).toBeGreaterThan(5 * p.pruneTarget); // the pass drafts the middle first
+    const outputs = m.filter((x) => x.role === "tool").map((x) => String(x.content));
+    const scans = watchScans(outputs);
+    const r = await compact(m, o);
+    String.prototype.indexOf = originals.indexOf;
+    RegExp.prototype.exec = originals.exec;
+    expect(r.report.mode).toBe("prune"); // pruning accepted after the draft
+    const pruned = r.report.pruned.filter((x) => x.kind === "tool_output").map((x) => String(m[x.index].content));
+    expect(pruned.length).toBeGreaterThan(20);
+    for (const t of pruned) {
+      expect(scans.errorWord.get(t)).toBe(1);
+      expect(scans.lines.get(t)).toBe(1);
+    }
+    // the lines say what they said: the items and messages of a prune that never drafted
+    const preview = previewPrune(m, o);
+    expect(r.report.pruned).toEqual(preview.items);
+    const lines = r.messages.filter((x) => String(x.content).startsWith("[output pruned #")).map((x) => String(x.content));
+    expect(lines.some((x) => /exit 2; "Error: token ghp_…\[REDACTED\] rejected/.test(x))).toBe(true);
+    expect(lines.some((x) => /exit 0; "word0 word1/.test(x))).toBe(true);
+    expect(lines.some((x) => /lines; "build failed at step/.test(x))).toBe(true);
+  });
+});
