@@ -1,6 +1,6 @@
 // prune: deterministic savings in the middle before any model runs.
 import { callsOfResults } from "../dialects/pairs.js";
-import type { Dialect, MessageView, ToolCallView } from "../dialects/view.js";
+import type { Dialect, MessageView, ToolCallView, ToolResultView } from "../dialects/view.js";
 import { rewrittenTokens } from "../estimate/rewritten.js";
 import { lastOf, sum } from "../plan/index.js";
 import { keptTokens } from "../plan/kept.js";
@@ -14,7 +14,7 @@ import { pruneReasoning } from "./reasoning.js";
 import { shrinkOutput } from "./shrink.js";
 import { describeCall, exitOf, redactedArguments, type ArgumentTrees, type Parsing, type Redaction } from "../facts/call.js";
 import { IMAGE_STUB } from "../facts/call.js";
-import { duplicateLine, prunedOutputLine, shrinkArguments } from "./stand-ins.js";
+import { duplicateLine, outputFacts, prunedOutputLine, shrinkArguments, type OutputFacts } from "./stand-ins.js";
 
 /** Redaction for one pass: each text and each call's arguments redacted once. */
 type Once = Redaction & { argumentsOf(call: ToolCallView): ArgumentTrees | undefined };
@@ -73,8 +73,11 @@ function cited(line: string, ref: string): string {
   return line.replace("]", ` ${ref}]`);
 }
 
+/** What a pass has learnt of each output's one-liner that redaction does not change (a draft's, then the written one's). */
+export type KnownFacts = Map<ToolResultView, OutputFacts>;
+
 /** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean, known: KnownFacts) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -89,7 +92,8 @@ function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefin
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, () => exitOf(r)), ref));
+      const facts = known.get(r) ?? known.set(r, outputFacts(r.text, r.images, () => exitOf(r))).get(r);
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, facts), ref));
     }
   });
   return { outputs, duplicate };
@@ -111,9 +115,10 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * model has not read yet). `pass` (compactions before this one) makes the references the one-liners
  * cite unique across passes. Redaction is handed in (see src/pass.ts). A `draft` quotes raw text in
  * the middle's one-liners and shrunk arguments (DRAFT: for their sizes, reading nothing): a pass
- * that summarizes the middle never sends them, and prunes again where they would leave.
+ * that summarizes the middle never sends them, and prunes again where they would leave, with what the
+ * draft learnt of each output (`known`: a pass's, handed to both).
  */
-export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor & Parsing, tail = false, pass: Refs = 0, draft = false): PruneResult<M> {
+export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor & Parsing, tail = false, pass: Refs = 0, draft = false, known: KnownFacts = new Map()): PruneResult<M> {
   const out = messages.slice();
   const outViews = views.slice();
   const perMessage = plan.tokens.perMessage.slice();
@@ -132,7 +137,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let kind: PrunedItem["kind"] | undefined;
 
     // (a message without results or calls makes no maps, nor a reference: about half of them)
-    const results = m.results.length ? prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures) : undefined;
+    const results = m.results.length ? prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures, known) : undefined;
     const shrunk = m.toolCalls.length ? shrunkCalls(m, isProtected, r) : undefined;
     if (results?.outputs.size) {
       next = dialect.withResults(next, results.outputs);

@@ -7,8 +7,11 @@ import { clip, exitCode, LEAF_LIMIT, redactedArguments, type Redaction } from ".
 
 const ERROR_WORD = /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found)\b/i;
 
+/** Where the line to quote starts, and the most of it quoted. */
+type Salient = [start: number, max: number];
+
 /** Where the line to quote starts, and its length: the first with an error word (in the first 20,000 characters), else the first non-empty one. */
-function salient(output: string): [start: number, max: number] | undefined {
+function salient(output: string): Salient | undefined {
   const head = output.length > 20_000 ? output.slice(0, 20_000) : output;
   // Find the word, then widen to its line: one scan, no backtracking over long lines.
   const word = ERROR_WORD.exec(head);
@@ -18,19 +21,18 @@ function salient(output: string): [start: number, max: number] | undefined {
 }
 
 /**
- * The salient line of an output, redacted as the whole output redacts it (the END after a key's body,
- * a name on the line before, a Secret's kind anywhere), reading only a window around it where that
- * tells the same.
+ * The salient line of an output (`at`: where it starts in the raw output), redacted as the whole output
+ * redacts it (the END after a key's body, a name on the line before, a Secret's kind anywhere), reading
+ * only a window around it where that tells the same.
  */
-function salientLine(output: string, r: Redaction): string | undefined {
-  const at = salient(output);
+function salientLine(output: string, at: Salient | undefined, r: Redaction): string | undefined {
   if (!at) return undefined;
   const [start, max] = at;
   const end = output.indexOf("\n", start);
   const clean = r.redactFrom(output, start, end < 0 ? output.length : end); // the whole line: masks may shorten it
   if (clean !== undefined) return quote(clean, 0, max);
   const whole = r.redact(output);
-  const again = salient(whole);
+  const again = whole === output ? at : salient(whole); // nothing masked: the same line
   return again && quote(whole, ...again);
 }
 
@@ -54,14 +56,28 @@ function countLines(s: string): number {
   return n;
 }
 
-/** `exit` gives the output's exit status (a thunk, as `verdict` takes it: a default value would read the output again for each output with none). */
-export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, exit = () => exitCode(output)): string {
+/**
+ * What a one-liner says of an output that redaction does not change: its size, lines, exit status and
+ * images, and where its salient line starts. A pass that drafts and then writes the one-liners learns
+ * them once (src/prune/index.ts). `exit` gives the output's exit status (a thunk, as `verdict` takes it).
+ */
+export interface OutputFacts {
+  stated: string;
+  at: Salient | undefined;
+}
+
+export function outputFacts(output: string, images: number, exit = () => exitCode(output)): OutputFacts {
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
   const code = exit();
   if (code !== undefined) facts.push(`exit ${code}`);
   if (images) facts.push(`${images} image${images > 1 ? "s" : ""}`);
-  const line = salientLine(output, r);
-  return `[output pruned] ${call} → ${facts.join(", ")}${line ? `; ${JSON.stringify(line)}` : ""}`;
+  return { stated: facts.join(", "), at: salient(output) };
+}
+
+/** The one-liner of an output: its facts, and its salient line quoted through `r`. */
+export function prunedOutputLine(call: string, output: string, images: number, r: Redaction, facts = outputFacts(output, images)): string {
+  const line = salientLine(output, facts.at, r);
+  return `[output pruned] ${call} → ${facts.stated}${line ? `; ${JSON.stringify(line)}` : ""}`;
 }
 
 /** `later`: the reference of the newest copy (`#212`, `#1.45`), not a message index, which another pass would shift. */
