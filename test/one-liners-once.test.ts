@@ -3,9 +3,23 @@
 // that redaction does not change (its size, lines, exit status, where its salient line starts) is read
 // once, only the quoted line goes through redaction. Counted here by the scans themselves: the error
 // word's pattern and the line count's `indexOf("\n")` on each pruned output.
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { compact, plan, previewPrune, type ChatMessage } from "../src/index.js";
+import { outputFacts, prunedOutputLine } from "../src/prune/stand-ins.js";
+import { redactor as core } from "../src/redact/index.js";
+import { completed } from "../src/redact/more.js";
+import { windowed } from "../src/redact/window.js";
 import { assistant, call, filler, sys, user } from "./support/build.js";
+import { prunedOutputLineReference } from "./support/one-liner-reference.js";
+import { positives } from "./support/secrets.js";
+
+completed(core);
+const redactor = windowed(core);
+/** Redaction that never reads a window: the whole output is redacted and read again for its line. */
+const whole = { ...redactor, redactFrom: () => undefined, readTo: () => undefined };
+/** Quoting that reads nothing, as a draft's (src/prune/index.ts `DRAFT`). */
+const draft = { ...redactor, redact: (t: string) => t, redactFrom: (t: string, from: number) => t.slice(from), readTo: () => undefined, readFrom: () => 0 };
 
 const TOKEN = `ghp_${"a1B2c3D4e5".repeat(4)}`;
 
@@ -74,5 +88,30 @@ describe("one-liners computed once per pruned output", () => {
     expect(lines.some((x) => /exit 2; "Error: token ghp_…\[REDACTED\] rejected/.test(x))).toBe(true);
     expect(lines.some((x) => /exit 0; "word0 word1/.test(x))).toBe(true);
     expect(lines.some((x) => /lines; "build failed at step/.test(x))).toBe(true);
+  });
+});
+
+describe("a one-liner written with the facts a draft learnt", () => {
+  // Pieces that reach every fact and both ways of quoting: error words in any case (within and past the
+  // first 20,000 characters), exit statuses, blank lines and leading whitespace, secrets on the salient
+  // line or beside it (a mask changes the line, or nothing is masked and the whole reads as the raw).
+  const secrets = positives().slice(0, 30).map((p) => p.line);
+  const piece = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom("\n", "\n\n", "  ", "\t", "word ", "Error: ", "FAILED ", "not found", "traceback", "exit code: 1", "exited with code 0", "returncode=3", "é→ ", "kind: Secret\n", "password: ") },
+    { weight: 1, arbitrary: fc.constantFrom(...secrets) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+    { weight: 1, arbitrary: fc.constantFrom("x".repeat(20_010), "line\n".repeat(4_100)) },
+  );
+  const output = fc.array(piece, { maxLength: 14 }).map((p) => p.join(""));
+
+  it("equals the line written from scratch, redacted by windows or whole, for outputs with and without images (property)", () => {
+    fc.assert(
+      fc.property(output, fc.nat(3), (text, images) => {
+        const learnt = outputFacts(text, images); // what the draft learnt, read once
+        expect(prunedOutputLine("Bash", text, images, draft, learnt)).toBe(prunedOutputLineReference("Bash", text, images, draft));
+        for (const r of [redactor, whole]) expect(prunedOutputLine("Bash", text, images, r, learnt)).toBe(prunedOutputLineReference("Bash", text, images, r));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
