@@ -59,13 +59,14 @@ function countLines(s: string): number {
 /**
  * What a one-liner says of an output that redaction does not change: its size, lines, exit status and
  * images, and where its salient line starts. A pass that drafts and then writes the one-liners learns
- * them once (src/prune/index.ts). `exit` gives the output's exit status (a thunk, as `verdict` takes it).
+ * them once (src/prune/index.ts).
  */
 export interface OutputFacts {
   stated: string;
   at: Salient | undefined;
 }
 
+/** An output's `OutputFacts`; `exit` gives its exit status (a thunk, as `verdict` takes it: a default value would read the output again for each output with none). */
 export function outputFacts(output: string, images: number, exit = () => exitCode(output)): OutputFacts {
   const facts = [`${thousands(output.length)} chars`, `${countLines(output)} lines`];
   const code = exit();
