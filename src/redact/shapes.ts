@@ -512,11 +512,7 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
  * them holds 20 of base64's from its start (test/redact-equivalence.test.ts reads both from VENDOR).
  */
 export const VENDOR_REACH = 30;
-/** The first two characters of every vendor token (test/redact-equivalence.test.ts reads them from VENDOR). */
-export const VENDOR_PAIRS = "AK AS AB AC A3 AI AT AP gh gl GR xo xa sk rk sq EA SK SG v1 da hf ap sn fm ZX sh hv s. dp dt .a ya 1/ sl pa oy ci LT cm sd ac 00";
-/** The same by `codesOf`'s codes, the first's shifted by 8: at a word start whose two are none (most), the alternation is not tried. */
-const PAIRS = new Uint8Array(1 << 16);
-for (const p of VENDOR_PAIRS.split(" ")) PAIRS[(p.charCodeAt(0) << 8) | p.charCodeAt(1)] = 1;
+const STARTS = runOf("").map((_, c) => +new RegExp(VENDOR_START).test(String.fromCharCode(c)));
 
 /** The windows `nearToken` found last: in which text, each looked for from where. */
 const near = { text: "", w: -1, wFrom: 0, b: -1, bFrom: 0 };
@@ -546,7 +542,7 @@ function nearToken(pattern: RegExp, text: string): RegExpExecArray | null {
     const last = byWord ? lastWindow(c, w, 13, WORD) : Math.min(lastWindow(c, b, 20, BASE64), w < n ? w - VENDOR_REACH - 1 : n);
     for (let q = byWord ? Math.max(p, w - VENDOR_REACH) : b; q <= last; q++) {
       if (q > 0 && WORD_CHAR[c[q - 1]] === WORD_CHAR[c[q]]) continue; // no word start
-      if ((byWord && q >= w && q <= last - 11) || (PAIRS[(c[q] << 8) | c[q + 1]] && ((VENDOR_AT.lastIndex = q), VENDOR_AT.test(text)))) {
+      if ((byWord && q >= w && q <= last - 11) || (STARTS[c[q]] && ((VENDOR_AT.lastIndex = q), VENDOR_AT.test(text)))) {
         pattern.lastIndex = q;
         return pattern.exec(text); // the match at `q`: none starts before
       }
