@@ -9,6 +9,13 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
+  /**
+   * Every match holds a word of its prefilter (./triggers.ts) that ends at most this many characters after
+   * the match starts: where the scan knows where its words end, the pattern is tried only that far before each.
+   */
+  reach?: number;
+  /** Its pattern tried sticky from up to `reach` before a start (./index.ts `nearWords`), made at the first use. */
+  near?: RegExp;
   /** Skip the pattern unless this holds of the text (a prefilter read by hand, where a regex is slow). */
   gate?: (text: string) => boolean;
   /** The next match from `pattern.lastIndex`, as `exec` finds it, where by hand is faster (the pattern is tried only near what every match holds). */
@@ -128,7 +135,7 @@ const VALUE_RUN = runOf("+~-");
 
 const encoder = new TextEncoder();
 /** By a UTF-8 byte: the UTF-16 units its character takes if it leads one (a continuation: none). */
-const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
+export const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
 let coded: string | undefined;
 let codes = new Uint8Array(0);
 /**
@@ -605,6 +612,7 @@ export const SHAPES: Shape[] = [
     pattern: /(?:hooks\.(?:slack|zapier)\.com\/(?:hooks\/)?\w{1,12}|hook\.(?:\w{2,4}\.)?(?:make|integromat)\.com|maker\.ifttt\.com\/(?:trigger\/[\w-]{1,64}\/(?:json\/)?with\/key|use)|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{12}[\w@/-]*)|\/hooks\/(?=[a-z]{0,25}\d)([a-z\d]{26})(?![\w-]|\.\w)/g,
     group: [1, 2],
     needs: /hook|ifttt/,
+    reach: 12, // `/api/webhooks`
   },
   {
     // Authorization headers with or without a scheme; Bearer tokens anywhere
@@ -699,6 +707,7 @@ export const SHAPES: Shape[] = [
     random: [5],
     labels: [3, 4],
     needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // a word of every name above
+    reach: 14, // `encryption_key`
     // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
     // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
     // is a logprob's too) or after a bare space it must look random, or be a password as policies ask
