@@ -219,14 +219,14 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
  * (`p\whsec_…` → `pwhsec_…`). An exec loop, not `replace` with a callback: V8 calls a replacer from
  * C++ at several times the cost of a match, and adversarial text matches every few characters.
  */
-export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }, words?: number[]): string {
-  // (with `words`, a match is looked for only near them: the prefilter, read over the whole text, is not asked)
-  if ((shape.gate && !shape.gate(text)) || (!needed && !words && shape.needs && !compiled(shape.needs).test(text))) return text;
+export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }, near?: Shape["find"]): string {
+  // (`near`: a finder that reads only near the words of the prefilter, which, read over the whole text, is not asked)
+  if ((shape.gate && !shape.gate(text)) || (!needed && !near && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   const cuts: (number | string)[] = []; // each mask's start, marker and end: the output is built at the end
   let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
-  const find = words ? nearWords(shape, words) : (shape.find ?? exec);
+  const find = near ?? shape.find ?? exec;
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
     const match = m[0];
@@ -269,18 +269,19 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
 
 /**
  * The next match of a shape's pattern from its `lastIndex`, as its `exec` finds it, where every match
- * holds a word of the shape's prefilter ending at most `reach` characters after its start, and the
- * words end at `ends` (in order): the starts up to `reach` before each word are tried (one sticky test,
- * the shortest prefix first: the leftmost match there; `reach` tests a word at most), and no other start
- * can match. A word whose starts were tried is not read again: matches are found in order.
+ * holds a word of the shape's prefilter `k` ending at most `reach` characters after its start, and a
+ * scan `found` where each word ends (./triggers.ts, in order): the starts up to `reach` before each word
+ * of `k` are tried (one sticky test, the shortest prefix first: the leftmost match there; words close
+ * together try some starts twice), and no other start can match. A word whose starts were tried is not
+ * read again: matches are found in order.
  */
-function nearWords(shape: Shape, ends: number[]) {
+function nearWords(shape: Shape, found: number[], k: number) {
   const reach = shape.reach!;
-  let w = 0;
+  let w = 1; // found[w] is where a word ends, found[w - 1] its prefilter
   return (pattern: RegExp, text: string) => {
     const near = (shape.near ??= compiled(new RegExp(`[^]{0,${reach}}?(?:${pattern.source})`, pattern.flags.replace("g", "y"))));
-    for (let start; w < ends.length; w++) {
-      if ((start = Math.max(pattern.lastIndex, ends[w] - reach)) >= ends[w]) continue;
+    for (let start; w < found.length; w += 2) {
+      if (found[w - 1] !== k || (start = Math.max(pattern.lastIndex, found[w] - reach)) >= found[w]) continue;
       near.lastIndex = start;
       if (near.test(text)) return (pattern.lastIndex = start), pattern.exec(text); // the match found above: the leftmost from there
     }
@@ -362,10 +363,9 @@ const shapesOf = (shapes: Shape[]) => {
       if (!(needed || hit[k])) continue;
       seen.joined = joins;
       // (where a word of its prefilter ends, for a shape whose matches start near one, where the scan read this text and knows)
-      let words: number[] | undefined = [];
-      for (let i = 0; i < found.length; i += 2) if (found[i] === k) words.push(found[i + 1]);
-      if (!shapes[k].reach || text !== scanned || words.includes(-1)) words = undefined; // (not known: the pattern is tried at every start)
-      const out = apply(text, shapes[k], needed || hit[k] > 1, seen, words); // (2: the prefilter holds; a gate is read still)
+      // (not told: the pattern is tried at every start; a copy: a check may redact in a call of its own)
+      const near = shapes[k].reach && text === scanned && found[0] >= 0 ? nearWords(shapes[k], found.slice(), k) : undefined;
+      const out = apply(text, shapes[k], needed || hit[k] > 1, seen, near); // (2: the prefilter holds; a gate is read still)
       if (out === text) continue;
       if (seen.joined) hit = scan(out);
       else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;

@@ -612,7 +612,6 @@ export const SHAPES: Shape[] = [
     pattern: /(?:hooks\.(?:slack|zapier)\.com\/(?:hooks\/)?\w{1,12}|hook\.(?:\w{2,4}\.)?(?:make|integromat)\.com|maker\.ifttt\.com\/(?:trigger\/[\w-]{1,64}\/(?:json\/)?with\/key|use)|\/api\/webhooks\/\d{6,20}|\/webhookb2)\/([\w@/-]{12}[\w@/-]*)|\/hooks\/(?=[a-z]{0,25}\d)([a-z\d]{26})(?![\w-]|\.\w)/g,
     group: [1, 2],
     needs: /hook|ifttt/,
-    reach: 12, // `/api/webhooks`
   },
   {
     // Authorization headers with or without a scheme; Bearer tokens anywhere

@@ -88,8 +88,9 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
   for (let c = 65; c <= 90; c++) columns[c] = columns[c + 32];
   // `last`, when given: for each prefilter, where the text holds none of its words after (the end of the
   // chunk its last word ends in; -1 where it has no words or the text none). `at`, when given: each word
-  // found, in order, as its prefilter's index and where the word ends in `text` (-1: not known, a chunk
-  // whose lower case is longer, İ's)
+  // found, in order, as its prefilter's index and where the word ends in `text`; all -1 where that is not
+  // told (a chunk whose lower case is longer, İ's, or a text dense with words, where a prefilter's pattern
+  // reads faster than a look at each word)
   return (text, last, at) => {
     const found = always.slice();
     // read in lower case and UTF-8, a chunk at a time: a loop over a string's characters runs at half
@@ -102,15 +103,16 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
       // ASCII, where a call that had never run stood, and optimized it again
       const lower = (written > chunk.length ? chunk : "").toLowerCase();
       const n = encoder.encodeInto(lower, bytes).written || written;
-      // where a word ends: past ASCII, the UTF-16 units of the bytes up to it, counted once as far as the last word needed
+      // where a word ends: the UTF-16 units of the bytes up to it, counted once as far as the last word needed
       let b = 0;
       let units = 0;
       for (let i = 0; i < n; i++) {
         s = table[s + columns[bytes[i]]];
         if (marks[s]) {
-          if (at && lower) while (b <= i) units += UNITS[bytes[b++]];
-          else units = i + 1;
-          for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK)), at?.push(k, lower.length > chunk.length ? -1 : from + units);
+          if (at) while (b <= i) units += UNITS[bytes[b++]];
+          for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK)), at?.push(k, from + units);
+          // (where a lower case is longer, İ's, or past a word in 64 characters: not told, all -1)
+          if (at && (lower.length > chunk.length || at.length > text.length >> 5)) at = void at.fill(-1);
         }
       }
     }
