@@ -219,14 +219,13 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
  * (`p\whsec_…` → `pwhsec_…`). An exec loop, not `replace` with a callback: V8 calls a replacer from
  * C++ at several times the cost of a match, and adversarial text matches every few characters.
  */
-export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }, near?: Shape["find"]): string {
-  // (`near`: a finder that reads only near the words of the prefilter, which, read over the whole text, is not asked)
-  if ((shape.gate && !shape.gate(text)) || (!needed && !near && shape.needs && !compiled(shape.needs).test(text))) return text;
+export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
+  if ((shape.gate && !shape.gate(text)) || (!needed && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   const cuts: (number | string)[] = []; // each mask's start, marker and end: the output is built at the end
   let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
-  const find = near ?? shape.find ?? exec;
+  const find = shape.find ?? exec;
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
     const match = m[0];
@@ -265,28 +264,6 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
   let out = "";
   for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 2] as number, i += 3) out += text.slice(at, cuts[i] as number) + cuts[i + 1];
   return out + text.slice(done);
-}
-
-/**
- * The next match of a shape's pattern from its `lastIndex`, as its `exec` finds it, where every match
- * holds a word of the shape's prefilter `k` ending at most `reach` characters after its start, and a
- * scan `found` where each word ends (./triggers.ts, in order): the starts up to `reach` before each word
- * of `k` are tried (one sticky test, the shortest prefix first: the leftmost match there; words close
- * together try some starts twice), and no other start can match. A word whose starts were tried is not
- * read again: matches are found in order.
- */
-function nearWords(shape: Shape, found: number[], k: number) {
-  const reach = shape.reach!;
-  let w = 1; // found[w] is where a word ends, found[w - 1] its prefilter
-  return (pattern: RegExp, text: string) => {
-    const near = (shape.near ??= compiled(new RegExp(`[^]{0,${reach}}?(?:${pattern.source})`, pattern.flags.replace("g", "y"))));
-    for (let start; w < found.length; w += 2) {
-      if (found[w - 1] !== k || (start = Math.max(pattern.lastIndex, found[w] - reach)) >= found[w]) continue;
-      near.lastIndex = start;
-      if (near.test(text)) return (pattern.lastIndex = start), pattern.exec(text); // the match found above: the leftmost from there
-    }
-    return (pattern.lastIndex = 0), null;
-  };
 }
 
 /** An operator that ends a value (`token:`), or that follows it after spaces (`api_key = `), read from the value's last character (sticky: no copy a match). */
@@ -346,26 +323,15 @@ function redactBlocks(text: string, manifest?: boolean, kind = true): string {
 const shapesOf = (shapes: Shape[]) => {
   let triggers: ReturnType<typeof triggersOf> | undefined; // built at the first use: a catalogue completed before it is never read
   let joins = false;
-  // the words the last scan found (each a prefilter's index and where it ends) and in which text
-  const found: number[] = [];
-  let scanned: string | undefined;
   // the shapes' prefilters, then a Secret's kind and the escapes (`redact` reads whether a text may hold them)
-  const scan = (text: string, last?: Int32Array) => {
-    triggers ??= (compileChecks(), (joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR]));
-    found.length = 0;
-    scanned = text;
-    return triggers(text, last, found);
-  };
+  const scan = (text: string, last?: Int32Array) => (triggers ??= (compileChecks(), (joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
   return [scan, (text: string, about?: boolean, hit = scan(text)): string => {
     const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
       seen.joined = joins;
-      // (where a word of its prefilter ends, for a shape whose matches start near one, where the scan read this text and knows)
-      // (not told: the pattern is tried at every start; a copy: a check may redact in a call of its own)
-      const near = shapes[k].reach && text === scanned && found[0] >= 0 ? nearWords(shapes[k], found.slice(), k) : undefined;
-      const out = apply(text, shapes[k], needed || hit[k] > 1, seen, near); // (2: the prefilter holds; a gate is read still)
+      const out = apply(text, shapes[k], needed || hit[k] > 1, seen); // (2: the prefilter holds; a gate is read still)
       if (out === text) continue;
       if (seen.joined) hit = scan(out);
       else for (let j = k + 1; j < hit.length; j++) hit[j] &&= 1;

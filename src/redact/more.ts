@@ -390,7 +390,6 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: /(?:sess(?:ion)?|sid)[\w.-]{0,20}=([^;\s"'\\&,]{8}[^;\s"'\\&,]*)/gi,
     group: [1],
     needs: /sess|sid/i,
-    reach: 4,
     gate: (t) => t.includes("="),
     valid: (v, before, after) => (/cookie/i.test(before) || after === ";") && !named(v),
   },
@@ -409,7 +408,6 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     pattern: /(?<![\w+/=-])(?:LS0tLS1CRUdJT|ew|ey|e3)[A-Za-z\d+/]{22}[A-Za-z\d+/]*={0,2}(?![\w+/=-])|(?:\bBasic\s{1,4}|["']auth["']\s{0,4}:\s{0,4}["'])([A-Za-z\d+/]{8}[A-Za-z\d+/]*={0,2})/g,
     group: [1],
     needs: /LS0tLS1CRUdJT|\bew|\bey|\be3|Basic|auth/,
-    reach: 13,
     valid: (v, _before, _after, _match, group) => {
       const text = decoded(v);
       return text !== undefined && holdsCredential(text, group === 1);

@@ -9,13 +9,6 @@ export interface Shape {
   random?: number[];
   /** Skip the pattern unless the text contains this (a cheap prefilter). */
   needs?: RegExp;
-  /**
-   * Every match holds a word of its prefilter (./triggers.ts) that ends at most this many characters after
-   * the match starts: where the scan knows where its words end, the pattern is tried only that far before each.
-   */
-  reach?: number;
-  /** Its pattern tried sticky from up to `reach` before a start (./index.ts `nearWords`), made at the first use. */
-  near?: RegExp;
   /** Skip the pattern unless this holds of the text (a prefilter read by hand, where a regex is slow). */
   gate?: (text: string) => boolean;
   /** The next match from `pattern.lastIndex`, as `exec` finds it, where by hand is faster (the pattern is tried only near what every match holds). */
@@ -135,7 +128,7 @@ const VALUE_RUN = runOf("+~-");
 
 const encoder = new TextEncoder();
 /** By a UTF-8 byte: the UTF-16 units its character takes if it leads one (a continuation: none). */
-export const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
+const UNITS = Uint8Array.from({ length: 256 }, (_, b) => (b < 128 || (b >= 192 && b < 240) ? 1 : b >= 240 ? 2 : 0));
 let coded: string | undefined;
 let codes = new Uint8Array(0);
 /**
@@ -519,7 +512,11 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
  * them holds 20 of base64's from its start (test/redact-equivalence.test.ts reads both from VENDOR).
  */
 export const VENDOR_REACH = 30;
-const STARTS = runOf("").map((_, c) => +new RegExp(VENDOR_START).test(String.fromCharCode(c)));
+/** The first two characters of every vendor token (test/redact-equivalence.test.ts reads them from VENDOR). */
+export const VENDOR_PAIRS = "AK AS AB AC A3 AI AT AP gh gl GR xo xa sk rk sq EA SK SG v1 da hf ap sn fm ZX sh hv s. dp dt .a ya 1/ sl pa oy ci LT cm sd ac 00";
+/** The same by `codesOf`'s codes, the first's shifted by 8: at a word start whose two are none (most), the alternation is not tried. */
+const PAIRS = new Uint8Array(1 << 16);
+for (const p of VENDOR_PAIRS.split(" ")) PAIRS[(p.charCodeAt(0) << 8) | p.charCodeAt(1)] = 1;
 
 /** The windows `nearToken` found last: in which text, each looked for from where. */
 const near = { text: "", w: -1, wFrom: 0, b: -1, bFrom: 0 };
@@ -549,7 +546,7 @@ function nearToken(pattern: RegExp, text: string): RegExpExecArray | null {
     const last = byWord ? lastWindow(c, w, 13, WORD) : Math.min(lastWindow(c, b, 20, BASE64), w < n ? w - VENDOR_REACH - 1 : n);
     for (let q = byWord ? Math.max(p, w - VENDOR_REACH) : b; q <= last; q++) {
       if (q > 0 && WORD_CHAR[c[q - 1]] === WORD_CHAR[c[q]]) continue; // no word start
-      if ((byWord && q >= w && q <= last - 11) || (STARTS[c[q]] && ((VENDOR_AT.lastIndex = q), VENDOR_AT.test(text)))) {
+      if ((byWord && q >= w && q <= last - 11) || (PAIRS[(c[q] << 8) | c[q + 1]] && ((VENDOR_AT.lastIndex = q), VENDOR_AT.test(text)))) {
         pattern.lastIndex = q;
         return pattern.exec(text); // the match at `q`: none starts before
       }
@@ -706,7 +703,6 @@ export const SHAPES: Shape[] = [
     random: [5],
     labels: [3, 4],
     needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // a word of every name above
-    reach: 14, // `encryption_key`
     // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
     // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
     // is a logprob's too) or after a bare space it must look random, or be a password as policies ask

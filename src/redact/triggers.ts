@@ -3,7 +3,6 @@
 // that holds none of a shape's, in either case, is not read by the shape at all. The prefilter itself
 // still runs where a word is found. Small texts are redacted by the hundred, and dozens of prefilter
 // scans of each cost several times the one scan here.
-import { UNITS } from "./shapes.js";
 
 /** An alternative's leading literals (a few escaped too), to the first a quantifier may drop: whether a prefilter is its words alone. */
 const LEADING = /^(?:(?:[\w :=<@~,'"-]|\\[.(])(?![?*{]))*/;
@@ -45,7 +44,7 @@ export function wordsOf(pattern: RegExp | undefined): string[] | undefined {
  * inside another too. A pattern of the catalogue's ~110 words, tried one by one at every position,
  * read text at a third of the speed (test/redact-scan.test.ts holds the two equal).
  */
-export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, last?: Int32Array, at?: number[]) => Uint8Array {
+export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, last?: Int32Array) => Uint8Array {
   const lists = prefilters.map(wordsOf);
   const always = Uint8Array.from(lists, (l) => +!l);
   const holds = prefilters.map((r) => (r?.ignoreCase && r.source.split("|").every((a) => LEADING.exec(a)![0] === a) ? 2 : 1));
@@ -87,11 +86,8 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
   // upper-case ASCII read as its lower case: a chunk of ASCII is read as it is, without toLowerCase
   for (let c = 65; c <= 90; c++) columns[c] = columns[c + 32];
   // `last`, when given: for each prefilter, where the text holds none of its words after (the end of the
-  // chunk its last word ends in; -1 where it has no words or the text none). `at`, when given: each word
-  // found, in order, as its prefilter's index and where the word ends in `text`; all -1 where that is not
-  // told (a chunk whose lower case is longer, İ's, or a text dense with words, where a prefilter's pattern
-  // reads faster than a look at each word)
-  return (text, last, at) => {
+  // chunk its last word ends in; -1 where it has no words or the text none)
+  return (text, last) => {
     const found = always.slice();
     // read in lower case and UTF-8, a chunk at a time: a loop over a string's characters runs at half
     // the speed once it has met strings of several kinds (sliced, joined, two-byte), one over bytes never
@@ -101,19 +97,10 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
       // (not ASCII: read again in lower case, İ's is longer, K's is ASCII.) Both calls run for every chunk,
       // an ASCII one's on "": V8 threw away this loop's optimized code at a fresh process's first text past
       // ASCII, where a call that had never run stood, and optimized it again
-      const lower = (written > chunk.length ? chunk : "").toLowerCase();
-      const n = encoder.encodeInto(lower, bytes).written || written;
-      // where a word ends: the UTF-16 units of the bytes up to it, counted once as far as the last word needed
-      let b = 0;
-      let units = 0;
+      const n = encoder.encodeInto((written > chunk.length ? chunk : "").toLowerCase(), bytes).written || written;
       for (let i = 0; i < n; i++) {
         s = table[s + columns[bytes[i]]];
-        if (marks[s]) {
-          if (at) while (b <= i) units += UNITS[bytes[b++]];
-          for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK)), at?.push(k, from + units);
-          // (where a lower case is longer, İ's, or past a word in 64 characters: not told, all -1)
-          if (at && (lower.length > chunk.length || at.length > text.length >> 5)) at = void at.fill(-1);
-        }
+        if (marks[s]) for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK));
       }
     }
     return found;
