@@ -1,7 +1,7 @@
 // Redaction's fast paths find exactly what their plain forms find: the hand-written escape scanner
 // against a plain reading (test/support/escapes-reference.ts), patterns rewritten for speed against
 // the patterns they replaced, the exec loop against `String.replace`, and the vendor tokens'
-// first-character gate against the catalogue, a window of a long text against the whole. Speed itself is measured by `npm run bench -- redact`.
+// first-character gate and first-two-characters table against the catalogue, a window of a long text against the whole. Speed itself is measured by `npm run bench -- redact`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall } from "../src/facts/call.js";
