@@ -512,11 +512,14 @@ function nearValue(pattern: RegExp, text: string): RegExpExecArray | null {
  * them holds 20 of base64's from its start (test/redact-equivalence.test.ts reads both from VENDOR).
  */
 export const VENDOR_REACH = 30;
-/** The first two characters of every vendor token (test/redact-equivalence.test.ts reads them from VENDOR). */
-export const VENDOR_PAIRS = "AK AS AB AC A3 AI AT AP gh gl GR xo xa sk rk sq EA SK SG v1 da hf ap sn fm ZX sh hv s. dp dt .a ya 1/ sl pa oy ci LT cm sd ac 00";
+/**
+ * The first two characters of every vendor token, each first one with the seconds it takes
+ * (test/redact-equivalence.test.ts reads them from VENDOR).
+ */
+export const VENDOR_PAIRS = "AKSBC3ITP EA GR LT SKG ZX .a 00 1/ ac ap ci cm da dpt fm ghl hfv oy pa rk sk.hlnqd v1 xoa ya";
 /** The same by `codesOf`'s codes, the first's shifted by 8: at a word start whose two are none (most), the alternation is not tried. */
 const PAIRS = new Uint8Array(1 << 16);
-for (const p of VENDOR_PAIRS.split(" ")) PAIRS[(p.charCodeAt(0) << 8) | p.charCodeAt(1)] = 1;
+for (const p of VENDOR_PAIRS.split(" ")) for (const c of p.slice(1)) PAIRS[(p.charCodeAt(0) << 8) | c.charCodeAt(0)] = 1;
 
 /** The windows `nearToken` found last: in which text, each looked for from where. */
 const near = { text: "", w: -1, wFrom: 0, b: -1, bFrom: 0 };
