@@ -1,14 +1,14 @@
 // Redaction's fast paths find exactly what their plain forms find: the hand-written escape scanner
 // against a plain reading (test/support/escapes-reference.ts), patterns rewritten for speed against
 // the patterns they replaced, the exec loop against `String.replace`, and the vendor tokens'
-// first-character gate against the catalogue, a window of a long text against the whole. Speed itself is measured by `npm run bench -- redact`.
+// first-character gate and first-two-characters table against the catalogue, a window of a long text against the whole. Speed itself is measured by `npm run bench -- redact`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall } from "../src/facts/call.js";
 import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
 import { apply, maskAt, namesAhead, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_REACH, VENDOR_START, bareToken, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_PAIRS, VENDOR_REACH, VENDOR_START, bareToken, token, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { ESCAPED_EXAMPLES, SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
 import { trajectories } from "./support/fixtures.js";
@@ -305,6 +305,35 @@ function atoms(seq: string): [atom: string, least: number][] {
   return out.filter(([atom]) => !/^\(\?<?[=!]|^\\b$/.test(atom)); // lookarounds and \b consume nothing
 }
 const inner = (group: string) => group.slice(group.startsWith("(?:") ? 3 : 1, -1);
+
+/**
+ * The first `n` characters of every match of `source` (fewer where a match is shorter), read by hand: each
+ * atom's characters, a group's alternatives, an optional atom both taken and skipped; look-arounds and `\b` consume none.
+ */
+function prefixes(source: string, n: number): Set<string> {
+  const out = new Set<string>();
+  for (const alt of splitTop(source)) {
+    let s = alt;
+    while (/^(?:\(\?<?[=!]|\\b)/.test(s)) s = s.slice(s[0] === "\\" ? 2 : closing(s, 0) + 1);
+    if (!n || !s) {
+      out.add("");
+      continue;
+    }
+    const end = atomEnd(s);
+    const q = /^(?:\{(\d+)(,?)(\d*)\}|[*+?])?/.exec(s.slice(end))!;
+    const least = q[0] === "" || q[0] === "+" ? 1 : q[1] ? Number(q[1]) : 0;
+    const most = q[0] === "" || q[0] === "?" ? 1 : q[0] === "*" || q[0] === "+" || (q[2] && !q[3]) ? Infinity : Number(q[3] || q[1]);
+    const atom = s.slice(0, end);
+    const after = s.slice(end + q[0].length);
+    if (!least) for (const p of prefixes(after, n)) out.add(p);
+    if (!most) continue;
+    // once taken, the atom again as often as it still may, then the rest
+    const again = most > 1 ? `(?:${atom}){${Math.max(0, least - 1)},${most === Infinity ? "" : most - 1}}` : "";
+    const heads = atom.startsWith("(") ? prefixes(inner(atom), n) : charsOf(atom);
+    for (const h of heads) for (const p of h.length >= n ? [""] : prefixes(again + after, n - h.length)) out.add((h + p).slice(0, n));
+  }
+  return out;
+}
 const charsOf = (atom: string) => (atom.startsWith("[") ? classChars(atom.slice(1, -1)) : atom.startsWith("\\") ? classChars(atom) : [atom]);
 /** The fewest characters a match of `source` has. */
 const leastLength = (source: string): number =>
@@ -419,6 +448,49 @@ describe("the vendor tokens' first-character gate", () => {
 
   it("reads first characters by hand as the regex engine does", () => {
     expect([...firstChars(String.raw`(?:AKIA|A3T[A-Z\d])x|[rs]k_|\.a|(?<=x{2})\.b|(?:hv[sbr]|s)\.`)].sort()).toEqual([".", "A", "h", "r", "s"]);
+  });
+
+  it("holds the first two characters of every vendor token in the catalogue (the finder's pair table)", () => {
+    const pairs = new Set(VENDOR_PAIRS.split(" ").flatMap((p) => [...p.slice(1)].map((c) => p[0] + c)));
+    const starts = new Set(splitTop(VENDOR).flatMap((alt) => [...prefixes(alt, 2)]));
+    expect(starts.size).toBeGreaterThan(30);
+    expect([...starts].filter((p) => !pairs.has(p))).toEqual([]);
+  });
+
+  it("reads first two characters by hand as the regex engine does", () => {
+    expect([...prefixes(String.raw`(?:AKIA|A3T[A-Z\d])x|[rs]k_|(?<=x{2})\.b|(?:hv[sbr]|s)\.|ab?c|d{2}|e[\dx]{1,3}|\bf+g`, 2)].sort()).toEqual(
+      [".b", "A3", "AK", "ac", "ab", "dd", "e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9", "ex", "fg", "ff", "hv", "rk", "s.", "sk"].sort(),
+    );
+  });
+
+  it("starts every string a vendor's format makes that the alternation takes (property)", () => {
+    const pairs = new Set(VENDOR_PAIRS.split(" ").flatMap((p) => [...p.slice(1)].map((c) => p[0] + c)));
+    const formats = splitTop(VENDOR).map((alt) => fc.stringMatching(new RegExp(`^(?:${alt.replace(/\\b|\(\?<?[=!][^()]*\)/g, "")})$`)));
+    fc.assert(
+      fc.property(fc.oneof(...formats), (t) => {
+        if (token(t)) expect(pairs.has(t.slice(0, 2)), t).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe("the vendor tokens' finder", () => {
+  it("finds exactly what the pattern's own exec finds, on text of tokens cut, glued to words and escapes (property)", () => {
+    const vendor = SHAPES.find((s) => s.pattern.source.includes(VENDOR_START))!;
+    const exhaustive = { ...vendor, find: undefined }; // the pattern's exec, tried at every start
+    const formats = splitTop(VENDOR).map((alt) => fc.stringMatching(new RegExp(`^(?:${alt.replace(/\\b|\(\?<?[=!][^()]*\)/g, "")})$`)));
+    const piece = fc.oneof(
+      { weight: 3, arbitrary: fc.oneof(...formats).chain((t) => fc.nat(t.length).map((cut) => t.slice(0, t.length - (cut % 3)))) },
+      { weight: 2, arbitrary: fc.constantFrom(" ", "-", "_", ".", "/", "=", '"', "\\n", "é", "x", "A", "s", "1", "%41", "\\u0041") },
+      { weight: 1, arbitrary: fc.stringMatching(/^[\w-]{1,30}$/) },
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }).map((p) => p.join("")), (t) => {
+        expect(apply(t, vendor)).toBe(apply(t, exhaustive));
+      }),
+      { numRuns: 1500 },
+    );
   });
 });
 
