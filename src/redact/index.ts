@@ -225,6 +225,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   const cuts: (number | string)[] = []; // each mask's start, marker and end: the output is built at the end
   let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
+  const read = seen?.within && seen.notes; // (a window's values read in their markers' places)
+  let q = 0; // the next of them
   const find = shape.find ?? exec;
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
@@ -239,6 +241,11 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     if (shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue; // the name's own match is next
+    if (read) {
+      // a value inside one is masked as the text has it, whatever the checks say: not judged again
+      while ((read[q + 1] as number) <= start) q += 3;
+      if ((read[q] as number) <= start && end <= (read[q + 1] as number)) continue;
+    }
     const marked = value.includes("…") || value.includes("REDACTED]");
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
     if (value === REDACTED && TOUCHES[text.charCodeAt(start - 1)] !== 1 && TOUCHES[text.charCodeAt(end)] !== 1 && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
@@ -278,6 +285,7 @@ type Notes = (number | string)[];
 interface Seen {
   joined: boolean;
   notes?: Notes;
+  within?: boolean;
 }
 
 /**
@@ -413,26 +421,29 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
   for (let r = 0; r < regions.length; r += 3) {
     if (r) (codes[n++] = 10), (codes[n++] = 0), (codes[n++] = 10);
     const at = n;
-    const read: Notes = [];
     let decoded = false;
     starts.push(at);
-    for (let i = regions[r], start = regions[r + 1], stop = regions[r + 2]; i < stop; i++) {
-      while ((notes[j] as number) < i) j += 3;
-      // (not a marker a token's characters touch: a rule reads on through it, `throughMarkers`, where it may not through the value)
-      if (notes[j] === i && (notes[j + 1] as number) <= stop && TOUCHES[text.charCodeAt(i - 1)] !== 1 && !runCode(text.charCodeAt(notes[j + 1] as number))) {
-        const value = notes[j + 2] as string;
-        read.push(n - at);
-        for (let k = 0, len = 0; k < value.length; k += len) codes[n++] = (len = unitAt(value, k, 0, value.length)) > 1 ? escapedAt(value, k) : value.charCodeAt(k);
-        read.push(n - at, "");
-        i = (notes[j + 1] as number) - 1;
-        continue;
+    while ((notes[j] as number) < regions[r]) j += 3;
+    for (let i = regions[r], start = regions[r + 1], stop = regions[r + 2], next = notes[j]; i < stop; i++) {
+      if (i === next) {
+        const [end, value] = notes.slice(j + 1, j + 3) as [number, string];
+        next = notes[(j += 3)];
+        // (a value names what follows it after a space: not a marker a token's characters or another marker
+        // touch, which a rule reads on through, `throughMarkers`, where it may not through the value)
+        if (end <= stop && TOUCHES[text.charCodeAt(i - 1)] !== 1 && text[i - 1] !== "]" && (text[end] === " " || text[end] === "\t")) {
+          const read = (spans[starts.length - 1] ??= []);
+          read.push(n - at);
+          for (let k = 0, len = 0; k < value.length; k += len) codes[n++] = (len = unitAt(value, k, 0, value.length)) > 1 ? escapedAt(value, k) : value.charCodeAt(k);
+          read.push(n - at, "");
+          i = end - 1;
+          continue;
+        }
       }
       const len = unitAt(text, i, start, stop);
       codes[n++] = len > 1 ? escapedAt(text, i) : text.charCodeAt(i);
       if (len > 1) (decoded = true), (i += len - 1);
     }
     if (!decoded || n - at < least) n = at;
-    spans.push(read);
   }
   const parts: string[] = [];
   for (let i = 0; i < n; i += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)) as unknown as number[]));
@@ -500,7 +511,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     const all = decodeAll(text, regions, least, starts, notes, spans);
     const windowAt = (w: number) => all.slice(starts[w], w + 1 < starts.length ? starts[w + 1] - 3 : all.length);
     // (a window with its marker where each value it reads in its place still stands: as the text has it)
-    const marked = (window: string, read: Notes) => {
+    const marked = (window: string, read: Notes = []) => {
       let out = "";
       for (let i = 0, at = 0; i <= read.length; at = read[i + 1] as number, i += 3) out += window.slice(at, read[i] as number) + (i < read.length ? REDACTED : "");
       return out;
@@ -521,7 +532,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
       if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(all)) || (shape.gate && !shape.gate(all))) return;
       const read = (w: number) => {
         const before = cleans[w] ?? windowAt(w);
-        const after = before && apply(before, shape, false, (noted[w] ??= { joined: false, notes: spans[w].slice() }));
+        const after = before && apply(before, shape, false, (noted[w] ??= { joined: false, notes: spans[w]?.slice(), within: true }));
         if (after === before) return;
         if (cleans[w] === undefined) changed.push(w);
         cleans[w] = after;
@@ -540,7 +551,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
       const window = marked(windowAt(w), spans[w]);
       // the values read are masked as the text has them; where a mask took part of one, the window is read again without them
       const notes = noted[w].notes;
-      const clean = notes ? marked(cleans[w], notes) : shapes.reduce((t, shape) => apply(t, shape), window);
+      const clean = !spans[w] ? cleans[w] : notes ? marked(cleans[w], notes) : shapes.reduce((t, shape) => apply(t, shape), window);
       // the stretch that changed, and where its ends stand in the text (its region read again to there)
       const [from, start, stop] = regions.slice(w * 3, w * 3 + 3);
       let head = 0;
