@@ -295,7 +295,9 @@ interface Seen {
 function follow(text: string, cuts: (number | string)[], notes: Notes): boolean {
   const old = notes.splice(0);
   for (let i = 0, j = 0, shift = 0; ; i += 3) {
-    const [from, marker, end] = i < cuts.length ? (cuts.slice(i, i + 3) as [number, string, number]) : [Infinity, "", 0];
+    const from = i < cuts.length ? (cuts[i] as number) : Infinity;
+    const marker = cuts[i + 1] as string;
+    const end = cuts[i + 2] as number;
     for (; (old[j + 1] as number) <= from; j += 3) notes.push((old[j] as number) + shift, (old[j + 1] as number) + shift, old[j + 2]);
     if (!marker) return true;
     for (; (old[j] as number) < end; j += 3) if ((old[j] as number) < from || (old[j + 1] as number) > end) return false;
@@ -426,7 +428,8 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
     while ((notes[j] as number) < regions[r]) j += 3;
     for (let i = regions[r], start = regions[r + 1], stop = regions[r + 2], next = notes[j]; i < stop; i++) {
       if (i === next) {
-        const [end, value] = notes.slice(j + 1, j + 3) as [number, string];
+        const end = notes[j + 1] as number;
+        const value = notes[j + 2] as string;
         next = notes[(j += 3)];
         // (a value names what follows it after a space: not a marker a token's characters or another marker
         // touch, which a rule reads on through, `throughMarkers`, where it may not through the value)
@@ -558,9 +561,11 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
       while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
       let tail = 0;
       while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+      // (walked once: the stretch's end from its start)
+      let t = from;
+      let k = 0;
       const inText = (i: number) => {
-        let t = from;
-        for (let k = 0; k < i; k++) t += unitAt(text, t, start, stop);
+        for (; k < i; k++) t += unitAt(text, t, start, stop);
         return t;
       };
       out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
