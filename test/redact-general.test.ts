@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
+import { redactor } from "../src/redact/index.js";
 import { ALNUM, randomStrings } from "./support/random.js";
 
 /** `secret` gone from `redact(text)`: no 8 characters of it past its first 6 (a vendor prefix may stay), fewer for a short one. */
@@ -274,6 +275,28 @@ describe("encoded forms, decoded before matching", () => {
         expect(hiddenDecoded(text, secret), `${text} → ${redact(text)}`).toBe(true);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it("reading masked values in their markers' places hides all that reading the markers hides (property)", () => {
+    redact("x"); // (the catalogue completed)
+    const { redactShapes, redactEncoded } = redactor.streamKit;
+    const part = fc.oneof(
+      fc.constantFrom("pw=", "password: ", "secret=", "api_key: ", "_key ", "=Bearer ", "Bearer ", "x-api-key: ", "sshpass -p ", "mysql -uroot -p", "token=", '"', " ", "\n", ":", "=", "[REDACTED]", "_PASSWORD="),
+      fc.tuple(randomStrings(8, 30, ALNUM), fc.nat(), fc.boolean()).map(([v, at, json]) => {
+        const i = at % v.length;
+        const code = v.charCodeAt(i).toString(16);
+        return v.slice(0, i) + (json ? `\\u00${code}` : `%${code}`) + v.slice(i + 1);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 2, maxLength: 9 }), (parts) => {
+        const text = parts.join("");
+        const before = decoded(redactEncoded(redactShapes(text))); // (no value read in its marker's place)
+        const after = decoded(redact(text));
+        for (const piece of after.match(/[A-Za-z0-9]{8,}/g) ?? []) expect(before.includes(piece) || !decoded(text).includes(piece), `${text} → ${redact(text)}`).toBe(true);
+      }),
+      { numRuns: 2000 },
     );
   });
 
