@@ -485,7 +485,8 @@ function windowsWith(pattern: RegExp, all: string, starts: number[]): number[] {
  */
 const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => Uint8Array, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
   const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
-  return (text: string, notes?: Notes): string => {
+  // `notes`: the values the shape pass masked; read in their markers' places by a second pass (`reading`)
+  const pass = (text: string, notes?: Notes, reading?: boolean): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
     // Regions first: raw context from `from`, decoded from `start` to `stop`
     const regions: number[] = [];
@@ -511,7 +512,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
     const starts: number[] = [];
     const spans: Notes[] = []; // where a window reads a masked value in its marker's place
-    const all = decodeAll(text, regions, least, starts, notes, spans);
+    const all = decodeAll(text, regions, least, starts, reading ? notes : [], spans);
     const windowAt = (w: number) => all.slice(starts[w], w + 1 < starts.length ? starts[w + 1] - 3 : all.length);
     // (a window with its marker where each value it reads in its place still stands: as the text has it)
     const marked = (window: string, read: Notes = []) => {
@@ -534,6 +535,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     shapes.forEach((shape, k) => {
       if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(all)) || (shape.gate && !shape.gate(all))) return;
       const read = (w: number) => {
+        if (reading && !spans[w]) return; // (read as it is by the first pass)
         const before = cleans[w] ?? windowAt(w);
         const after = before && apply(before, shape, false, (noted[w] ??= { joined: false, notes: spans[w]?.slice(), within: true }));
         if (after === before) return;
@@ -550,11 +552,12 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     });
     let out = "";
     let at = 0; // text before `at` is written
+    const cuts: (number | string)[] = []; // each stretch's start, what stands there, its end (the notes follow them)
     for (const w of changed.sort((a, b) => a - b)) {
       const window = marked(windowAt(w), spans[w]);
-      // the values read are masked as the text has them; where a mask took part of one, the window is read again without them
-      const notes = noted[w].notes;
-      const clean = !spans[w] ? cleans[w] : notes ? marked(cleans[w], notes) : shapes.reduce((t, shape) => apply(t, shape), window);
+      // the values read are masked as the text has them (left as they were where a mask took part of one)
+      const read = noted[w].notes;
+      const clean = !reading ? cleans[w] : read ? marked(cleans[w], read) : window;
       // the stretch that changed, and where its ends stand in the text (its region read again to there)
       const [from, start, stop] = regions.slice(w * 3, w * 3 + 3);
       let head = 0;
@@ -568,11 +571,16 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
         for (; k < i; k++) t += unitAt(text, t, start, stop);
         return t;
       };
-      out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
-      at = inText(window.length - tail);
+      cuts.push(inText(head), clean.slice(head, clean.length - tail));
+      out += text.slice(at, cuts[cuts.length - 2] as number) + cuts[cuts.length - 1];
+      cuts.push((at = inText(window.length - tail)));
     }
-    return out + text.slice(at);
+    out += text.slice(at);
+    // a second pass reads the values where the first left their markers: it only masks more, its checks
+    // judging a value where the first judged a marker's stand-in (a value that ran into the marker)
+    return !reading && notes?.length && follow(text, cuts, notes) ? pass(out, notes, true) : out;
   };
+  return pass;
 };
 
 /**
