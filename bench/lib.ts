@@ -224,8 +224,12 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * (`password: token: <key>`, `password: api_key = <key>`): the rule reads on from it, and the second
  * name's value is masked, where it was left with no name before it (~80 framed corpus lines leaked so);
  * a bearer token's scheme word is no value.
+ * Round 13 (leak) +~600 B (guard +600), over the lane's 300 B on purpose, for the lead to weigh: the shape
+ * pass notes each value it masks (its marker followed through every later mask), and a second escape
+ * pass reads it in its marker's place, so an escaped run a masked word named is read with its name
+ * (`pw=_key FKJl3w\u0034…`, `client_secret=sshpass -p …`): the review's fuzz, leaking texts 91 → 50.
  */
-const TOTAL_COMPACT = 53_160;
+const TOTAL_COMPACT = 53_760;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },
