@@ -230,8 +230,12 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * Round 13 (engine) +~120 B (guard +125: 53,240 → 53,365 with the draft's): the vendor tokens' finder tries their alternation only at a word start
  * whose first two characters start one of them (a table of pairs): the texts a pass redacts ~0.1 ms less CPU
  * (32k: 1.29 -> 1.20 ms, 128k: 1.47 -> 1.33; a whole pass within its noise).
+ * Round 13 (leak) +~600 B (guard +600: 53,365 → 53,965 with the draft's and the engine's), over the lane's 300 B on purpose, for the lead to weigh: the shape
+ * pass notes each value it masks (its marker followed through every later mask), and a second escape
+ * pass reads it in its marker's place, so an escaped run a masked word named is read with its name
+ * (`pw=_key FKJl3w\u0034…`, `client_secret=sshpass -p …`): the review's fuzz, leaking texts 91 → 50.
  */
-const TOTAL_COMPACT = 53_365;
+const TOTAL_COMPACT = 53_965;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -219,12 +219,14 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
  * (`p\whsec_…` → `pwhsec_…`). An exec loop, not `replace` with a callback: V8 calls a replacer from
  * C++ at several times the cost of a match, and adversarial text matches every few characters.
  */
-export function apply(text: string, shape: Shape, needed = false, seen?: { joined: boolean }): string {
+export function apply(text: string, shape: Shape, needed = false, seen?: Seen): string {
   if ((shape.gate && !shape.gate(text)) || (!needed && shape.needs && !compiled(shape.needs).test(text))) return text;
   const pattern = compiled(shape.lite && !compiled(shape.lite[0]).test(text) ? shape.lite[1] : shape.pattern);
   const cuts: (number | string)[] = []; // each mask's start, marker and end: the output is built at the end
   let done = 0; // where the last mask ends
   let csrf: boolean | undefined; // whether the text names CSRF at all: asked once, at the first match
+  const read = seen?.within && seen.notes; // (a window's values read in their markers' places)
+  let q = 0; // the next of them
   const find = shape.find ?? exec;
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = find(pattern, text)) {
@@ -239,6 +241,11 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     if (shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue; // the name's own match is next
+    if (read) {
+      // a value inside one is masked as the text has it, whatever the checks say: not judged again
+      while ((read[q + 1] as number) <= start) q += 3;
+      if ((read[q] as number) <= start && end <= (read[q + 1] as number)) continue;
+    }
     const marked = value.includes("…") || value.includes("REDACTED]");
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
     if (value === REDACTED && TOUCHES[text.charCodeAt(start - 1)] !== 1 && TOUCHES[text.charCodeAt(end)] !== 1 && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
@@ -261,9 +268,42 @@ export function apply(text: string, shape: Shape, needed = false, seen?: { joine
     cuts.push(Math.max(done, from), marker, (done = end));
   }
   if (!done) return text;
+  // (where a mask took part of a value and not the whole, none is read: as before values were noted)
+  if (seen?.notes && !follow(text, cuts, seen.notes)) seen.notes = (seen.notes.length = 0) || undefined;
   let out = "";
   for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 2] as number, i += 3) out += text.slice(at, cuts[i] as number) + cuts[i + 1];
   return out + text.slice(done);
+}
+
+/**
+ * Each masked value's marker where the escape pass reads it (its start, its end, the value), in order:
+ * a value may name the escaped run after it (`pwd=Bearer eyJm%43…`, `client_secret=sshpass -p …`),
+ * which the escape pass, reading after the shapes, would find with no name before it.
+ */
+type Notes = (number | string)[];
+/** What `apply` tells its caller (`joined`), and the notes it moves past its masks. */
+interface Seen {
+  joined: boolean;
+  notes?: Notes;
+  within?: boolean;
+}
+
+/**
+ * `notes` moved past `cuts`, `apply`'s masks of `text`, and each value masked whole noted (one that
+ * swallowed a noted value holds its marker); false where a mask took part of a noted value.
+ */
+function follow(text: string, cuts: (number | string)[], notes: Notes): boolean {
+  const old = notes.splice(0);
+  for (let i = 0, j = 0, shift = 0; ; i += 3) {
+    const from = i < cuts.length ? (cuts[i] as number) : Infinity;
+    const marker = cuts[i + 1] as string;
+    const end = cuts[i + 2] as number;
+    for (; (old[j + 1] as number) <= from; j += 3) notes.push((old[j] as number) + shift, (old[j + 1] as number) + shift, old[j + 2]);
+    if (!marker) return true;
+    for (; (old[j] as number) < end; j += 3) if ((old[j] as number) < from || (old[j + 1] as number) > end) return false;
+    if (marker === REDACTED) notes.push(from + shift, from + shift + marker.length, text.slice(from, end));
+    shift += marker.length - end + from;
+  }
 }
 
 /** An operator that ends a value (`token:`), or that follows it after spaces (`api_key = `), read from the value's last character (sticky: no copy a match). */
@@ -325,8 +365,9 @@ const shapesOf = (shapes: Shape[]) => {
   let joins = false;
   // the shapes' prefilters, then a Secret's kind and the escapes (`redact` reads whether a text may hold them)
   const scan = (text: string, last?: Int32Array) => (triggers ??= (compileChecks(), (joins = shapes.some((s) => wordsOf(s.needs)?.some((w) => "redacted".includes(w)))), triggersOf([...shapes.map((s) => s.needs), KUBERNETES_DATA.needs, ESCAPE_NEAR])))(text, last);
-  return [scan, (text: string, about?: boolean, hit = scan(text)): string => {
-    const seen = { joined: false }; // this call's own: a check may redact (./more.ts) in a call of its own
+  return [scan, (text: string, about?: boolean, hit = scan(text), notes?: Notes): string => {
+    // this call's own: a check may redact (./more.ts) in a call of its own; values noted where the escape pass reads after it
+    const seen: Seen = { joined: false, notes: hit[shapes.length + 1] ? notes : undefined };
     for (let k = 0; k < shapes.length; k++) {
       const needed = about && shapes[k].context;
       if (!(needed || hit[k])) continue;
@@ -372,17 +413,35 @@ function unitAt(text: string, i: number, start: number, stop: number): number {
  * character from `start` on decoded) joined by "\n\0\n", each a window starting at `starts`; a region
  * without an escape decoded, or shorter than `least` decoded, is an empty one (nothing to find). Written
  * a char code at a time and made a string once: a string a window, its pieces, and where each escape
- * stood were most of escape-dense text's cost, and its windows are mostly never read.
+ * stood were most of escape-dense text's cost, and its windows are mostly never read. A value noted
+ * (`notes`) is read, decoded, in its marker's place; `spans` gets where each stands in its window.
  */
-function decodeAll(text: string, regions: number[], least: number, starts: number[]): string {
-  const codes = new Uint16Array(text.length + regions.length);
+function decodeAll(text: string, regions: number[], least: number, starts: number[], notes: Notes = [], spans: Notes[] = []): string {
+  const codes = new Uint16Array(text.length + regions.length + notes.join("").length); // (the values' lengths, and more)
   let n = 0;
+  let j = 0; // the next note
   for (let r = 0; r < regions.length; r += 3) {
     if (r) (codes[n++] = 10), (codes[n++] = 0), (codes[n++] = 10);
     const at = n;
     let decoded = false;
     starts.push(at);
-    for (let i = regions[r], start = regions[r + 1], stop = regions[r + 2]; i < stop; i++) {
+    while ((notes[j] as number) < regions[r]) j += 3;
+    for (let i = regions[r], start = regions[r + 1], stop = regions[r + 2], next = notes[j]; i < stop; i++) {
+      if (i === next) {
+        const end = notes[j + 1] as number;
+        const value = notes[j + 2] as string;
+        next = notes[(j += 3)];
+        // (a value names what follows it after a space: not a marker a token's characters or another marker
+        // touch, which a rule reads on through, `throughMarkers`, where it may not through the value)
+        if (end <= stop && TOUCHES[text.charCodeAt(i - 1)] !== 1 && text[i - 1] !== "]" && (text[end] === " " || text[end] === "\t")) {
+          const read = (spans[starts.length - 1] ??= []);
+          read.push(n - at);
+          for (let k = 0, len = 0; k < value.length; k += len) codes[n++] = (len = unitAt(value, k, 0, value.length)) > 1 ? escapedAt(value, k) : value.charCodeAt(k);
+          read.push(n - at, "");
+          i = end - 1;
+          continue;
+        }
+      }
       const len = unitAt(text, i, start, stop);
       codes[n++] = len > 1 ? escapedAt(text, i) : text.charCodeAt(i);
       if (len > 1) (decoded = true), (i += len - 1);
@@ -426,7 +485,8 @@ function windowsWith(pattern: RegExp, all: string, starts: number[]): number[] {
  */
 const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => Uint8Array, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
   const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
-  return (text: string): string => {
+  // `notes`: the values the shape pass masked; read in their markers' places by a second pass (`reading`)
+  const pass = (text: string, notes?: Notes, reading?: boolean): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
     // Regions first: raw context from `from`, decoded from `start` to `stop`
     const regions: number[] = [];
@@ -451,8 +511,15 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
     const starts: number[] = [];
-    const all = decodeAll(text, regions, least, starts);
+    const spans: Notes[] = []; // where a window reads a masked value in its marker's place
+    const all = decodeAll(text, regions, least, starts, reading ? notes : [], spans);
     const windowAt = (w: number) => all.slice(starts[w], w + 1 < starts.length ? starts[w + 1] - 3 : all.length);
+    // (a window with its marker where each value it reads in its place still stands: as the text has it)
+    const marked = (window: string, read: Notes = []) => {
+      let out = "";
+      for (let i = 0, at = 0; i <= read.length; at = read[i + 1] as number, i += 3) out += window.slice(at, read[i] as number) + (i < read.length ? REDACTED : "");
+      return out;
+    };
     // (the trigger scan first: one pass over them, where each prefilter tried would read them all). A
     // shape that finds nothing in them joined finds nothing in any: a match in one is one in the whole,
     // where its ends meet a line break rather than the text's ends, which only `^` and `$` (without
@@ -463,12 +530,14 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     // (escape-dense text has thousands of windows, a call of `apply` each), and in every window a shape
     // before it changed: a mask can make a match there (a value read on through a marker)
     const cleans: string[] = []; // the windows a shape changed, as they are now
+    const noted: Seen[] = []; // where the values they read stand in them now (none: a mask took part of one)
     const changed: number[] = [];
     shapes.forEach((shape, k) => {
       if (!hit[k] || (hit[k] < 2 && shape.needs && !shape.needs.test(all)) || (shape.gate && !shape.gate(all))) return;
       const read = (w: number) => {
+        if (reading && !spans[w]) return; // (read as it is by the first pass)
         const before = cleans[w] ?? windowAt(w);
-        const after = before && apply(before, shape);
+        const after = before && apply(before, shape, false, (noted[w] ??= { joined: false, notes: spans[w]?.slice(), within: true }));
         if (after === before) return;
         if (cleans[w] === undefined) changed.push(w);
         cleans[w] = after;
@@ -483,25 +552,35 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     });
     let out = "";
     let at = 0; // text before `at` is written
+    const cuts: (number | string)[] = []; // each stretch's start, what stands there, its end (the notes follow them)
     for (const w of changed.sort((a, b) => a - b)) {
-      const window = windowAt(w);
-      const clean = cleans[w];
+      const window = marked(windowAt(w), spans[w]);
+      // the values read are masked as the text has them (left as they were where a mask took part of one)
+      const read = noted[w].notes;
+      const clean = !reading ? cleans[w] : read ? marked(cleans[w], read) : window;
       // the stretch that changed, and where its ends stand in the text (its region read again to there)
       const [from, start, stop] = regions.slice(w * 3, w * 3 + 3);
       let head = 0;
       while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
       let tail = 0;
       while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
+      // (walked once: the stretch's end from its start)
+      let t = from;
+      let k = 0;
       const inText = (i: number) => {
-        let t = from;
-        for (let k = 0; k < i; k++) t += unitAt(text, t, start, stop);
+        for (; k < i; k++) t += unitAt(text, t, start, stop);
         return t;
       };
-      out += text.slice(at, inText(head)) + clean.slice(head, clean.length - tail);
-      at = inText(window.length - tail);
+      cuts.push(inText(head), clean.slice(head, clean.length - tail));
+      out += text.slice(at, cuts[cuts.length - 2] as number) + cuts[cuts.length - 1];
+      cuts.push((at = inText(window.length - tail)));
     }
-    return out + text.slice(at);
+    out += text.slice(at);
+    // a second pass reads the values where the first left their markers: it only masks more, its checks
+    // judging a value where the first judged a marker's stand-in (a value that ran into the marker)
+    return !reading && notes?.length && follow(text, cuts, notes) ? pass(out, notes, true) : out;
   };
+  return pass;
 };
 
 /**
@@ -519,11 +598,12 @@ function kitOf(shapes: Shape[]) {
       let hit = scan(text);
       const blocked = redactBlocks(text, false, hit[kind] > 0);
       if (blocked !== text) hit = scan(blocked);
-      const out = redactShapes(blocked, false, hit);
-      return hit[escapes] ? redactEncoded(out) : out;
+      const notes: Notes = [];
+      const out = redactShapes(blocked, false, hit, notes);
+      return hit[escapes] ? redactEncoded(out, notes) : out;
     },
     /** A window of a longer text, redacted as the whole would redact it, given whether the whole is a Secret manifest and holds a `context` shape's context. */
-    redactWindow: (text: string, manifest: boolean, about?: boolean) => redactEncoded(redactShapes(redactBlocks(text, manifest), about)),
+    redactWindow: (text: string, manifest: boolean, about?: boolean, notes: Notes = []) => redactEncoded(redactShapes(redactBlocks(text, manifest), about, undefined, notes), notes),
     redactShapes,
     apply,
     redactEncoded,
