@@ -417,7 +417,9 @@ function unitAt(text: string, i: number, start: number, stop: number): number {
  * (`notes`) is read, decoded, in its marker's place; `spans` gets where each stands in its window.
  */
 function decodeAll(text: string, regions: number[], least: number, starts: number[], notes: Notes = [], spans: Notes[] = []): string {
-  const codes = new Uint16Array(text.length + regions.length + notes.join("").length); // (the values' lengths, and more)
+  let size = text.length + regions.length; // (the separators, and the values read: no longer than they)
+  for (let j = 2; j < notes.length; j += 3) size += (notes[j] as string).length;
+  const codes = new Uint16Array(size);
   let n = 0;
   let j = 0; // the next note
   for (let r = 0; r < regions.length; r += 3) {
@@ -436,7 +438,8 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
         if (end <= stop && TOUCHES[text.charCodeAt(i - 1)] !== 1 && text[i - 1] !== "]" && (text[end] === " " || text[end] === "\t")) {
           const read = (spans[starts.length - 1] ??= []);
           read.push(n - at);
-          for (let k = 0, len = 0; k < value.length; k += len) codes[n++] = (len = unitAt(value, k, 0, value.length)) > 1 ? escapedAt(value, k) : value.charCodeAt(k);
+          if (value.includes("%") || value.includes("\\")) for (let k = 0, len = 0; k < value.length; k += len) codes[n++] = (len = unitAt(value, k, 0, value.length)) > 1 ? escapedAt(value, k) : value.charCodeAt(k);
+          else for (let k = 0; k < value.length; k++) codes[n++] = value.charCodeAt(k); // (no escape in it)
           read.push(n - at, "");
           i = end - 1;
           continue;
@@ -476,6 +479,41 @@ function windowsWith(pattern: RegExp, all: string, starts: number[]): number[] {
 }
 
 /**
+ * The escape windows' regions of `text`, each raw context from `from`, decoded from `start` to `stop`:
+ * a run of token characters around an escape, 48 characters before it and the rest of its line after
+ * it (64 characters, and the token running on past them), overlapping windows joined. Runs are scanned
+ * once, and line breaks found once each (escapes every few characters reread no line).
+ */
+export function regionsOf(text: string): number[] {
+  const regions: number[] = [];
+  let ran = 0; // where the last run ended
+  let before = -1; // the last line break before the run
+  let after = -1; // the first at or after it (the text's length: none)
+  // (by where each escape ends, which `test` gives without a match to build: `%XX` or `\u00XX`)
+  for (ESCAPE.lastIndex = 0; ESCAPE.test(text); ) {
+    let s = ESCAPE.lastIndex - (text.charCodeAt(ESCAPE.lastIndex - 3) === 37 ? 3 : 6);
+    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
+    RUN_ON.lastIndex = ESCAPE.lastIndex;
+    RUN_ON.test(text);
+    const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
+    if (e - s < 8) continue; // decoded, under 6 characters: no secret
+    while (after < s) {
+      before = after;
+      after = text.indexOf("\n", after + 1);
+      if (after < 0) after = text.length;
+    }
+    // the rest of the line: 64 characters, and the token running on past them (never half of it)
+    let end = Math.min(text.length, e + 64);
+    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
+    end = Math.min(end, after); // (a run holds no line break: `after` is past it)
+    const f = Math.max(s - 48, before + 1);
+    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
+    else regions.push(f, s, end);
+  }
+  return regions;
+}
+
+/**
  * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
  * redirect). Each run of token characters around an escape has a window: the run, what follows it on
  * its line (64 characters and the token they end in) and 48 characters before it. Windows that overlap
@@ -488,26 +526,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
   // `notes`: the values the shape pass masked; read in their markers' places by a second pass (`reading`)
   const pass = (text: string, notes?: Notes, reading?: boolean): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
-    // Regions first: raw context from `from`, decoded from `start` to `stop`
-    const regions: number[] = [];
-    let ran = 0; // where the last run ended: runs are scanned once
-    // (by where each escape ends, which `test` gives without a match to build: `%XX` or `\u00XX`)
-    for (ESCAPE.lastIndex = 0; ESCAPE.test(text); ) {
-      let s = ESCAPE.lastIndex - (text.charCodeAt(ESCAPE.lastIndex - 3) === 37 ? 3 : 6);
-      while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
-      RUN_ON.lastIndex = ESCAPE.lastIndex;
-      RUN_ON.test(text);
-      const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
-      if (e - s < 8) continue; // decoded, under 6 characters: no secret
-      // the rest of the line: 64 characters, and the token running on past them (never half of it)
-      let end = Math.min(text.length, e + 64);
-      while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
-      for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
-      let f = s;
-      while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
-      if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
-      else regions.push(f, s, end);
-    }
+    const regions = regionsOf(text);
     // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
     const starts: number[] = [];
