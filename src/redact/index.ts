@@ -445,8 +445,9 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
           continue;
         }
       }
-      const len = unitAt(text, i, start, stop);
-      codes[n++] = len > 1 ? escapedAt(text, i) : text.charCodeAt(i);
+      const c = text.charCodeAt(i);
+      const len = c === 37 || c === 92 ? unitAt(text, i, start, stop) : 1; // (only a "%" or a backslash starts an escape)
+      codes[n++] = len > 1 ? escapedAt(text, i) : c;
       if (len > 1) (decoded = true), (i += len - 1);
     }
     if (!decoded || n - at < least) n = at;
