@@ -1,11 +1,13 @@
 // The escape pass's regions (`regionsOf`) find each window's line break once, where main read every
 // window's characters for one: the same regions on text built to put breaks, escapes and runs
-// everywhere a window's ends may fall (test/support/escape-regions-reference.ts).
+// everywhere a window's ends may fall (test/support/escape-regions-reference.ts). Its decoded windows
+// are made a string by TextDecoder: the same text as `fromCharCode` made, odd characters included.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { regionsOf } from "../src/redact/index.js";
+import { redactEncoded, redactShapes, regionsOf } from "../src/redact/index.js";
 import { ESCAPED_EXAMPLES } from "./support/adversarial.js";
 import { regionsReference } from "./support/escape-regions-reference.js";
+import { encodedReference } from "./support/escapes-reference.js";
 import { trajectories } from "./support/fixtures.js";
 
 const runs = (n: number) => fc.stringMatching(new RegExp(`^[A-Za-z\\d+/=._-]{0,${n}}$`));
@@ -41,5 +43,28 @@ describe("the escape pass's regions", () => {
     const texts = [ESCAPED_EXAMPLES.join("\n"), ...trajectories().map((t) => JSON.stringify(t.messages))];
     for (const t of texts) expect(regionsOf(t)).toEqual(regionsReference(t));
     expect(texts.some((t) => regionsOf(t).length > 0)).toBe(true);
+  });
+});
+
+describe("the escape pass's decoded windows", () => {
+  // (made a string by TextDecoder where it can: an unpaired surrogate, a byte order mark or U+FFFD
+  // itself must come out as the text has it, as `fromCharCode` makes them)
+  const odd = fc.constantFrom("\uD800", "\uDC00", "\uD83D\uDE00", "\uFEFF", "\uFFFD", "é", "\u2026");
+  const withOdd = fc.array(fc.oneof(piece, odd, fc.constantFrom("password=a%41", "token: x\\u0041")), { maxLength: 30 }).map((p) => p.join(""));
+  it("are the reference's on text with unpaired surrogates, byte order marks and U+FFFD", () => {
+    fc.assert(
+      fc.property(withOdd, (t) => {
+        expect(redactEncoded(t)).toBe(encodedReference(t, redactShapes));
+      }),
+      { numRuns: 1000 },
+    );
+    // (between two masks of one window the decoded text stands in: an odd character there is written)
+    const between = fc.tuple(odd, fc.constantFrom("token=ab%41cdefgh12 ", "password=x\\u0041yz9 "), fc.constantFrom("pwd=Q%41zzzz99w", "secret: k%41mmmmm7")).map(([o, a, b]) => a + o + " " + b);
+    fc.assert(
+      fc.property(between, (t) => {
+        expect(redactEncoded(t)).toBe(encodedReference(t, redactShapes));
+      }),
+    );
+    for (const t of ["\uFEFFab%41cdefgh", "token=ab%41cdefgh12 \uD800 pwd=Q%41zzzz99w", "ab%41cdefg\uFFFDhij"]) expect(redactEncoded(t)).toBe(encodedReference(t, redactShapes));
   });
 });

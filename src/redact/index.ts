@@ -438,8 +438,11 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
         if (end <= stop && TOUCHES[text.charCodeAt(i - 1)] !== 1 && text[i - 1] !== "]" && (text[end] === " " || text[end] === "\t")) {
           const read = (spans[starts.length - 1] ??= []);
           read.push(n - at);
-          if (value.includes("%") || value.includes("\\")) for (let k = 0, len = 0; k < value.length; k += len) codes[n++] = (len = unitAt(value, k, 0, value.length)) > 1 ? escapedAt(value, k) : value.charCodeAt(k);
-          else for (let k = 0; k < value.length; k++) codes[n++] = value.charCodeAt(k); // (no escape in it)
+          for (let k = 0, len = 1; k < value.length; k += len) {
+            const c = value.charCodeAt(k);
+            len = c === 37 || c === 92 ? unitAt(value, k, 0, value.length) : 1;
+            codes[n++] = len > 1 ? escapedAt(value, k) : c;
+          }
           read.push(n - at, "");
           i = end - 1;
           continue;
@@ -452,6 +455,18 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
     }
     if (!decoded || n - at < least) n = at;
   }
+  return stringOf(codes, n);
+}
+
+let utf16: TextDecoder | null | undefined; // (made at the first use: none where the platform stores UTF-16 big-endian)
+/**
+ * The first `n` char codes of `codes` as a string: decoded as UTF-16 (at twice `fromCharCode`'s speed),
+ * or, where that turned an unpaired surrogate into U+FFFD, made by `fromCharCode` a piece at a time.
+ */
+function stringOf(codes: Uint16Array, n: number): string {
+  utf16 ??= new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? new TextDecoder("utf-16le", { ignoreBOM: true }) : null;
+  const decoded = utf16?.decode(codes.subarray(0, n));
+  if (decoded !== undefined && !decoded.includes("\uFFFD")) return decoded;
   const parts: string[] = [];
   for (let i = 0; i < n; i += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)) as unknown as number[]));
   return parts.join("");

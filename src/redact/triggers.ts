@@ -85,6 +85,9 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
   }
   // upper-case ASCII read as its lower case: a chunk of ASCII is read as it is, without toLowerCase
   for (let c = 65; c <= 90; c++) columns[c] = columns[c + 32];
+  // (the chunk each state's words were last noted in: once a chunk, where words recur every few characters)
+  const noted = new Uint32Array(kids.length);
+  let chunks = 0;
   // `last`, when given: for each prefilter, where the text holds none of its words after (the end of the
   // chunk its last word ends in; -1 where it has no words or the text none)
   return (text, last) => {
@@ -93,6 +96,7 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
     // the speed once it has met strings of several kinds (sliced, joined, two-byte), one over bytes never
     for (let from = 0, s = 0; from < text.length; from += CHUNK) {
       const chunk = text.slice(from, from + CHUNK);
+      const at = ++chunks;
       const written = encoder.encodeInto(chunk, bytes).written;
       // (not ASCII: read again in lower case, İ's is longer, K's is ASCII.) Both calls run for every chunk,
       // an ASCII one's on "": V8 threw away this loop's optimized code at a fresh process's first text past
@@ -100,7 +104,10 @@ export function triggersOf(prefilters: (RegExp | undefined)[]): (text: string, l
       const n = encoder.encodeInto((written > chunk.length ? chunk : "").toLowerCase(), bytes).written || written;
       for (let i = 0; i < n; i++) {
         s = table[s + columns[bytes[i]]];
-        if (marks[s]) for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK));
+        if (marks[s] && noted[s / width] !== at) {
+          noted[s / width] = at;
+          for (const k of ends[s / width]) (found[k] = holds[k]), last && (last[k] = Math.min(text.length, from + CHUNK));
+        }
       }
     }
     return found;
