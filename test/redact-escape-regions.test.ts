@@ -47,8 +47,8 @@ describe("the escape pass's regions", () => {
 });
 
 describe("the escape pass's decoded windows", () => {
-  // (made a string by TextDecoder where it can: an unpaired surrogate, a byte order mark or U+FFFD
-  // itself must come out as the text has it, as `fromCharCode` makes them)
+  // (made a string by a fatal TextDecoder, else by `fromCharCode`: an unpaired surrogate, a byte order
+  // mark or U+FFFD must come out as the text has it)
   const odd = fc.constantFrom("\uD800", "\uDC00", "\uD83D\uDE00", "\uFEFF", "\uFFFD", "é", "\u2026");
   const withOdd = fc.array(fc.oneof(piece, odd, fc.constantFrom("password=a%41", "token: x\\u0041")), { maxLength: 30 }).map((p) => p.join(""));
   it("are the reference's on text with unpaired surrogates, byte order marks and U+FFFD", () => {

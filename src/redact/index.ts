@@ -461,12 +461,15 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
 let utf16: TextDecoder | null | undefined; // (made at the first use: none where the platform stores UTF-16 big-endian)
 /**
  * The first `n` char codes of `codes` as a string: decoded as UTF-16 (at twice `fromCharCode`'s speed),
- * or, where that turned an unpaired surrogate into U+FFFD, made by `fromCharCode` a piece at a time.
+ * or, where they hold an unpaired surrogate (the decoder, fatal, throws), made by `fromCharCode` a piece at a time.
  */
 function stringOf(codes: Uint16Array, n: number): string {
-  utf16 ??= new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? new TextDecoder("utf-16le", { ignoreBOM: true }) : null;
-  const decoded = utf16?.decode(codes.subarray(0, n));
-  if (decoded !== undefined && !decoded.includes("\uFFFD")) return decoded;
+  utf16 ??= new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true }) : null;
+  try {
+    if (utf16) return utf16.decode(codes.subarray(0, n));
+  } catch {
+    // (an unpaired surrogate: made below)
+  }
   const parts: string[] = [];
   for (let i = 0; i < n; i += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)) as unknown as number[]));
   return parts.join("");
