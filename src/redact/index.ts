@@ -237,7 +237,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    const start = at + (group ? match.lastIndexOf(value) : 0);
+    const start = at + (!group ? 0 : match.endsWith(value) ? match.length - value.length : match.lastIndexOf(value)); // (the value ends the match, mostly)
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     if (shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue; // the name's own match is next
@@ -543,9 +543,10 @@ export function regionsOf(text: string): number[] {
 const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => Uint8Array, least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => {
   const joinable = shapes.map((s) => s.pattern.multiline || !/[$^]/.test(s.pattern.source.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, "")));
   // `notes`: the values the shape pass masked; read in their markers' places by a second pass (`reading`)
-  const pass = (text: string, notes?: Notes, reading?: boolean): string => {
+  // (`found`: the regions, where a first pass that changed nothing found them in this very text)
+  const pass = (text: string, notes?: Notes, reading?: boolean, found?: number[]): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
-    const regions = regionsOf(text);
+    const regions = found ?? regionsOf(text);
     // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
     const starts: number[] = [];
@@ -616,7 +617,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
     out += text.slice(at);
     // a second pass reads the values where the first left their markers: it only masks more, its checks
     // judging a value where the first judged a marker's stand-in (a value that ran into the marker)
-    return !reading && notes?.length && follow(text, cuts, notes) ? pass(out, notes, true) : out;
+    return !reading && notes?.length && follow(text, cuts, notes) ? pass(out, notes, true, changed.length ? undefined : regions) : out;
   };
   return pass;
 };
