@@ -9,6 +9,7 @@ import { completed } from "../src/redact/more.js";
 import { PARTS, type Shape, idNamed, identifier, notAfter } from "../src/redact/shapes.js";
 import { SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import * as old from "./support/redact-oracle.js";
+import { secretNameValid } from "./support/secret-name-check-reference.js";
 import { negatives, positives } from "./support/secrets.js";
 
 const kit = completed(core).streamKit;
@@ -49,6 +50,8 @@ function sameChecks(text: string): void {
     expect(notAfter(before)).toBe(old.NOT_AFTER.test(before));
     const n = match.lastIndexOf(value);
     expect(idNamed(before, match, n)).toBe(old.idNamed(before + match.slice(0, n)));
+    // (what names a value read first: the same verdict as read last)
+    expect(secretName.valid!(value, before, after, match, group), JSON.stringify([value, before, match])).toBe(secretNameValid(value, before, after, match, group));
   }
   for (const [value, before, after, match, group] of candidates(prose, text)) if (group === 3) expect(prose.valid!(value, before, after, match, group)).toBe(old.proseValue(value, match));
   for (const shape of kit.shapes)

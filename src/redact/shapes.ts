@@ -709,14 +709,15 @@ export const SHAPES: Shape[] = [
     // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
     // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
     // is a logprob's too) or after a bare space it must look random, or be a password as policies ask
-    // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key
+    // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key. (What
+    // names a value is read first: adversarial text gives a name every few characters whose value it turns down)
     valid: (v, before, after, match, group) =>
       after !== "(" &&
+      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !codePath(v)))) &&
       !notAfter(before) &&
       !csrfCookie(v) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
-      !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) && // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
-      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !codePath(v)))),
+      !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))), // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
     breaks: true,
   },
   {
