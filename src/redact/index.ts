@@ -482,12 +482,13 @@ const globalOf = (pattern: RegExp) => globals.get(pattern) ?? globals.set(patter
 /**
  * The windows (starting at `starts` in `all`, their join) where `pattern` may find a match, in order:
  * from each window's start, the next match marks the window it starts in (in a separator, the one
- * before it). A match in a window is one in the whole (see below), so none is missed.
+ * before it). A match in a window is one in the whole (see below), so none is missed. `find`: the
+ * shape's finder, which finds the match `exec` finds (a text where it has none is left at once).
  */
-function windowsWith(pattern: RegExp, all: string, starts: number[]): number[] {
+function windowsWith(pattern: RegExp, all: string, starts: number[], find = exec): number[] {
   const out: number[] = [];
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(all), w = 0; m; m = pattern.exec(all)) {
+  for (let m = find(pattern, all), w = 0; m; m = find(pattern, all)) {
     while (w + 1 < starts.length && starts[w + 1] <= m.index) w++;
     out.push(w);
     if (++w >= starts.length) break;
@@ -586,7 +587,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
       const again = changed.slice();
       // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
       const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
-      for (const w of finder ? windowsWith(finder, to, starts) : starts.keys()) if (cleans[w] === undefined) read(w);
+      for (const w of finder ? windowsWith(finder, to, starts, joinable[k] ? shape.find : undefined) : starts.keys()) if (cleans[w] === undefined) read(w);
       again.forEach(read);
     });
     let out = "";
