@@ -234,12 +234,13 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * pass notes each value it masks (its marker followed through every later mask), and a second escape
  * pass reads it in its marker's place, so an escaped run a masked word named is read with its name
  * (`pw=_key FKJl3w\u0034…`, `client_secret=sshpass -p …`): the review's fuzz, leaking texts 91 → 50.
- * Round 13 (floor) +~180 B (guard +180: 53,965 → 54,145): adversarial redaction back over issue 29's 10 MB/s
- * after the leak lane's second escape pass (`api_key: \u0041…` ×1 MB ~1.2×, `pwd=Bearer abcdefgh%41 ` ~1.4×):
- * decoded windows made a string by a TextDecoder, the trigger scan noting a state's words once a chunk,
- * each window's line break found once, the secret-name check reading what names a value first.
+ * Round 13 (floor) +~200 B (guard +200: 53,965 → 54,165): adversarial redaction toward issue 29's 10 MB/s
+ * after the leak lane's second escape pass (`api_key: \u0041…` ×1 MB ~1.2×, `pwd=Bearer abcdefgh%41 ` ~1.45×,
+ * escape-dense lines ~1.55×): decoded windows made a string by a TextDecoder, the trigger scan noting a
+ * state's words once a chunk, each window's line break found once, a shape's windows found by its own
+ * finder, the secret-name check reading what names a value first.
  */
-const TOTAL_COMPACT = 54_145;
+const TOTAL_COMPACT = 54_165;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },
