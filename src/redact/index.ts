@@ -458,13 +458,20 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
   return stringOf(codes, n);
 }
 
-let utf16: TextDecoder | null | undefined; // (made at the first use: none where the platform stores UTF-16 big-endian)
+let utf16: TextDecoder | null | undefined; // (made at the first use: none where the platform stores UTF-16 big-endian or has no such decoder)
+const utf16Decoder = (): TextDecoder | null => {
+  try {
+    return new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true }) : null;
+  } catch {
+    return null; // (a runtime whose TextDecoder knows UTF-8 alone: fromCharCode)
+  }
+};
 /**
  * The first `n` char codes of `codes` as a string: decoded as UTF-16 (at twice `fromCharCode`'s speed),
  * or, where they hold an unpaired surrogate (the decoder, fatal, throws), made by `fromCharCode` a piece at a time.
  */
 function stringOf(codes: Uint16Array, n: number): string {
-  utf16 ??= new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true }) : null;
+  utf16 ??= utf16Decoder();
   try {
     if (utf16) return utf16.decode(codes.subarray(0, n));
   } catch {

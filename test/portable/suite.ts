@@ -93,6 +93,18 @@ test("redact removes secret shapes and keeps ids", () => {
   assert(r.includes("call_abc123") && r.includes("3f2504e0-4f89-11d3-9a0c-0305e82c3301"), "ids stay");
 });
 
+test("redact reads a secret spelled in escapes (the escape pass's decoder runs on this runtime)", () => {
+  // JSON and URL escapes decoded in windows, made a string by the runtime's UTF-16 decoder, or by
+  // fromCharCode where the window holds an unpaired surrogate (the decoder, fatal, refuses it)
+  const json = '{"msg":"api_key: \\u0041Zx81fQ2mN7pLk3vT9wRy"} and /q?token=%41Zx81fQ2mN7pLk3vT9wRy4u';
+  for (const text of [json, json.replace("api_key", "\ud800 api_key")]) {
+    const r = redact(text);
+    assert(!r.includes("Zx81fQ2mN7pLk3vT9wRy"), "the escaped values are gone");
+    assert(r.includes('{"msg":"') && r.includes("/q?token="), "the text around them stays");
+    assert(r.includes("\ud800") === text.includes("\ud800"), "an unpaired surrogate stays where it was");
+  }
+});
+
 test("createCompactor keeps state across passes and calibrates from usage", async () => {
   const c = createCompactor({ contextWindow: 32_000 });
   assert(c.shouldCompact(largest.messages), "the largest fixture needs compaction");
