@@ -239,8 +239,10 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * escape-dense lines ~1.55×): decoded windows made a string by a TextDecoder, the trigger scan noting a
  * state's words once a chunk, each window's line break found once, a shape's windows found by its own
  * finder, the secret-name check reading what names a value first.
+ * Round 13 (lead) +~60 B (guard +60): a second escape pass decodes only the regions a noted value starts in
+ * (escape-dense lines after a few masked values 11.5 → 15.8 MB/s, their second pass no longer decodes every line).
  */
-const TOTAL_COMPACT = 54_165;
+const TOTAL_COMPACT = 54_225;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -541,6 +541,20 @@ export function regionsOf(text: string): number[] {
 }
 
 /**
+ * The regions (`regionsOf`) a noted value starts in, the only ones whose windows a second escape pass
+ * reads. Reading fewer tells the same: a window changes only where a shape matches in it, and a gate,
+ * a prefilter's words or a trigger a match needs are in the window it matches in.
+ */
+function holding(regions: number[], notes: Notes): number[] {
+  const out: number[] = [];
+  for (let r = 0, j = 0; r < regions.length; r += 3) {
+    while (j < notes.length && (notes[j] as number) < regions[r]) j += 3;
+    if (j < notes.length && (notes[j] as number) < regions[r + 2]) out.push(regions[r], regions[r + 1], regions[r + 2]);
+  }
+  return out;
+}
+
+/**
  * Secrets written with escapes (a token with one `\u0042` in JSON arguments, a URL-encoded query in a
  * redirect). Each run of token characters around an escape has a window: the run, what follows it on
  * its line (64 characters and the token they end in) and 48 characters before it. Windows that overlap
@@ -554,7 +568,8 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
   // (`found`: the regions, where a first pass that changed nothing found them in this very text)
   const pass = (text: string, notes?: Notes, reading?: boolean, found?: number[]): string => {
     if (!ESCAPE_NEAR.test(text)) return text;
-    const regions = found ?? regionsOf(text);
+    // (a second pass reads only the windows that hold a value: the rest are not decoded again)
+    const regions = reading ? holding(found ?? regionsOf(text), notes!) : (found ?? regionsOf(text));
     // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
     // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
     const starts: number[] = [];
