@@ -269,7 +269,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   }
   if (!done) return text;
   // (where a mask took part of a value and not the whole, none is read: as before values were noted)
-  if (seen?.notes && !follow(text, cuts, seen.notes)) seen.notes = (seen.notes.length = 0) || undefined;
+  if (seen?.notes && !follow(text, cuts, seen.notes)) {
+    seen.notes.length = 0; // (the caller's list too: its escape pass reads none)
+    seen.notes = undefined;
+  }
   let out = "";
   for (let i = 0, at = 0; i < cuts.length; at = cuts[i + 2] as number, i += 3) out += text.slice(at, cuts[i] as number) + cuts[i + 1];
   return out + text.slice(done);
