@@ -404,11 +404,10 @@ function escapedAt(text: string, i: number): number {
   return high >= 2 && high <= 7 && low >= 0 && DECODES[high * 16 + low] ? high * 16 + low : -1;
 }
 
-/** How many characters of `text` the one at `i` of its region (decoded from `start`, to `stop`) stands for: an escape's, else 1. */
-function unitAt(text: string, i: number, start: number, stop: number): number {
+/** The char code the escape at `i` of a region (decoded from `start`, to `stop`) decodes to, or -1: none there. */
+function escapeIn(text: string, i: number, start: number, stop: number): number {
   const c = text.charCodeAt(i);
-  const len = c === 37 ? 3 : 6;
-  return (c === 37 || c === 92) && i >= start && i + len <= stop && escapedAt(text, i) >= 0 ? len : 1;
+  return (c === 37 || c === 92) && i >= start && i + (c === 37 ? 3 : 6) <= stop ? escapedAt(text, i) : -1;
 }
 
 /**
@@ -441,10 +440,10 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
         if (end <= stop && TOUCHES[text.charCodeAt(i - 1)] !== 1 && text[i - 1] !== "]" && (text[end] === " " || text[end] === "\t")) {
           const read = (spans[starts.length - 1] ??= []);
           read.push(n - at);
-          for (let k = 0, len = 1; k < value.length; k += len) {
-            const c = value.charCodeAt(k);
-            len = c === 37 || c === 92 ? unitAt(value, k, 0, value.length) : 1;
-            codes[n++] = len > 1 ? escapedAt(value, k) : c;
+          for (let k = 0; k < value.length; k++) {
+            const code = escapeIn(value, k, 0, value.length);
+            codes[n++] = code < 0 ? value.charCodeAt(k) : code;
+            if (code >= 0) k += value.charCodeAt(k) === 37 ? 2 : 5;
           }
           read.push(n - at, "");
           i = end - 1;
@@ -452,9 +451,9 @@ function decodeAll(text: string, regions: number[], least: number, starts: numbe
         }
       }
       const c = text.charCodeAt(i);
-      const len = c === 37 || c === 92 ? unitAt(text, i, start, stop) : 1; // (only a "%" or a backslash starts an escape)
-      codes[n++] = len > 1 ? escapedAt(text, i) : c;
-      if (len > 1) (decoded = true), (i += len - 1);
+      const code = c === 37 || c === 92 ? escapeIn(text, i, start, stop) : -1; // (only a "%" or a backslash starts an escape: no call a character)
+      codes[n++] = code < 0 ? c : code;
+      if (code >= 0) (decoded = true), (i += c === 37 ? 2 : 5);
     }
     if (!decoded || n - at < least) n = at;
   }
@@ -633,7 +632,7 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
       let t = from;
       let k = 0;
       const inText = (i: number) => {
-        for (; k < i; k++) t += unitAt(text, t, start, stop);
+        for (; k < i; k++) t += escapeIn(text, t, start, stop) < 0 ? 1 : text.charCodeAt(t) === 37 ? 3 : 6; // (a character or an escape)
         return t;
       };
       cuts.push(inText(head), clean.slice(head, clean.length - tail));
