@@ -1,6 +1,7 @@
 // The escape pass's regions as main found them before round 13's `floor` lane (src/redact/index.ts at
 // 04a6212, `encodedOf`'s loop, verbatim but for its names): each window's line break looked for
-// character by character. test/redact-escape-regions.test.ts checks `regionsOf` finds the same.
+// character by character, as round 8's (test/support/redact-oracle.ts `encodedBefore` reads it too).
+// test/redact-escape-regions.test.ts checks `regionsOf` finds the same.
 
 const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
 const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;

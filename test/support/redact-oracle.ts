@@ -4,6 +4,7 @@
 import { apply } from "../../src/redact/index.js";
 import { ID_WORDS, PARTS as p, STAND_IN, type Shape, VENDOR, runOf, token, wordStart } from "../../src/redact/shapes.js";
 import { wordsOf } from "../../src/redact/triggers.js";
+import { regionsReference } from "./escape-regions-reference.js";
 /**
  * Names whose value is a credential whatever it looks like: a password, a passphrase, a secret, an
  * API key, credentials; a token under a longer name (`GITHUB_TOKEN`, `access_token`, `authToken`).
@@ -201,12 +202,6 @@ export const ASSIGNED = /(?<![\w.-])(?:--[\w-]{1,40}(?:=|\s{1,4})|(?=([\w.-]{1,6
 // each region's context sliced and joined to its decoded part. test/redact-checks.test.ts asserts the rewrite redacts the same.
 /** A JSON `\u` or URL `%` escape of a printable ASCII character. */
 const ESCAPE_NEAR = /\\u00[2-7]|%[2-7]/;
-const ESCAPE = /\\u00[2-7][\dA-Fa-f]|%[2-7][\dA-Fa-f]/g;
-/** The rest of a run of characters around an escape, from where it is (RUNS). */
-const RUN_ON = /[\w+/=.~:@&?%\\-]*/y;
-/** Whether a char code is a run's, by table: read for every character back from an escape. */
-const RUNS = runOf("+/=.~:@&?%\\-");
-const runCode = (c: number) => c < 128 && RUNS[c] === 1;
 /** Which char codes an escape is decoded to: the characters of tokens, names and URLs, never a quote or a space. */
 const DECODES = runOf("+/=.~:@&?-");
 /** The char code an escape of a token character (`\u0042`, `%41`) at `i` decodes to, or -1 (a token does not end at one). */
@@ -258,26 +253,8 @@ function decode(text: string, start: number, stop: number): [plain: string, mark
  */
 export const encodedBefore = (shapes: Shape[], least = Math.min(8, ...shapes.map((s) => s.min ?? 8))) => (text: string): string => {
   if (!ESCAPE_NEAR.test(text)) return text;
-  // Regions first: raw context from `from`, decoded from `start` to `stop`
-  const regions: number[] = [];
-  let ran = 0; // where the last run ended: runs are scanned once
-  ESCAPE.lastIndex = 0;
-  for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
-    let s = m.index;
-    while (s > ran && runCode(text.charCodeAt(s - 1))) s--;
-    RUN_ON.lastIndex = ESCAPE.lastIndex;
-    RUN_ON.exec(text);
-    const e = (ESCAPE.lastIndex = ran = RUN_ON.lastIndex);
-    if (e - s < 8) continue; // decoded, under 6 characters: no secret
-    // the rest of the line: 64 characters, and the token running on past them (never half of it)
-    let end = Math.min(text.length, e + 64);
-    while (end < e + 256 && end < text.length && runCode(text.charCodeAt(end))) end++;
-    for (let i = e; i < end; i++) if (text.charCodeAt(i) === 10) end = i;
-    let f = s;
-    while (f > 0 && f > s - 48 && text.charCodeAt(f - 1) !== 10) f--;
-    if (regions.length && f <= regions[regions.length - 1]) regions[regions.length - 1] = Math.max(regions[regions.length - 1], end);
-    else regions.push(f, s, end);
-  }
+  // Regions first: raw context from `from`, decoded from `start` to `stop` (the loop both former versions ran)
+  const regions = regionsReference(text);
   // Each region decoded; then only the shapes whose prefilter holds somewhere in them are read, region
   // by region (escape-dense text has a region a line: the catalogue is asked once, not once a line)
   const windows: [window: string, before: number, marks: number[]][] = [];
