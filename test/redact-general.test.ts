@@ -204,6 +204,11 @@ describe("encoded forms, decoded before matching", () => {
   // A mask that stops at an escape of a token's character leaves the rest of the token, which decodes
   // to it, without what named it: the mask goes on through the run, as in the decoded text.
   const decoded = (text: string) => text.replace(/%([2-7][\dA-Fa-f])|\\u00([2-7][\dA-Fa-f])/g, (_, a, b) => String.fromCharCode(parseInt(a ?? b, 16)));
+  /** `secret` with its character at `i` escaped, as JSON (`\\u0041`) or a URL (`%41`) writes it. */
+  const escapeOne = (secret: string, i: number, json: boolean) => {
+    const hex = secret.charCodeAt(i).toString(16);
+    return secret.slice(0, i) + (json ? `\\u00${hex}` : `%${hex.toUpperCase()}`) + secret.slice(i + 1);
+  };
   /** No 8 characters of `secret` past its first 6 in `redact(text)` decoded. */
   const hiddenDecoded = (text: string, secret: string) => {
     const out = decoded(redact(text));
@@ -226,13 +231,12 @@ describe("encoded forms, decoded before matching", () => {
       fc.tuple(b64(12, 20), b64(12, 20)).map(([a, b]) => `${a}/${b}`),
     );
     const context = fc.constantFrom("Authorization: Bearer %s", "password=%s", "--password Qk7vX2pL9wR4[REDACTED]/%s", '{"api_key": "%s"}', "token: %s\n");
-    const escape = (c: string, json: boolean) => (json ? `\\u00${c.charCodeAt(0).toString(16)}` : `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     fc.assert(
       fc.property(token, context, fc.nat(), fc.boolean(), (secret, where, at, json) => {
         const i = 8 + (at % (secret.length - 8)); // past any vendor prefix
         // (what the text unescaped shows is other tests' to judge: a bare `token`'s value with a slash may be a path)
         if (!/[A-Za-z0-9]/.test(secret[i]) || !hiddenDecoded(where.replace("%s", secret), secret)) return;
-        const text = where.replace("%s", secret.slice(0, i) + escape(secret[i], json) + secret.slice(i + 1));
+        const text = where.replace("%s", escapeOne(secret, i, json));
         expect(hiddenDecoded(text, secret), `${text} → ${redact(text)}`).toBe(true);
       }),
       { numRuns: 3000 },
@@ -265,13 +269,12 @@ describe("encoded forms, decoded before matching", () => {
   it("a masked value that names the escaped run after it: the run is hidden where unescaped it is (property)", () => {
     const owner = fc.constantFrom("pw=%s", "secret: %s", "auth=%s", "DB_PASSWORD=%s", "token=%s\n");
     const namer = fc.constantFrom("_key %s", "=Bearer %s", ":Bearer %s", "Akey %s", "x_api_key %s", "AIzabbq8GjJ5G0lk97o0dChHueqCpcjz1x-api-key %s");
-    const escape = (c: string, json: boolean) => (json ? `\\u00${c.charCodeAt(0).toString(16)}` : `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     fc.assert(
       fc.property(randomStrings(14, 24, ALNUM), owner, namer, fc.nat(), fc.boolean(), (secret, where, name, at, json) => {
         const i = at % secret.length;
         const write = (value: string) => where.replace("%s", name.replace("%s", value));
         if (!hiddenDecoded(write(secret), secret)) return;
-        const text = write(secret.slice(0, i) + escape(secret[i], json) + secret.slice(i + 1));
+        const text = write(escapeOne(secret, i, json));
         expect(hiddenDecoded(text, secret), `${text} → ${redact(text)}`).toBe(true);
       }),
       { numRuns: 1000 },
@@ -311,13 +314,12 @@ describe("encoded forms, decoded before matching", () => {
     const token = fc.oneof(randomStrings(20, 40, ALNUM), randomStrings(20, 28, ALNUM).map((b) => `glpat-${b}`), randomStrings(40, 48, ALNUM).map((b) => `sk-${b}`));
     const owner = fc.constantFrom("pwd=%s", "password: %s", '{"api_key": "%s"}', "client_secret=%s", "DB_PASSWORD=%s", "--password %s", "token=%s\n");
     const namer = fc.constantFrom("Bearer %s", "Authorization: Bearer %s", "mysql -uroot -p%s", "sshpass -p %s", "x-api-key: %s", "api_key=%s", "secret: %s");
-    const escape = (c: string, json: boolean) => (json ? `\\u00${c.charCodeAt(0).toString(16)}` : `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     fc.assert(
       fc.property(token, owner, namer, fc.nat(), fc.boolean(), (secret, where, name, at, json) => {
         const i = 8 + (at % (secret.length - 8)); // past any vendor prefix
         const write = (value: string) => where.replace("%s", name.replace("%s", value));
         if (!/[A-Za-z0-9]/.test(secret[i]) || !hiddenDecoded(write(secret), secret)) return;
-        const text = write(secret.slice(0, i) + escape(secret[i], json) + secret.slice(i + 1));
+        const text = write(escapeOne(secret, i, json));
         expect(hiddenDecoded(text, secret), `${text} → ${redact(text)}`).toBe(true);
       }),
       { numRuns: 1000 },
