@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCall } from "../src/facts/call.js";
 import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
-import { apply, maskAt, namesAhead, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
+import { apply, maskAt, namesAhead, partedAt, pastEscapes, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
 import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_PAIRS, VENDOR_REACH, VENDOR_START, bareToken, token, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
 import { ESCAPED_EXAMPLES, SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
@@ -113,7 +113,7 @@ describe("the escape scanner", () => {
  * (`gate`), the lighter pattern (`lite`) or the finder by hand (`find`), and the checks as regexes: the
  * fast loop must agree with it. What a value masked in part by a rule before reads on through
  * (`throughMarkers`, `standIn`), the run a token starts (`runEnd`) and a value that is a name of the
- * shape's own (`namesAhead`) are the same functions:
+ * shape's own (`namesAhead`, and where a value before it ends, `partedAt`) are the same functions:
  * test/redact-names.test.ts attacks those.
  */
 function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): string {
@@ -137,7 +137,12 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const start = at + (group ? match.lastIndexOf(value) : 0);
     if (start < done) continue;
     let end = start + value.length;
-    if (group && shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue;
+    const ahead = group && shape.labels?.includes(group) ? namesAhead(shape, pattern, text, start, end) : undefined;
+    if (ahead) {
+      pattern.lastIndex = ahead.index; // (found again by the loop: the fast one takes it as it is)
+      if ((end = partedAt(text, start, ahead.index)) < 0) continue;
+      value = text.slice(start, end);
+    }
     if (/…|REDACTED\]/.test(value) || /^\[REDACTED(?: PRIVATE KEY)?\]/.test(text.slice(end))) {
       const through = throughMarkers(text, start, end);
       if (through >= 0 && passes(standIn(text.slice(start, through)), at, match, group)) {
@@ -151,7 +156,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     // a token that runs on past an escape of a token character is left to the decoding pass, which reads it whole
     const escape = /^(?:\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f]))/.exec(text.slice(end));
     if (escape && /[\w+/=.~:@&?-]/.test(String.fromCharCode(parseInt(escape[1] ?? escape[2], 16)))) continue;
-    end = runEnd(text, end);
+    end = pastEscapes(text, runEnd(text, end));
     const [from, marker] = maskAt(text, start, text.slice(start, end));
     out += text.slice(done, Math.max(done, from)) + marker;
     done = end;

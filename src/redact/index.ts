@@ -124,7 +124,7 @@ const BASE64_CODE = (c: number) => alnumCode(c) || c === 43 || c === 47;
  * character (`…+7t%78NKO…`, `…[REDACTED]/sk-4B%46lL…`): it goes on through it, as the decoded text
  * reads, else the rest would stand decoded without what named it.
  */
-function pastEscapes(text: string, end: number): number {
+export function pastEscapes(text: string, end: number): number {
   while (TOKEN_CHARS[escapedAt(text, end)] === 1) for (end += text[end] === "%" ? 3 : 6; TOKEN_CHARS[text.charCodeAt(end)] === 1; ) end++;
   return end;
 }
@@ -228,8 +228,10 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   const read = seen?.within && seen.notes; // (a window's values read in their markers' places)
   let q = 0; // the next of them
   const find = shape.find ?? exec;
+  let ahead: RegExpExecArray | undefined; // the next match, where `namesAhead` found it
   pattern.lastIndex = 0;
-  for (let m = find(pattern, text); m; m = find(pattern, text)) {
+  for (let m = find(pattern, text); m; m = ahead ?? find(pattern, text)) {
+    ahead = undefined;
     const match = m[0];
     const at = m.index;
     let group = 0;
@@ -240,7 +242,11 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     const start = at + (!group ? 0 : match.endsWith(value) ? match.length - value.length : match.lastIndexOf(value)); // (the value ends the match, mostly)
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
-    if (shape.labels?.includes(group) && (pattern.lastIndex = namesAhead(shape, pattern, text, start, end)) < end) continue; // the name's own match is next
+    if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
+      // the name's own match is next; a value before it, parted by a separator, is judged alone
+      if ((end = parted) < 0) continue;
+      value = text.slice(start, end);
+    }
     if (read) {
       // a value inside one is masked as the text has it, whatever the checks say: not judged again
       while ((read[q + 1] as number) <= start) q += 3;
@@ -316,32 +322,63 @@ const OPERATOR_AT_END = /[:=>]|.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/y;
  * Whether what stands before a secret's name at `at`, from `start`, makes one longer name with it:
  * nothing, or a word or two joined to it (`x-`, `GITHUB_`, `--softlayer-`, `auth` of `authToken`, a
  * constant's `SUMOLOGIC_ACCESS` of `…ACCESSKEY`), not a word it is inside (`supersecret`), a path or
- * a URL, nor a random run (a value with a name glued to its end).
+ * a URL.
  */
-const nameBefore = (text: string, start: number, at: number) => {
+const joins = (text: string, start: number, at: number) => {
   const prefix = text.slice(start, at);
   return !prefix || (/^-{0,2}[A-Za-z][\w.-]{0,23}$/.test(prefix) && /[_.-].?$|[a-z][A-Z]$|^[A-Z][A-Z\d_.-]*[A-Z]$/.test(prefix + text[at]) && !looksRandom(prefix));
 };
 
 /**
+ * What joins a name's words (`_-.`), then characters a value may hold that no name or word does,
+ * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through: `runEnd`).
+ */
+const PARTING = "_-.!#$%*/:=?@^|~";
+/**
+ * Where a value ends that stands before a name of the shape's own (`namesAhead` found it at `at`), in
+ * one run with it: parted by separators (`<key>|api_key: …`, `<key>:db_password = …`: fields of one
+ * line), or a random run glued to it (`<key>.api_key: …`, `<key>_dbPassword: …`, `<key>api_key: …`),
+ * the name read with what joins it to a longer one (`db_`, as `joins` reads it); -1 where none stands
+ * there. Taken into the value with the name, it left the name's own value with no name before it.
+ */
+export function partedAt(text: string, start: number, at: number): number {
+  // the name's prefix starts at a word after a `_`, `-`, `.` or separator, or at the name: the longest that joins it first
+  let k = at;
+  while (k > start && k > at - 26 && PREFIX_CHARS[text.charCodeAt(k - 1)] === 1) k--;
+  for (; k <= at; k++) {
+    if (k < at && PARTING.indexOf(text[k - 1]) < 0) continue;
+    let end = k;
+    let parted = false;
+    for (let c; end > start && (c = PARTING.indexOf(text[end - 1])) >= 0; end--) parted ||= c > 2;
+    // (4: a value's least, as the patterns read one)
+    if (end >= start + 4 && joins(text, k, at) && (parted || looksRandom(text.slice(start, end)))) return end;
+  }
+  return -1;
+}
+
+/**
  * Where a name of the shape's own starts in the value from `start` to `end`, when the value is one
  * whose own value follows it (`password: token: <key>`, `password: api_key = <key>`): a match of the
  * shape that starts in the value at a word's start (not inside a word: `supersecret:`; camelCase
- * starts one), by an operator (not after a bare space, the secret-name shape's group 4: `--password
- * secret and`), with its value after it; else where the pattern was (`lastIndex`, past `end`).
- * Masked as the first name's value (or turned down as a name), the second name's own value was left
- * with no name before it.
+ * starts one), or after a value that separators part from it or a random run glued to it (`partedAt`,
+ * where that value ends kept in `parted`), by an operator (not after a bare space, the secret-name shape's group 4: `--password
+ * secret and`), with its value after it: that match, the pattern's next (its `lastIndex` past it);
+ * else undefined, the pattern where it was (past `end`). Masked as the first name's value (or turned
+ * down as a name), the second name's own value was left with no name before it.
  */
-export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): number {
+export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): RegExpExecArray | undefined {
   const resume = pattern.lastIndex;
   OPERATOR_AT_END.lastIndex = end - 1;
-  if (!OPERATOR_AT_END.test(text)) return resume;
+  if (!OPERATOR_AT_END.test(text)) return;
   pattern.lastIndex = start;
   const m = pattern.exec(text);
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
-  return at < end && nameBefore(text, start, at) && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end ? at : resume;
+  if (at < end && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end && ((parted = partedAt(text, start, at)) >= 0 || joins(text, start, at))) return m!;
+  pattern.lastIndex = resume;
 }
+/** Where the value before the name `namesAhead` found last ends (`partedAt`), read at once by its caller; -1: none, the name stands where its value would. */
+let parted = -1;
 
 /**
  * What is redacted before the shapes: key blocks, and Kubernetes data only where a Secret
