@@ -366,7 +366,7 @@ describe("a credential's name is enough", () => {
   // no name in it, `…Pwd5:`, and ending in a digit: a name's prefix, `db` of `dbPassword`, ends in a letter)
   it("property: a random value, a separator, then another credential's name and value: neither value survives", () => {
     const key = fc.stringMatching(/^[A-Za-z0-9]{20,40}$/).filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v));
-    const sep = fc.constantFrom(":", "|", "@", "!", "#", "*", "^", "~", "$", "?", "_", "-");
+    const sep = fc.constantFrom(":", "|", "@", "!", "#", "*", "^", "~", "$", "_", "-");
     const within = fc.constantFrom<(n: string, v: string) => string>((n, v) => `${n}: ${v}`, (n, v) => `${n} = ${v}`, (n, v) => `${n} := ${v}`);
     fc.assert(
       fc.property(names, key.filter((v) => /\d$/.test(v) && looksRandom(v) && !SECRET_WORD.test(v)), sep, names, within, key, (first, one, between, second, around, two) => {

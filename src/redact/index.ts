@@ -331,9 +331,10 @@ const joins = (text: string, start: number, at: number) => {
 
 /**
  * What joins a name's words (`_-.`), then characters a value may hold that no name or word does,
- * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through: `runEnd`).
+ * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through, `runEnd`,
+ * nor a URL's `?`: a URL under a credential's name is its value whole, query and all).
  */
-const PARTING = "_-.!#$%*/:=?@^|~";
+const PARTING = "_-.!#$%*/:=@^|~";
 /**
  * Where a value ends that stands before a name of the shape's own (`namesAhead` found it at `at`), in
  * one run with it: parted by separators (`<key>|api_key: …`, `<key>:db_password = …`: fields of one
