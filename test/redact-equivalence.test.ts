@@ -113,7 +113,7 @@ describe("the escape scanner", () => {
  * (`gate`), the lighter pattern (`lite`) or the finder by hand (`find`), and the checks as regexes: the
  * fast loop must agree with it. What a value masked in part by a rule before reads on through
  * (`throughMarkers`, `standIn`), the run a token starts (`runEnd`) and a value that is a name of the
- * shape's own (`namesAhead`, and where a value before it ends, `partedAt`) are the same functions:
+ * shape's own (`namesAhead`, and where a value before it ends, `partedAt`, judged whole where turned down alone) are the same functions:
  * test/redact-names.test.ts attacks those.
  */
 function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): string {
@@ -138,6 +138,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     if (start < done) continue;
     let end = start + value.length;
     const ahead = group && shape.labels?.includes(group) ? namesAhead(shape, pattern, text, start, end) : undefined;
+    const whole = value; // (judged where the part before the name is turned down alone)
     if (ahead) {
       pattern.lastIndex = ahead.index; // (found again by the loop: the fast one takes it as it is)
       if ((end = partedAt(text, start, ahead.index)) < 0) continue;
@@ -152,7 +153,10 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
       }
       if (/…|REDACTED\]/.test(value)) continue;
     }
-    if (!passes(value, at, match, group)) continue;
+    if (!passes(value, at, match, group)) {
+      if (!ahead || !passes(whole, at, match, group)) continue;
+      [value, end] = [whole, start + whole.length];
+    }
     // a token that runs on past an escape of a token character is left to the decoding pass, which reads it whole
     const escape = /^(?:\\u00([2-7][\dA-Fa-f])|%([2-7][\dA-Fa-f]))/.exec(text.slice(end));
     if (escape && /[\w+/=.~:@&?-]/.test(String.fromCharCode(parseInt(escape[1] ?? escape[2], 16)))) continue;

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
 import { survivors } from "./support/survivors.js";
 import { randomString } from "./support/random.js";
-import { NOT_SECRET, SECRET_WORD, looksRandom } from "../src/redact/shapes.js";
+import { NOT_SECRET, SECRET_WORD } from "../src/redact/shapes.js";
 import { PLACEHOLDER_VALUE } from "../src/redact/more.js";
 
 /** Each line and the secret it holds: the issue's examples, verbatim where the issue gives them. */
@@ -362,16 +362,35 @@ describe("a credential's name is enough", () => {
     }
   });
 
-  // (the first value random as `looksRandom` tells one, which turns down `…fAKE…` and `…XxXx…`, with
-  // no name in it, `…Pwd5:`, and ending in a digit: a name's prefix, `db` of `dbPassword`, ends in a
-  // letter. Joined to the name by `_` or `-`, a long random value and the name are one run, which the
-  // token shapes, read first, may mask whole: the examples above, and left, docs/NOTES.md round 14)
-  it("property: a random value, a separator, then another credential's name and value: neither value survives", () => {
+  it("a value before the next credential's name that the checks turn down alone is judged whole, as before; a URL or a path is one value", () => {
+    // (alone, `hunter2` and `s3cr3t` are too plain for a cookie's or a key's value: with the name they were masked whole)
+    for (const [line, secret] of [["cookie:hunter2$dbPassword = Td4GR2", "hunter2"], ['api_key:s3cr3t!.secret="UKL+aKQoVqER', "s3cr3t"]]) {
+      const out = redact(line);
+      expect(out, line).not.toContain(secret);
+      expect(out, line).not.toContain(line.slice(-6));
+    }
+    // a URL's query and a path's segments are its value's own: masked with it, not read as the next field
+    for (const [line, secret] of [
+      ["password: https://demo.kuboard.cn/dashboard?k8sToken=Qx9vL7mZ4pR2Tk8wN3sB", "kuboard"],
+      ["dbPassword: 'https://0g8TS0.com/fzMWH.auth = Qx9vL7mZ4pR2Tk8wN3sB", "fzMWH"],
+      ["secret=Zx81fQ2mN7pL.k3vT9_token: Qx9vL7mZ4pR2Tk8wN3sB", "k3vT9"],
+    ]) {
+      const out = redact(line);
+      expect(out, line).not.toContain(secret);
+      expect(out, line).not.toContain("R2Tk8wN3sB");
+    }
+  });
+
+  // (the first value with no name in it, `…Pwd5:token: <key>` is read as `Pwd5`'s, nor CSRF's, `…xSRf…`,
+  // which turns down the value after it as a CSRF token's. Joined to the name by
+  // `_` or `-`, a long random value and the name are one run, which the token shapes, read first, may
+  // mask whole: the examples above, and left, docs/NOTES.md round 14)
+  it("property: a value, a separator, then another credential's name and value: neither value survives", () => {
     const key = fc.stringMatching(/^[A-Za-z0-9]{20,40}$/).filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v));
     const sep = fc.constantFrom(":", "|", "@", "!", "#", "*", "^", "~", "$", "%", "=");
     const within = fc.constantFrom<(n: string, v: string) => string>((n, v) => `${n}: ${v}`, (n, v) => `${n} = ${v}`, (n, v) => `${n} := ${v}`);
     fc.assert(
-      fc.property(names, key.filter((v) => /\d$/.test(v) && looksRandom(v) && !SECRET_WORD.test(v)), sep, names, within, key, (first, one, between, second, around, two) => {
+      fc.property(names, key.filter((v) => !SECRET_WORD.test(v) && !/[cx]srf/i.test(v)), sep, names, within, key, (first, one, between, second, around, two) => {
         const alone = around(second, two);
         const lone = `${first}: ${one}`;
         fc.pre(survivors(redact(alone), two, alone).length === 0 && survivors(redact(lone), one, lone).length === 0);

@@ -327,7 +327,7 @@ const OPERATOR_AT_END = /[:=>]|.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/y;
  * Whether what stands before a secret's name at `at`, from `start`, makes one longer name with it:
  * nothing, or a word or two joined to it (`x-`, `GITHUB_`, `--softlayer-`, `auth` of `authToken`, a
  * constant's `SUMOLOGIC_ACCESS` of `…ACCESSKEY`), not a word it is inside (`supersecret`), a path or
- * a URL.
+ * a URL, nor a random run (a value with a name glued to its end: `partedAt` reads those).
  */
 const joins = (text: string, start: number, at: number) => {
   const prefix = text.slice(start, at);
@@ -335,29 +335,32 @@ const joins = (text: string, start: number, at: number) => {
 };
 
 /**
- * What joins a name's words (`_-.`), then characters a value may hold that no name or word does,
+ * What joins a name's words (`_-.`), and characters a value may hold that no name or word does,
  * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through, `runEnd`,
- * nor a URL's `?`: a URL under a credential's name is its value whole, query and all).
+ * nor a URL's `?` or a path's `/`: a URL or a path under a credential's name is its value whole).
  */
 const PARTING = "_-.!#$%*:=@^|~";
+/** A name's start before a name of the shape's own in a value (`db_`, `GITHUB_`, `x-`): words of letters, never a digit (`k3vT9_` is the value's). */
+const NAME_START = /^-{0,2}[A-Za-z]+(?:[_.-][A-Za-z]+)*[_.-]?$/;
 /**
  * Where a value ends that stands before a name of the shape's own (`namesAhead` found it at `at`), in
  * one run with it: parted by separators (`<key>|api_key: …`, `<key>:db_password = …`: fields of one
- * line), or a random run glued to it (`<key>.api_key: …`, `<key>_dbPassword: …`, `<key>api_key: …`),
- * the name read with what joins it to a longer one (`db_`, as `joins` reads it); -1 where none stands
- * there. Taken into the value with the name, it left the name's own value with no name before it.
+ * line) or glued to it (`<key>.api_key: …`, `<key>_dbPassword: …`, `<key>api_key: …`), the name read
+ * with what joins it to a longer one (`db_`, longest first, as `joins` reads it); -1 where no value of
+ * 4 characters stands there. Taken into the value with the name, it left the name's own value with no
+ * name before it. `apply` judges the part alone, and whole, as before, where the checks turn it down alone.
  */
 export function partedAt(text: string, start: number, at: number): number {
+  if (joins(text, start, at)) return -1; // (the whole a longer name, `cloudflare_token`: it stands where its value would)
   // the name's prefix starts at a word after a `_`, `-`, `.` or separator, or at the name: the longest that joins it first
   let k = at;
   while (k > start && k > at - 26 && PREFIX_CHARS[text.charCodeAt(k - 1)] === 1) k--;
   for (; k <= at; k++) {
     if (k < at && PARTING.indexOf(text[k - 1]) < 0) continue;
     let end = k;
-    let parted = false;
-    for (let c; end > start && (c = PARTING.indexOf(text[end - 1])) >= 0; end--) parted ||= c > 2;
+    while (end > start && PARTING.includes(text[end - 1])) end--;
     // (4: a value's least, as the patterns read one)
-    if (end >= start + 4 && joins(text, k, at) && (parted || looksRandom(text.slice(start, end)))) return end;
+    if (end >= start + 4 && (k === at || NAME_START.test(text.slice(k, at))) && joins(text, k, at)) return end;
   }
   return -1;
 }
