@@ -165,9 +165,13 @@ export function throughMarkers(text: string, start: number, end: number): number
       if (k < from - 1) from = k;
     }
     left = m.index + m[0].length;
-    const touch = /[A-Za-z\d][+/_.-]*$/.exec(value.slice(0, from));
+    // a letter or digit before it, through `+/_.-` (read back by hand: a pattern anchored at the end is
+    // tried at every start, and a long value holds a marker every few characters: quadratic)
+    let touch = from;
+    while (touch > 0 && "+/_.-".includes(value[touch - 1])) touch--;
+    touch = alnumCode(value.charCodeAt(touch - 1)) ? touch - 1 : -1;
     // (a JSON escape's letter, `\n` or `\t`, is a break between words, no token's)
-    if ((touch && !(escaped(text, start + touch.index) && "nrtbf".includes(touch[0][0]))) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
+    if ((touch >= 0 && !(escaped(text, start + touch) && "nrtbf".includes(value[touch]))) || /^[+/_.-]*[A-Za-z\d]/.test(value.slice(left))) return end;
   }
   return -1;
 }
