@@ -248,7 +248,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     let end = start + value.length;
     let whole: string | undefined; // a value parted from the name after it, as the pattern read it
     if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
-      // the name's own match is next; a value before it, parted by a separator, is judged alone
+      // the name's own match is next; a value before it, parted from it or glued to it, is judged alone
       if ((end = parted) < 0) continue;
       [whole, value] = [value, text.slice(start, end)];
     }
@@ -372,9 +372,9 @@ export function partedAt(text: string, start: number, at: number): number {
 /**
  * Where a name of the shape's own starts in the value from `start` to `end`, when the value is one
  * whose own value follows it (`password: token: <key>`, `password: api_key = <key>`): a match of the
- * shape that starts in the value at a word's start (not inside a word: `supersecret:`; camelCase
- * starts one), or after a value that separators part from it or a random run glued to it (`partedAt`,
- * where that value ends kept in `parted`), by an operator (not after a bare space, the secret-name shape's group 4: `--password
+ * shape that starts in the value at a word's start (camelCase starts one), or after a value of its
+ * own that separators part from it or that is glued to it (`partedAt`, where that value ends kept in
+ * `parted`), by an operator (not after a bare space, the secret-name shape's group 4: `--password
  * secret and`), with its value after it: that match, the pattern's next (its `lastIndex` past it);
  * else undefined, the pattern where it was (past `end`). Masked as the first name's value (or turned
  * down as a name), the second name's own value was left with no name before it.
