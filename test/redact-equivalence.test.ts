@@ -141,7 +141,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const whole = value; // (judged where the part before the name is turned down alone)
     if (ahead) {
       pattern.lastIndex = ahead.index; // (found again by the loop: the fast one takes it as it is)
-      if ((end = partedAt(text, start, ahead.index)) < 0) continue;
+      if ((end = partedAt(text, start, ahead.index)) === start) continue;
       value = text.slice(start, end);
     }
     if (/…|REDACTED\]/.test(value) || /^\[REDACTED(?: PRIVATE KEY)?\]/.test(text.slice(end))) {

@@ -249,7 +249,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     let whole: string | undefined; // a value parted from the name after it, as the pattern read it
     if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
       // the name's own match is next; a value before it, parted from it or glued to it, is judged alone
-      if ((end = parted) < 0) continue;
+      if ((end = parted) === start) continue; // (none: the name stands where its value would)
       [whole, value] = [value, text.slice(start, end)];
     }
     if (read) {
@@ -350,19 +350,25 @@ const NAME_START = /^-{0,2}[A-Za-z]+(?:[_.-][A-Za-z]+)*[_.-]?$/;
  * Where a value ends that stands before a name of the shape's own (`namesAhead` found it at `at`), in
  * one run with it: parted by separators (`<key>|api_key: …`, `<key>:db_password = …`: fields of one
  * line) or glued to it (`<key>.api_key: …`, `<key>_dbPassword: …`, `<key>api_key: …`), the name read
- * with what joins it to a longer one (`db_`, longest first, as `joins` reads it); -1 where no value of
- * 4 characters stands there. Taken into the value with the name, it left the name's own value with no
- * name before it. `apply` judges the part alone, and whole, as before, where the checks turn it down alone.
+ * with what joins it to a longer one (`db_`, longest first, as `joins` reads it); `start` where what
+ * stands before the name is that name's own start (`password: cloudflare_token: <key>`: the name stands
+ * where the value would), -1 where neither (no value of 4 characters). Taken into the value with the
+ * name, it left the name's own value with no name before it. `apply` judges the part alone, and whole,
+ * as before, where the checks turn it down alone.
  */
 export function partedAt(text: string, start: number, at: number): number {
-  if (joins(text, start, at)) return -1; // (the whole a longer name, `cloudflare_token`: it stands where its value would)
+  if (joins(text, start, at)) return start;
   // the name's prefix starts at a word after a `_`, `-`, `.` or separator, or at the name: the longest that joins it first
   let k = at;
   while (k > start && k > at - 26 && PREFIX_CHARS[text.charCodeAt(k - 1)] === 1) k--;
-  for (; k <= at; k++) {
+  let end = -1; // where the value before a candidate ends, past the separators before it
+  for (let from = -1; k <= at; k++) {
     if (k < at && PARTING.indexOf(text[k - 1]) < 0) continue;
-    let end = k;
-    while (end > start && PARTING.includes(text[end - 1])) end--;
+    // (read back to the last candidate at most: separators all the way there, its end is this one's)
+    let e = k;
+    while (e > start && e > from && PARTING.includes(text[e - 1])) e--;
+    if (e !== from) end = e;
+    from = k;
     // (4: a value's least, as the patterns read one)
     if (end >= start + 4 && (k === at || NAME_START.test(text.slice(k, at))) && joins(text, k, at)) return end;
   }
@@ -387,10 +393,10 @@ export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: n
   const m = pattern.exec(text);
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
-  if (at < end && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end && ((parted = partedAt(text, start, at)) >= 0 || joins(text, start, at))) return m!;
+  if (at < end && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end && (parted = partedAt(text, start, at)) >= 0) return m!;
   pattern.lastIndex = resume;
 }
-/** Where the value before the name `namesAhead` found last ends (`partedAt`), read at once by its caller; -1: none, the name stands where its value would. */
+/** Where the value before the name `namesAhead` found last ends (`partedAt`; its `start`: none, the name stands where its value would), read at once by its caller. */
 let parted = -1;
 
 /**
