@@ -36,9 +36,9 @@ const ESCAPE_DENSE = ["a\\u00410\n", "ab\\u0041", "x\\u002dy\\u002dz ", '{"q":"a
 
 /**
  * Text where every candidate reaches a shape's checks (round 6's review): a CSRF word before each
- * prose password, runs as long as a bare token's.
+ * prose password, runs as long as a bare token's, a CSRF name before each token (read for what it names).
  */
-const CHECK_DENSE = ["xsrf password is hunter2x, ", "Zq8wR2xT7wLpK3vN9mB4cX6j "];
+const CHECK_DENSE = ["xsrf password is hunter2x, ", "Zq8wR2xT7wLpK3vN9mB4cX6j ", "csrf-token: Zq8wR2xT7wLpK3vN9mB4cX6j ", '<meta name="csrf-token" content="Zq8wR2xT7wLpK3vN9mB4cX6j">'];
 
 /** Separators a seed is paired with: each ends or restarts a shape. */
 const RUNS = ["-", "_", ".", " ", "\n", "=", ":", "/", "a", "0", '"', "\\n", "@", "|", "~", "%"];

@@ -109,6 +109,19 @@ describe("the escape scanner", () => {
 });
 
 /**
+ * Whether a CSRF name gives the match, read plainly: the name runs on into it; or its operator and
+ * quotes stand between and the match is its value; or the name is closed and the match is its next
+ * attribute's value or its last word.
+ */
+function csrfNamedPlainly(before: string, match: string, value: string): boolean {
+  const name = String.raw`(?<![A-Za-z\d])(?:c|x)srf[\w-]*(?: ?token)?`; // (a word of its own, not inside a random run)
+  if (new RegExp(`${name}$`, "i").test(before)) return true;
+  const operator = String.raw`\\?["']?(?:\s{0,4}[:=]|\s{1,4}(?:content|value)\s{0,2}=)\s{0,4}\\?["']?`;
+  if (new RegExp(`${name}${operator}$`, "i").test(before)) return /^\\?["'`]?$/.test(match.slice(0, match.lastIndexOf(value)));
+  return new RegExp(String.raw`${name}(?:\\?["']\s{1,4}|\s)$`, "i").test(before) && /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
+}
+
+/**
  * `apply` written plainly: the shape's pattern's own `exec`, without the prefilters read by hand
  * (`gate`), the lighter pattern (`lite`) or the finder by hand (`find`), and the checks as regexes: the
  * fast loop must agree with it. What a value masked in part by a rule before reads on through
@@ -124,7 +137,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
   let done = 0;
   const passes = (value: string, at: number, match: string, group: number | undefined) =>
     !NOT_SECRET.test(value) &&
-    !/(?:csrf|xsrf)[^\n]{0,40}$/i.test(text.slice(Math.max(0, at - 40), at)) &&
+    !csrfNamedPlainly(text.slice(Math.max(0, at - 40), at), match, value) &&
     !(group && shape.random?.includes(group) && !looksRandom(value)) &&
     !(shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0));
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {

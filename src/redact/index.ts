@@ -86,8 +86,24 @@ function redactKeyBlocks(text: string): string {
   return out.includes("-----END") ? redactOrphanBodies(out) : out;
 }
 
-/** A CSRF token (<meta name="csrf-token" content="…">) guards a form, it grants nothing. */
-const CSRF = /[cx]srf[^\n]{0,40}$/i;
+/**
+ * A CSRF token guards a form, it grants nothing: a match is left where a CSRF name gives it, the name
+ * running on into the match (`X-CSRF-` then `Token: …`), its operator and quotes between them and the
+ * match its value (`csrftoken=…`, `X-CSRF-Token: …`), or the name closed and the match its next
+ * attribute or last word (`name="csrf-token" content="…"`, `CSRF token: …`). Not where anything else
+ * stands between ("the csrf check failed, password: …", `X-CSRF-Token: abc; Authorization: Bearer …`),
+ * nor another credential's name after its operator (`csrf: password=…`), nor the word inside a random
+ * run (`…Wx7xsrf token: …`): the word anywhere on the line before once turned down every match after
+ * it, vendor tokens included.
+ */
+const CSRF = /(?<![A-Za-z\d])[cx]srf[\w-]*(?: ?token)?(?:(\\?["']?(?:\s{0,4}[:=]|\s{1,4}(?:content|value)\s{0,2}=)\s{0,4}\\?["']?)|(\\?["']\s{1,4}|\s))?$/i;
+/** Whether a CSRF name `before` the match gives it (`CSRF`): where an operator stands between, the match is its value (a quote before it at most). */
+function csrfNamed(before: string, match: string, value: string): boolean {
+  const named = CSRF.exec(before);
+  if (!named) return false;
+  if (named[1]) return /^\\?["'`]?$/.test(match.slice(0, match.lastIndexOf(value)));
+  return !named[2] || /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
+}
 const CSRF_ANY = /[cx]srf/i;
 /**
  * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
@@ -209,7 +225,7 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
   if (NOT_SECRET.test(value) || example(value)) return false; // an id, or documentation's example
   if (group && shape.random?.includes(group) && !looksRandom(value)) return false;
   const at = m.index;
-  if (csrf && CSRF.test(text.slice(Math.max(0, at - 40), at))) return false;
+  if (csrf && csrfNamed(text.slice(Math.max(0, at - 40), at), m[0], value)) return false;
   const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
   const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + m[0].length] ?? "", m[0], group);
   pattern.lastIndex = next;

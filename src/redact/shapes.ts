@@ -729,7 +729,7 @@ export const SHAPES: Shape[] = [
     pattern: ASSIGNED,
     group: [2],
     find: nearValue, // (a text without a value's run is left at once)
-    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match) && !idNamed(before, match, match.lastIndexOf(v)),
+    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match.slice(0, match.lastIndexOf(v))) && !idNamed(before, match, match.lastIndexOf(v)), // (by its name: a random value may hold the word)
     breaks: true,
   },
   {
