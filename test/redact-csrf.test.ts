@@ -65,6 +65,17 @@ describe("a CSRF word before a credential on its line", () => {
     }
   });
 
+  it("a vendor's own format is masked under a CSRF name too: it is a token wherever it stands", () => {
+    const formats = SHAPE_EXAMPLES.filter((e) => /^(?:ghp_|AKIA|AIza|glpat-|xoxb-|sk-ant-|sk_live_|SG\.|hvs\.|eyJ|Xy78Q~|MTk4|0123456789abcdef0123456789abcdef-us|123456789:AA|1234567890123456\|)/.test(e));
+    expect(formats).toHaveLength(15);
+    for (const name of ["csrf: ", "X-CSRF-Token: ", "csrftoken=", '<meta name="csrf-token" content="', '"csrf_token": "']) {
+      for (const e of formats) {
+        const alone = left(e, e); // (a vendor's prefix stays: `ghp_…[REDACTED]`)
+        expect([...left(name + e, e)].filter((piece) => !alone.has(piece)), name + e).toEqual([]);
+      }
+    }
+  });
+
   it("leaves the CSRF token a CSRF name gives, in the forms frameworks write it", () => {
     for (const line of [
       `<meta name="csrf-token" content="${TOKEN}">`,

@@ -135,9 +135,10 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
   if (!pattern.global) throw new Error(`a shape's pattern is global: ${pattern.source}`);
   let out = "";
   let done = 0;
+  let reread = 0;
   const passes = (value: string, at: number, match: string, group: number | undefined) =>
     !NOT_SECRET.test(value) &&
-    !csrfNamedPlainly(text.slice(Math.max(0, at - 40), at), match, value) &&
+    !(group && csrfNamedPlainly(text.slice(Math.max(0, at - 40), at), match, value)) &&
     !(group && shape.random?.includes(group) && !looksRandom(value)) &&
     !(shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0));
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
@@ -167,7 +168,10 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
       if (/…|REDACTED\]/.test(value)) continue;
     }
     if (!passes(value, at, match, group)) {
-      if (!ahead || !passes(whole, at, match, group)) continue;
+      if (!ahead || !passes(whole, at, match, group)) {
+        if (!ahead && group && start >= reread && shape.reread?.includes(group)) [pattern.lastIndex, reread] = [start, end]; // (the value read again for a name inside it, once a stretch)
+        continue;
+      }
       [value, end] = [whole, start + whole.length];
     }
     // a token that runs on past an escape of a token character is left to the decoding pass, which reads it whole
@@ -187,15 +191,16 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
  */
 function plain(shape: Shape): Shape {
   let source = shape.pattern.source.replace(`(?=${VENDOR_START})`, "");
-  let { group, random } = shape;
+  let { group, random, reread } = shape;
   for (let m = /\(\?=\(([^()]+)\)\)\\(\d)/.exec(source); m; m = /\(\?=\(([^()]+)\)\)\\(\d)/.exec(source)) {
     source = source.replace(m[0], m[1]);
     const n = Number(m[2]);
     const renumber = (g: number) => (g > n ? g - 1 : g);
     group = group?.map(renumber);
     random = random?.map(renumber);
+    reread = reread?.map(renumber);
   }
-  return { ...shape, pattern: new RegExp(source, shape.pattern.flags), group, random, lite: undefined };
+  return { ...shape, pattern: new RegExp(source, shape.pattern.flags), group, random, reread, lite: undefined };
 }
 
 describe("patterns rewritten for speed", () => {

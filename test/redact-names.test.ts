@@ -475,3 +475,38 @@ describe("passwords in prose", () => {
     expect(redact(line)).toBe(line);
   });
 });
+
+// A value that the checks turn down (`password token`: a word; `token: DB_PASSWORD=…`: no random run)
+// may be the next credential's name, or hold it with its operator: the pattern reads on from inside that
+// value. (It read on after it: the next credential's value was left in clear.)
+describe("a credential's name where another's value stands", () => {
+  it.each([
+    ["password token Zx81fQ2mN7pLk3vT9wRy4uHs", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
+    ["reset the password token Zx81fQ2mN7pLk3vT9wRy4uHs now", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
+    ["login secret: Zx81fQ2mN7pLk3vT9wRy4uHs", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
+    ["password DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+    ["set password DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+    ["public key DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+    ["key DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+    ["cookie api_key=Zx81fQ2mN7pLk3vT9wRy4uHs", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
+    ["token: DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+    ["auth=DB_PASSWORD=coral-thistle-indigo-31", "coral-thistle-indigo-31"],
+  ])("%s", (line, secret) => {
+    expect(redact(line)).not.toContain(secret);
+  });
+
+  it("property: a word, a space or an operator, then a credential masked alone: still masked", () => {
+    const word = fc.constantFrom("password", "token", "secret", "key", "login", "auth", "cookie", "public key", "site key", "api key", "new password", "the password", "credentials");
+    const name = fc.constantFrom("password", "DB_PASSWORD", "token", "api_key", "secret", "client_secret", "GITHUB_TOKEN", "auth_token", "passwd");
+    const op = fc.constantFrom("=", ": ", " ", " = ", '="');
+    const value = fc.tuple(fc.integer(), fc.integer({ min: 16, max: 40 })).map(([seed, n]) => randomString(seed, n, "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"));
+    fc.assert(
+      fc.property(word, fc.constantFrom(" ", ": ", "="), name, op, value, (w, between, n, o, v) => {
+        const line = `${n}${o}${v}`;
+        fc.pre(!redact(line).includes(v));
+        expect(redact(`${w}${between}${line}`)).not.toContain(v);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, looksRandom, mixedRun, runOf, token } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, csrfNamed, looksRandom, mixedRun, runOf, token } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -86,24 +86,6 @@ function redactKeyBlocks(text: string): string {
   return out.includes("-----END") ? redactOrphanBodies(out) : out;
 }
 
-/**
- * A CSRF token guards a form, it grants nothing: a match is left where a CSRF name gives it, the name
- * running on into the match (`X-CSRF-` then `Token: …`), its operator and quotes between them and the
- * match its value (`csrftoken=…`, `X-CSRF-Token: …`), or the name closed and the match its next
- * attribute or last word (`name="csrf-token" content="…"`, `CSRF token: …`). Not where anything else
- * stands between ("the csrf check failed, password: …", `X-CSRF-Token: abc; Authorization: Bearer …`),
- * nor another credential's name after its operator (`csrf: password=…`), nor the word inside a random
- * run (`…Wx7xsrf token: …`): the word anywhere on the line before once turned down every match after
- * it, vendor tokens included.
- */
-const CSRF = /(?<![A-Za-z\d])[cx]srf[\w-]*(?: ?token)?(?:(\\?["']?(?:\s{0,4}[:=]|\s{1,4}(?:content|value)\s{0,2}=)\s{0,4}\\?["']?)|(\\?["']\s{1,4}|\s))?$/i;
-/** Whether a CSRF name `before` the match gives it (`CSRF`): where an operator stands between, the match is its value (a quote before it at most). */
-function csrfNamed(before: string, match: string, value: string): boolean {
-  const named = CSRF.exec(before);
-  if (!named) return false;
-  if (named[1]) return /^\\?["'`]?$/.test(match.slice(0, match.lastIndexOf(value)));
-  return !named[2] || /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
-}
 const CSRF_ANY = /[cx]srf/i;
 /**
  * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
@@ -225,7 +207,8 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
   if (NOT_SECRET.test(value) || example(value)) return false; // an id, or documentation's example
   if (group && shape.random?.includes(group) && !looksRandom(value)) return false;
   const at = m.index;
-  if (csrf && csrfNamed(text.slice(Math.max(0, at - 40), at), m[0], value)) return false;
+  // (a value a name or context finds; the generic token run checks it itself, and a vendor's own format is a token wherever it stands)
+  if (csrf && group && csrfNamed(text.slice(Math.max(0, at - 40), at), m[0], value)) return false;
   const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
   const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + m[0].length] ?? "", m[0], group);
   pattern.lastIndex = next;
@@ -249,6 +232,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   let q = 0; // the next of them
   const find = shape.find ?? exec;
   let ahead: RegExpExecArray | undefined; // the next match, where `namesAhead` found it
+  let reread = 0; // where the last value read again ends
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = ahead ?? find(pattern, text)) {
     ahead = undefined;
@@ -289,7 +273,12 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     }
     if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) {
       // turned down alone: judged whole, with the name after it, as the pattern read it (the name's own match still next)
-      if (whole === undefined || !passes(shape, pattern, text, whole, m, group, csrf)) continue;
+      if (whole === undefined || !passes(shape, pattern, text, whole, m, group, csrf)) {
+        // read on from inside it, a name may start there: once a stretch (each turned-down value read again
+        // at most once, `key=0key=0…` a value of 400 every 5 characters)
+        if (whole === undefined && start >= reread && shape.reread?.includes(group)) (pattern.lastIndex = start), (reread = end);
+        continue;
+      }
       [value, end] = [whole, start + whole.length];
     }
     if (escapedAt(text, end) >= 0) continue; // the token runs on past an escape: read whole, decoded (redactEncoded)

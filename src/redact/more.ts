@@ -79,7 +79,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
   const comma = holdsBefore(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
-  if (group === 4 && !prose && !comma && !/(?:^|\s)--?[\w.-]*$/.test(before)) return false;
+  if (group === 4 && !prose && !comma && !flagBefore(before)) return false;
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
@@ -94,6 +94,17 @@ function namedValue(value: string, before: string, after: string, match: string,
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
   // after a password's name that is no predicate ("the password is letmein", not "… is too short")
   return !prose || quoted || /[\d\W_]|[a-z][A-Z]/.test(word) || (passwordWord(match) && proseWord(word));
+}
+
+/**
+ * Whether `before` ends in a flag's start (`--`, `--db-`): after a space or at the text's start, a dash
+ * and name characters, as /(?:^|\s)--?[\w.-]*$/ reads it, by hand: a pattern anchored at the end is
+ * tried at every start, for every value adversarial text names every few characters.
+ */
+function flagBefore(before: string): boolean {
+  let i = before.length;
+  while (i > 0 && p.nameCode(before.charCodeAt(i - 1))) i--;
+  return before.charCodeAt(i) === 45 && (i === 0 || /\s/.test(before[i - 1]));
 }
 
 /** Whether `text` holds `s` before index `n`. */

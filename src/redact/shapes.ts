@@ -26,6 +26,12 @@ export interface Shape {
    */
   labels?: number[];
   /**
+   * Groups whose value, turned down by the checks, is read again for a match inside it: after a bare
+   * space a name's value may be the next name, or hold it with its operator (`password token <key>`,
+   * `password DB_PASSWORD=<value>`).
+   */
+  reread?: number[];
+  /**
    * A match may hold a line break further from its start: streaming redaction keeps its whole
    * context after this shape's prefilter.
    */
@@ -274,6 +280,24 @@ const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-
 /** Whether NOT_AFTER ends `before`: tried only where its match (at most 7 characters) can start, not at every start. */
 export const notAfter = (before: string) => ((NOT_AFTER.lastIndex = Math.max(0, before.length - 7)), NOT_AFTER.test(before));
 
+/**
+ * A CSRF token guards a form, it grants nothing: a match is left where a CSRF name gives it, the name
+ * running on into the match (`X-CSRF-` then `Token: …`), its operator and quotes between them and the
+ * match its value (`csrftoken=…`, `X-CSRF-Token: …`), or the name closed and the match its next
+ * attribute or last word (`name="csrf-token" content="…"`, `CSRF token: …`). Not where anything else
+ * stands between ("the csrf check failed, password: …", `X-CSRF-Token: abc; Authorization: Bearer …`),
+ * nor another credential's name after its operator (`csrf: password=…`), nor the word inside a random
+ * run (`…Wx7xsrf token: …`): the word anywhere on the line before once turned down every match after
+ * it, vendor tokens included.
+ */
+const CSRF = /(?<![A-Za-z\d])[cx]srf[\w-]*(?: ?token)?(?:(\\?["']?(?:\s{0,4}[:=]|\s{1,4}(?:content|value)\s{0,2}=)\s{0,4}\\?["']?)|(\\?["']\s{1,4}|\s))?$/i;
+/** Whether a CSRF name `before` the match gives it (`CSRF`): where an operator stands between, the match is its value (a quote before it at most). */
+export function csrfNamed(before: string, match: string, value: string): boolean {
+  const named = CSRF.exec(before);
+  if (!named) return false;
+  if (named[1]) return /^\\?["'`]?$/.test(match.slice(0, match.lastIndexOf(value)));
+  return !named[2] || /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
+}
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 /** Whether the char code is a space the patterns' `\s` takes (ASCII ones and NBSP suffice here). */
@@ -594,7 +618,7 @@ export const SHAPES: Shape[] = [
   {
     pattern: new RegExp(`\\b(?:(?=${VENDOR_START})(?:${VENDOR})|[\\w-]{24}[\\w-]*)`, "g"),
     find: nearToken, // (a text without a run near which a token starts is left at once)
-    valid: (v, before) => token(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before)),
+    valid: (v, before) => token(v) || (prefixedToken(v) && !identifier(v) && !idNamed(before) && !csrfNamed(before.slice(-40), v, v)),
   },
   // Vendors whose token starts with a character class: each waits for its literal
   { pattern: /\b[\da-f]{32}-us\d{1,2}\b/g, needs: /-us\d/ }, // Mailchimp
@@ -705,6 +729,7 @@ export const SHAPES: Shape[] = [
     group: [1, 2, 3, 4, 5],
     random: [5],
     labels: [3, 4],
+    reread: [3, 4, 5],
     needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // a word of every name above
     // a value a credential's name gives (see `namedValue`) is the secret whatever its entropy; under
     // the names that mean other things too (a login, an auth scheme, a cookie, a bare `token`, which
