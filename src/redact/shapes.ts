@@ -450,11 +450,12 @@ const SPACED = `${GAP}{1,4}`;
 
 /**
  * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
- * (or whose quote does not close on its line) stops at a space or a quote, and is no next flag
- * (`mongosh -u admin -p --authenticationDatabase admin` asks for it). Groups: single-quoted,
- * double-quoted (escaped quotes too), bare.
+ * (or whose quote does not close on its line) stops at a space or a quote, or where a shell ends a word
+ * (`;`, `&`, `|`, `<`, `>`, `(`, `)`: `mysql -pA;docker login -p B` is two commands, two passwords), and
+ * is no next flag (`mongosh -u admin -p --authenticationDatabase admin` asks for it). Groups:
+ * single-quoted, double-quoted (escaped quotes too), bare.
  */
-export const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`-][^\s"'\`]{3,127}))`;
+export const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`;&|<>()-][^\s"'\`;&|<>()]{3,127}))`;
 
 /**
  * The value after `-flag` (then `between`) on a command line of one of `programs`, within its first
@@ -661,13 +662,13 @@ export const SHAPES: Shape[] = [
     // A password after a user on any command line, `-u <user> -p <password>` (SAP's hdbsql, many
     // tools) or `-U … -P …` (ipmitool), where it looks like one: random, or as policies ask for one.
     // Not a port (`psql -U app -p 5433`, `docker run -u 1000 -p 127.0.0.1:80:80/tcp`), a file
-    // (ApacheBench's `-u put.json -p post.json`) or a prompt (sudo's -p), nor after mysql, whose
-    // spaced -p asks for the password and leaves the next argument to name the database
+    // (ApacheBench's `-u put.json -p post.json`) or a prompt (sudo's -p), nor after mysql (in the same
+    // command), whose spaced -p asks for the password and leaves the next argument to name the database
     pattern: new RegExp(String.raw`(?:^|[ \t])-[uU]${SPACED}["']?[^\s"'-][^\s"']{0,47}["']?${SPACED}-[pP]${SPACED}${QUOTED}`, "g"),
     group: [1, 2, 3],
     needs: /-u[ \t]/i,
     breaks: true, // continued lines before the password: 91 characters in at most
-    valid: (v, before) => (looksRandom(v) || passwordLike(v)) && !/(?:^|:)\d{1,5}(?:\/[a-z]{3,4})?$|^[\w-]+\.[a-z]{2,5}$/.test(v) && !/\bm(?:ysql|ariadb)[^\n]*$/.test(before),
+    valid: (v, before) => (looksRandom(v) || passwordLike(v)) && !/(?:^|:)\d{1,5}(?:\/[a-z]{3,4})?$|^[\w-]+\.[a-z]{2,5}$/.test(v) && !/\bm(?:ysql|ariadb)[^\n;&|()]*$/.test(before), // (its own command: not one before a `;`)
   },
   {
     // A credential encoded for a Basic Authorization header on the command line: what `echo` or
