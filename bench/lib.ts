@@ -255,8 +255,11 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * `password DB_PASSWORD=<value>` left the value in clear), once a stretch; a flag's start read by hand.
  * Then +~13 B (guard +15: → 54,815): a bare password on a command line ends where a shell ends the word
  * (`mysql -pA;docker login -p B` took `A;docker` and left `B`), and mysql's spaced `-p` is its own command's.
+ * Then +~252 B (guard +255: → 55,070): a value one step from its name, as agents meet it, was left in
+ * clear: `terraform output -json`'s sensitive outputs, an object under a credential's name (its `value`),
+ * a YAML block scalar under one (`password: |`, the value on the indented lines after).
  */
-const TOTAL_COMPACT = 54_815;
+const TOTAL_COMPACT = 55_070;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

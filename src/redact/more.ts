@@ -18,6 +18,8 @@ let more: Shape[];
  * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
  */
 const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
+/** A word of every name whose object's `value` the rule below reads. */
+const CREDENTIAL_WORD = /passw|passphrase|secret|token|api[_-]?key|private[_-]?key|credential/i;
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
 const NOT_A_VALUE = new Set(
   (
@@ -380,6 +382,35 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
   },
   // Terraform's CLI credentials per host, `TF_TOKEN_app_terraform_io=…`
   { pattern: /\bTF_TOKEN_[\w-]{1,128}\\?["']?\s{0,4}[=:]\s{0,4}\\?["']?([^\s"'\\]{8}[^\s"'\\]*)/g, group: [1], needs: /TF_TOKEN_/, valid: (v) => !named(v) },
+  {
+    // `terraform output -json`: an output marked sensitive holds its value in plain text, whatever its name
+    // (`"sensitive": true, "type": "string", "value": "…"`, on one line or as it prints it)
+    pattern: /"sensitive"\s{0,16}:\s{0,16}true\s{0,16},\s{0,16}(?:"type"\s{0,16}:\s{0,16}"[^"\n]{0,64}"\s{0,16},\s{0,16})?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){1,400})"/g,
+    group: [1],
+    needs: /"sensitive"/,
+    far: true,
+  },
+  {
+    // An object under a credential's name holds it in its `value` (`"db_password": {"value": "…"}`, an output
+    // of `terraform output -json` not marked sensitive): the name's own rule reads the object, not the value
+    pattern: /"[\w.-]{0,64}?(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)[\w.-]{0,64}"\s{0,16}:\s{0,16}\{[^{}]{0,256}?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){4,400})"/gi,
+    group: [1],
+    needs: /"value"/, // (what marks a window far: a name word would mark every text saying "token")
+    gate: (text) => CREDENTIAL_WORD.test(text),
+    far: true,
+    valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
+  },
+  {
+    // A YAML block scalar under a credential's name (`password: |`, `client_secret: >-`): the value is the
+    // indented line after it (a longer block is a key's or a document's, which their own rules read), which
+    // the name's own rule reads as the next key's line; a real or an escaped line break (a manifest in a JSON string)
+    pattern: /(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)(?:[_.-]?(?:access|key|value))?\\?["']?:[ \t]{0,4}[|>][-+]?\d?[ \t]{0,4}(?:\r?\n[ \t]{1,32}(\S[^\n]{0,399})|(?:\\r)?\\n[ \t]{1,32}([^\s\\"][^\n\\"]{0,399}))/gi,
+    group: [1, 2], // (escaped, the line ends at the JSON string's end too)
+    needs: /passw|passphrase|secret|token|api_key|api-key|apikey|private_key|private-key|privatekey|credential/i,
+    gate: (text) => /:[ \t]{0,4}[|>]/.test(text),
+    breaks: true, // the value within 96 characters of the name's start
+    valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
+  },
   {
     // Terraform state: attributes it marks sensitive, which hold the value in plain text
     pattern: /"(?:plaintext_value|secret_string|sensitive_content|secret_data|bcrypt_hash|private_key_pem|private_key_openssh)"\s{0,4}:\s{0,4}"((?:[^"\\\n]|\\.){4,400})"/g,

@@ -77,6 +77,9 @@ export const SHAPE_EXAMPLES = [
   "DB_PASSWORD=coral-thistle-indigo-31",
   "cqlsh -u ops -p 'Harbor&Lantern!'",
   "hdbsql -u SYSTEM -p Hn4vQ8xL2wRt",
+  '{"db_url": {"sensitive": true, "type": "string", "value": "Hq8vK2mZp9Rt4Wx7"}}',
+  '{"api_key": {"value": "Hq8vK2mZp9Rt4Wx7"}}',
+  "client_secret: >-\n  Hq8vK2mZp9Rt4Wx7",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
