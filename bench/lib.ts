@@ -257,9 +257,11 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * (`mysql -pA;docker login -p B` took `A;docker` and left `B`), and mysql's spaced `-p` is its own command's.
  * Then +~252 B (guard +255: → 55,070): a value one step from its name, as agents meet it, was left in
  * clear: `terraform output -json`'s sensitive outputs, an object under a credential's name (its `value`),
- * a YAML block scalar under one (`password: |`, the value on the indented lines after).
+ * a YAML block scalar under one (`password: |`, the value on the indented line after). Then +~17 B
+ * (guard +20: → 55,090): a key of base64 whose short pieces turn from a small letter to a capital five
+ * times is no path (`password=/XrBiHeOOct/54Wj/…` was left: a rare counterexample of the names property).
  */
-const TOTAL_COMPACT = 55_070;
+const TOTAL_COMPACT = 55_090;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

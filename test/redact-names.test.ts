@@ -164,15 +164,16 @@ describe("a credential's name is enough", () => {
   it("a key that starts with a slash is no path (property counterexample: password=/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/)", () => {
     // base64 without a digit run reads as a path by its slashes; a run as long as a key's is no directory's name
     // (and none of its pieces is a directory's name when it mixes cases as random letters do: property counterexample
-    // /eVZTZAxfRtfnAZYUKN/fjQOdk/fSEoRNQWXInUd, no run of 20; nor with a digit in a short piece: /O6hG/rCZyTKVvyrJGBhMk/HiNyzBGTuBKXzpPUQ)
-    for (const value of ["/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/", "/jOocVvFwkxmzJDd/NCmeAaNDZRnQWWAriodWAPn", "/Kq/bPxRfiCYzWvTnMdLsHgJaUeYoIrEwQpXcVbN", "/eVZTZAxfRtfnAZYUKN/fjQOdk/fSEoRNQWXInUd", "/O6hG/rCZyTKVvyrJGBhMk/HiNyzBGTuBKXzpPUQ"]) {
+    // /eVZTZAxfRtfnAZYUKN/fjQOdk/fSEoRNQWXInUd, no run of 20; nor with a digit in a short piece: /O6hG/rCZyTKVvyrJGBhMk/HiNyzBGTuBKXzpPUQ;
+    // nor in short pieces only, six turns to a capital: /XrBiHeOOct/54Wj/oKJQb/qlgMuwgd/Ufa9/rC6, round 15)
+    for (const value of ["/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/", "/jOocVvFwkxmzJDd/NCmeAaNDZRnQWWAriodWAPn", "/Kq/bPxRfiCYzWvTnMdLsHgJaUeYoIrEwQpXcVbN", "/eVZTZAxfRtfnAZYUKN/fjQOdk/fSEoRNQWXInUd", "/O6hG/rCZyTKVvyrJGBhMk/HiNyzBGTuBKXzpPUQ", "/XrBiHeOOct/54Wj/oKJQb/qlgMuwgd/Ufa9/rC6"]) {
       for (const line of [`password=${value}`, `{"api_key": "${value}"}`, `the secret is ${value}`, `export DB_PASSWORD="${value}"`]) {
         const out = redact(line);
         expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
       }
     }
     // a path under a credential's name is a reference, and stays
-    for (const line of ["password_file: /run/secrets/db_password", "SSL_KEY=/etc/ssl/private/server.key", "the password is /home/deploy/.pgpass", "API_KEY_PATH=/var/lib/app/credentials/api-key.txt", "password_file=/Users/JohnSmith/Library/ApplicationSupport/db.pass", "SSL_KEY=/etc/pki/v2/PostgreSQL/server.key", "password_file=/home/u1/SSLCertificates/db.pass"]) {
+    for (const line of ["password_file: /run/secrets/db_password", "SSL_KEY=/etc/ssl/private/server.key", "the password is /home/deploy/.pgpass", "API_KEY_PATH=/var/lib/app/credentials/api-key.txt", "password_file=/Users/JohnSmith/Library/ApplicationSupport/db.pass", "SSL_KEY=/etc/pki/v2/PostgreSQL/server.key", "password_file=/home/u1/SSLCertificates/db.pass", "password: /Users/JohnDoe/MyProjects/NewApp/KeyStore"]) {
       expect(redact(line), line).toBe(line);
     }
   });

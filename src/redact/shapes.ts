@@ -805,12 +805,14 @@ const LOCATION = /^[a-z][\w+.-]{1,20}:\/\/|^(?:~|\.{1,2})?\/[\w.-]*\/[\w./-]*$/i
  * where it holds only base64's characters (no dot, dash or underscore, which a file's name has), a piece
  * of 12 letters or more whose cases mix as random letters do (four capitals after its first letter,
  * four small letters: `eVZTZAxfRtfnAZYUKN`, not `PostgreSQL`, `SSLCertificates`, `GraphQLSchema`), a
- * digit in a short piece or not (`/O6hG/rCZyTKVvyrJGBhMk/…`).
+ * digit in a short piece or not (`/O6hG/rCZyTKVvyrJGBhMk/…`), nor five turns from a small letter to a
+ * capital in all, as random letters make in short pieces too (`/XrBiHeOOct/54Wj/oKJQb/qlgMuwgd/…`; a path's
+ * camelCase names make a few: `/Users/JohnDoe/MyProjects/NewApp`).
  */
 const reference = (value: string): boolean =>
   LOCATION.test(value) &&
   !/[A-Za-z\d]{20}/.test(value) &&
-  !(/^[A-Za-z\d+/]+$/.test(value) && value.split("/").some((piece) => /^(?=[A-Za-z]{12})(?=.(?:[^A-Z]*[A-Z]){4})(?=(?:[^a-z]*[a-z]){4})/.test(piece)));
+  !(/^[A-Za-z\d+/]+$/.test(value) && (value.split("/").some((piece) => /^(?=[A-Za-z]{12})(?=.(?:[^A-Z]*[A-Z]){4})(?=(?:[^a-z]*[a-z]){4})/.test(piece)) || (value.match(/[a-z][A-Z]/g)?.length ?? 0) >= 5));
 
 /**
  * Random-looking: long enough, not a placeholder, a version or a location (`reference`: a key of base64
