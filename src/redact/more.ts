@@ -18,7 +18,7 @@ let more: Shape[];
  * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
  */
 const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
-/** A word of every name whose object's `value` the rule below reads. */
+/** A word of every name under which the rule of an object's `value` reads it (`"db_password": {"value": …}`, moreShapes). */
 const CREDENTIAL_WORD = /passw|passphrase|secret|token|api[_-]?key|private[_-]?key|credential/i;
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
 const NOT_A_VALUE = new Set(

@@ -26,9 +26,8 @@ export interface Shape {
    */
   labels?: number[];
   /**
-   * Groups whose value, turned down by the checks, is read again for a match inside it: after a bare
-   * space a name's value may be the next name, or hold it with its operator (`password token <key>`,
-   * `password DB_PASSWORD=<value>`).
+   * Groups whose value, turned down by the checks, is read again for a match inside it: a name's value
+   * may be the next name, or hold it with its operator (`password token <key>`, `token: DB_PASSWORD=<value>`).
    */
   reread?: number[];
   /**
