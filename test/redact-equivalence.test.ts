@@ -169,7 +169,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     }
     if (!passes(value, at, match, group)) {
       if (!ahead || !passes(whole, at, match, group)) {
-        if (!ahead && group && start >= reread && shape.reread?.includes(group)) [pattern.lastIndex, reread] = [start, end]; // (the value read again for a name inside it, once a stretch)
+        if (!ahead && group && start >= reread && shape.reread?.includes(group) && shape.needs!.test(value)) [pattern.lastIndex, reread] = [start, end]; // (the value read again for a name inside it, once a stretch)
         continue;
       }
       [value, end] = [whole, start + whole.length];

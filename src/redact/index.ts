@@ -274,9 +274,9 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     if (!passes(shape, pattern, text, value, m, group, (csrf ??= CSRF_ANY.test(text)))) {
       // turned down alone: judged whole, with the name after it, as the pattern read it (the name's own match still next)
       if (whole === undefined || !passes(shape, pattern, text, whole, m, group, csrf)) {
-        // read on from inside it, a name may start there: once a stretch (each turned-down value read again
-        // at most once, `key=0key=0…` a value of 400 every 5 characters)
-        if (whole === undefined && start >= reread && shape.reread?.includes(group)) (pattern.lastIndex = start), (reread = end);
+        // read on from inside it where it holds a word of the shape's names: once a stretch (each turned-down
+        // value read again at most once, `key=0key=0…` a value of 400 every 5 characters)
+        if (whole === undefined && start >= reread && shape.reread?.includes(group) && compiled(shape.needs!).test(value)) (pattern.lastIndex = start), (reread = end);
         continue;
       }
       [value, end] = [whole, start + whole.length];

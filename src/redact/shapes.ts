@@ -26,8 +26,9 @@ export interface Shape {
    */
   labels?: number[];
   /**
-   * Groups whose value, turned down by the checks, is read again for a match inside it: a name's value
-   * may be the next name, or hold it with its operator (`password token <key>`, `token: DB_PASSWORD=<value>`).
+   * Groups whose value, turned down by the checks, is read again for a match inside it where it holds a
+   * word of `needs` (which the shape must have): a name's value may be the next name, or hold it with its
+   * operator (`password token <key>`, `token: DB_PASSWORD=<value>`).
    */
   reread?: number[];
   /**
