@@ -1,7 +1,9 @@
-// Commands chained on one line (`a;b`, `a&&b`, `a|b`): a shell ends an unquoted word at `;`, `&`, `|`,
-// `<`, `>`, `(` and `)`, so a password typed bare ends there too. Attacked here: the first command's
-// password ran on over the operator into the next command, whose name the mask then took, and the
-// next command's password was left in clear (`mysql -uroot -pA;docker login -u ci -p B`).
+// Commands chained on one line (`a;b`, `a&&b`, `a|b`): a password typed bare ends at the operator where
+// a command with a flag follows. Attacked here: the first command's password ran on over the operator
+// into the next command, whose name the mask then took, and the next command's password was left in
+// clear (`mysql -uroot -pA;docker login -u ci -p B`). And the other way (round 15's review): a password
+// that holds `;`, `&`, `|`, `<`, `>`, `(` or `)` where no command follows is one value (`ps` shows
+// `-pT0p&S3cret` unquoted), masked whole.
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/index.js";
 import { SHAPE_EXAMPLES } from "./support/adversarial.js";
@@ -31,11 +33,17 @@ describe("commands chained on one line", () => {
     }
   });
 
-  it("a bare password ends where the shell ends the word; a quoted one keeps what its quotes hold", () => {
+  it("a bare password ends before the next command; a quoted one keeps what its quotes hold", () => {
     expect(redact("cd /srv&&mysql -uroot -pHunter2Pass9;docker login -u ci -p Zx81fQ2mN7pL")).toBe("cd /srv&&mysql -uroot -p[REDACTED];docker login -u ci -p [REDACTED]");
-    expect(redact("redis-cli -a Hunter2Pass9|grep ok")).toBe("redis-cli -a [REDACTED]|grep ok");
-    expect(redact("echo $(mysql -uroot -pHunter2Pass9)")).toBe("echo $(mysql -uroot -p[REDACTED])");
-    expect(redact("mysql -uroot -pHunter2Pass9>out.txt")).toBe("mysql -uroot -p[REDACTED]>out.txt");
+    expect(redact("redis-cli -a Hunter2Pass9|grep -c ok")).toBe("redis-cli -a [REDACTED]|grep -c ok");
     expect(redact("mysql -uroot -p'Hunter2;Pass&9|x' db")).toBe("mysql -uroot -p'[REDACTED]' db");
   });
+
+  it.each(["mysql -uroot -pAb(9x)kQ2z db", "sshpass -p T0p&S3cret", "-u admin -p T0p&S3cret", "hdbsql -u SYSTEM -p P<a>ss1word -n host", "mysql -uroot -pA9x;kQ2z", "sshpass -p S3cr3t&pw ssh host", "mysql -uroot -pAb9x>kQ2z", "echo $(mysql -uroot -pHunter2Pass9)"])(
+    "a password that holds a shell's operator where no command follows is one value: %s",
+    (line) => {
+      const password = /-p ?(\S+?)(?:\)| |$)/.exec(line)![1];
+      expect(redact(line), line).not.toContain(password.slice(-4));
+    },
+  );
 });

@@ -76,6 +76,12 @@ describe("a CSRF word before a credential on its line", () => {
     }
   });
 
+  it("a CSRF signing secret's name names a secret, not a token (round 15's review: e08d6ac left these too)", () => {
+    for (const line of ['WTF_CSRF_SECRET_KEY = "h7Qm2xZ9pLk4Rw8vT3nB6yUc"', 'csrf_secret = "h7Qm2xZ9pLk4Rw8v"', "CSRF_SECRET_KEY=h7Qm2xZ9pLk4Rw8v", "XSRF_SECRET=h7Qm2xZ9pLk4Rw8v", "csrf-secret: h7Qm2xZ9pLk4Rw8v"]) {
+      expect(redact(line), line).not.toContain("h7Qm2xZ9pLk4Rw8v");
+    }
+  });
+
   it("leaves the CSRF token a CSRF name gives, in the forms frameworks write it", () => {
     for (const line of [
       `<meta name="csrf-token" content="${TOKEN}">`,

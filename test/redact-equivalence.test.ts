@@ -115,10 +115,13 @@ describe("the escape scanner", () => {
  */
 function csrfNamedPlainly(before: string, match: string, value: string): boolean {
   const name = String.raw`(?<![A-Za-z\d])(?:c|x)srf[\w-]*(?: ?token)?`; // (a word of its own, not inside a random run)
-  if (new RegExp(`${name}$`, "i").test(before)) return true;
   const operator = String.raw`\\?["']?(?:\s{0,4}[:=]|\s{1,4}(?:content|value)\s{0,2}=)\s{0,4}\\?["']?`;
+  const closed = String.raw`(?:\\?["']\s{1,4}|\s)`;
+  const named = new RegExp(`${name}(?:${operator}|${closed})?$`, "i").exec(before);
+  if (!named || /secret|key|pass|salt/i.test(named[0])) return false; // a signing secret's name
+  if (new RegExp(`${name}$`, "i").test(before)) return match === value || /^token/i.test(match);
   if (new RegExp(`${name}${operator}$`, "i").test(before)) return /^\\?["'`]?$/.test(match.slice(0, match.lastIndexOf(value)));
-  return new RegExp(String.raw`${name}(?:\\?["']\s{1,4}|\s)$`, "i").test(before) && /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
+  return /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
 }
 
 /**

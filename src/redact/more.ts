@@ -385,29 +385,32 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
   {
     // `terraform output -json`: an output marked sensitive holds its value in plain text, whatever its name
     // (`"sensitive": true, "type": "string", "value": "…"`, on one line or as it prints it)
-    pattern: /"sensitive"\s{0,16}:\s{0,16}true\s{0,16},\s{0,16}(?:"type"\s{0,16}:\s{0,16}"[^"\n]{0,64}"\s{0,16},\s{0,16})?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){1,400})"/g,
+    pattern: /"sensitive"\s{0,16}:\s{0,16}true\s{0,16},\s{0,16}(?:"type"\s{0,16}:\s{0,16}"[^"\n]{0,64}"\s{0,16},\s{0,16})?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.)+)"/g,
     group: [1],
     needs: /"sensitive"/,
     far: true,
+    long: true, // (a kubeconfig, a service account's key: the value whole, whatever its length)
   },
   {
     // An object under a credential's name holds it in its `value` (`"db_password": {"value": "…"}`, an output
     // of `terraform output -json` not marked sensitive): the name's own rule reads the object, not the value
-    pattern: /"[\w.-]{0,64}?(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)[\w.-]{0,64}"\s{0,16}:\s{0,16}\{[^{}]{0,256}?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){4,400})"/gi,
+    // (the name ends in the word: `max_tokens`, `token_type`, `secret_name`, `passwordField` name no credential)
+    pattern: /"[\w.-]{0,64}?(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}"\s{0,16}:\s{0,16}\{[^{}]{0,256}?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){4}(?:[^"\\\n]|\\.)*)"/gi,
     group: [1],
     needs: /"value"/, // (what marks a window far: a name word would mark every text saying "token")
     gate: (text) => CREDENTIAL_WORD.test(text),
     far: true,
+    long: true,
     valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
   },
   {
-    // A YAML block scalar under a credential's name (`password: |`, `client_secret: >-`): the value is the
+    // A YAML block scalar under a credential's name (`password: |`, `client_secret: >-`, `|2-`, `!!str |`): the value is the
     // indented line after it (a longer block is a key's or a document's, which their own rules read), which
     // the name's own rule reads as the next key's line; a real or an escaped line break (a manifest in a JSON string)
-    pattern: /(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)(?:[_.-]?(?:access|key|value))?\\?["']?:[ \t]{0,4}[|>][-+]?\d?[ \t]{0,4}(?:\r?\n[ \t]{1,32}(\S[^\n]{0,399})|(?:\\r)?\\n[ \t]{1,32}([^\s\\"][^\n\\"]{0,399}))/gi,
+    pattern: /(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}\\?["']?:[ \t]{0,4}(?:[!&][^\s]{0,32}[ \t]{1,4})?[|>](?:[-+]?\d?|\d[-+])[ \t]{0,4}(?:\r?\n[ \t]{1,32}(\S[^\r\n]{0,399})|(?:\\r)?\\n[ \t]{1,32}([^\s\\"][^\n\\"]{0,399}))/gi,
     group: [1, 2], // (escaped, the line ends at the JSON string's end too)
     needs: /passw|passphrase|secret|token|api_key|api-key|apikey|private_key|private-key|privatekey|credential/i,
-    gate: (text) => /:[ \t]{0,4}[|>]/.test(text),
+    gate: (text) => /:[ \t]{0,4}(?:[!&]\S{0,32}[ \t]{1,4})?[|>]/.test(text),
     breaks: true, // the value within 96 characters of the name's start
     valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
   },

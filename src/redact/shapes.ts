@@ -294,9 +294,11 @@ const CSRF = /(?<![A-Za-z\d])[cx]srf[\w-]*(?: ?token)?(?:(\\?["']?(?:\s{0,4}[:=]
 /** Whether a CSRF name `before` the match gives it (`CSRF`): where an operator stands between, the match is its value (a quote before it at most). */
 export function csrfNamed(before: string, match: string, value: string): boolean {
   const named = CSRF.exec(before);
-  if (!named) return false;
+  // (a CSRF signing secret's name, `WTF_CSRF_SECRET_KEY`, `csrf-secret`, names no token)
+  if (!named || /secret|key|pass|salt/i.test(named[0])) return false;
   if (named[1]) return /^\\?["'`]?$/.test(match.slice(0, match.lastIndexOf(value)));
-  return !named[2] || /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
+  if (named[2]) return /^(?:(?:content|value)\s{0,2}=|token\b)/i.test(match);
+  return match === value || /^token/i.test(match); // the name runs on into the match: its value, or its last word `token`
 }
 /** Whether the char code is a name's: a letter, digit, `_`, `.` or `-`. */
 export const nameCode = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
@@ -450,12 +452,13 @@ const SPACED = `${GAP}{1,4}`;
 
 /**
  * A value in quotes runs to its closing quote, whatever it holds (`-p'{5j…}O>C'`); one without quotes
- * (or whose quote does not close on its line) stops at a space or a quote, or where a shell ends a word
- * (`;`, `&`, `|`, `<`, `>`, `(`, `)`: `mysql -pA;docker login -p B` is two commands, two passwords), and
- * is no next flag (`mongosh -u admin -p --authenticationDatabase admin` asks for it). Groups:
- * single-quoted, double-quoted (escaped quotes too), bare.
+ * (or whose quote does not close on its line) stops at a space or a quote, or at a shell's `;`, `&` or
+ * `|` where a command with a flag follows (`mysql -pA;docker login -u ci -p B` is two commands, two
+ * passwords; `-pT0p&S3cret`, as `ps` shows it, is one), and is no next flag (`mongosh -u admin -p
+ * --authenticationDatabase admin` asks for it). Groups: single-quoted, double-quoted (escaped quotes too), bare.
  */
-export const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?([^\s"'\`;&|<>()-][^\s"'\`;&|<>()]{3,127}))`;
+const NEXT_COMMAND = String.raw`[;&|](?=[;&|]?[ \t]{0,4}[a-z][\w.-]{0,30}(?:[ \t]{1,4}[a-z][\w.-]{0,30}){0,2}[ \t]{1,4}-[A-Za-z])`;
+export const QUOTED = String.raw`(?:'([^'\n]{4,128})'|\\?"([^"\\\n]{4,128})\\?"|["'\`]?((?!${NEXT_COMMAND})[^\s"'\`-](?:(?!${NEXT_COMMAND})[^\s"'\`]){3,127}))`;
 
 /**
  * The value after `-flag` (then `between`) on a command line of one of `programs`, within its first
@@ -740,7 +743,7 @@ export const SHAPES: Shape[] = [
     valid: (v, before, after, match, group) =>
       after !== "(" &&
       (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !codePath(v)))) &&
-      !notAfter(before) &&
+      !(notAfter(before) && (!/[cx]srf[_-]?$/i.test(before) || /^token/i.test(match))) && // (after `csrf_`, a token's name only: `CSRF_SECRET_KEY` is a secret's)
       !csrfCookie(v) && // `Cookie: csrftoken=…`
       !idNamed(before, match, match.lastIndexOf(v)) &&
       !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))), // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
