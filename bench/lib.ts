@@ -266,8 +266,9 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * it in clear); a sensitive output's value of any length; an object's `value` only under a name that ends in a
  * credential's word (`max_tokens` names none); YAML indicators in either order, a tag or an anchor, two tails.
  * Then +~34 B (guard +35: → 55,225): a CSRF signing secret's name (`WTF_CSRF_SECRET_KEY`, `csrf_secret`) names a secret.
+ * Then +~30 B (guard +30: → 55,255): GitHub's fine-grained and npm's tokens in their own formats, a token under an id's name too.
  */
-const TOTAL_COMPACT = 55_225;
+const TOTAL_COMPACT = 55_255;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -60,7 +60,9 @@ export interface Shape {
 export const VENDOR = [
   /(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z\d])[A-Z\d]{16}\b/, // AWS access key ids
   /AIza[\w-]{35}/, // Google API keys
-  /gh[pousr]_[A-Za-z\d]{30}[A-Za-z\d]*/, // GitHub (fine-grained github_pat_ tokens have the generic shape)
+  // GitHub; its fine-grained tokens github_pat_, 22 letters and digits, _, 59 more (a longer one too: GitHub
+  // says its tokens may grow); npm's npm_ and 36 letters and digits
+  /gh[pousr]_[A-Za-z\d]{30}[A-Za-z\d]*|github_pat_[A-Za-z\d]{22}_[A-Za-z\d]{59}[A-Za-z\d]*|npm_[A-Za-z\d]{36}\b/,
   // GitLab: personal, deploy, runner and the like; trigger tokens are hex, OAuth secrets 64 long
   /gl(?:pat|dt|rt|cbt|imt|ft|soat)-(?=[\w-]{0,60}\d)[\w-]{20}[\w-]*|glptt-[\w-]{40}\b|glagent-[\w-]{50}[\w-]*|gloas-[\w-]{64}\b|GR1348941[\w-]{19,80}[A-Za-z\d]\b/,
   /xox[abposre]-[\w-]{10}[\w-]*|xapp-\d-[\w-]{10}[\w-]*/, // Slack (xoxe.xoxp-… rotating tokens included)
@@ -90,7 +92,7 @@ export const VENDOR = [
  * Every vendor token above starts with one of these characters: a word that starts with none skips
  * the alternation (most words; the scan runs twice as fast). test/redact-equivalence.test.ts checks it.
  */
-export const VENDOR_START = "[AgGxsrESvdhafZy1poLc0.]";
+export const VENDOR_START = "[AgGxsrESvdhafZy1poLc0.n]";
 
 /**
  * `pattern`, run once on a long text that holds nothing it matches. V8 compiles a pattern's first run
@@ -544,7 +546,7 @@ export const VENDOR_REACH = 30;
  * The first two characters of every vendor token, each first one with the seconds it takes
  * (test/redact-equivalence.test.ts reads them from VENDOR).
  */
-export const VENDOR_PAIRS = "AKSBC3ITP EA GR LT SKG ZX .a 00 1/ ac ap ci cm da dpt fm ghl hfv oy pa rk sk.hlnqd v1 xoa ya";
+export const VENDOR_PAIRS = "AKSBC3ITP EA GR LT SKG ZX .a 00 1/ ac ap ci cm da dpt fm ghil hfv np oy pa rk sk.hlnqd v1 xoa ya";
 /** The same by `codesOf`'s codes, the first's shifted by 8: at a word start whose two are none (most), the alternation is not tried. */
 const PAIRS = new Uint8Array(1 << 16);
 for (const p of VENDOR_PAIRS.split(" ")) for (const c of p.slice(1)) PAIRS[(p.charCodeAt(0) << 8) | c.charCodeAt(0)] = 1;
