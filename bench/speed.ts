@@ -60,7 +60,7 @@ function cpuMs(): number {
  */
 const FIRST_CALL = `
 import { readFileSync } from "node:fs";
-const [bundle, file, window, mode] = globalThis.Deno ? Deno.args : process.argv.slice(1);
+const [bundle, file, window, mode] = (globalThis.Deno ? Deno.args : process.argv).slice(-4);
 const { compact, plan } = await import(bundle);
 const messages = JSON.parse(readFileSync(file, "utf8")).messages;
 const second = structuredClone(messages);
@@ -95,7 +95,7 @@ async function firstCall(file: string, window: number, processes: number): Promi
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
     writeFileSync(join(dir, "first-call.mjs"), FIRST_CALL);
     const args = (mode: string) => [join(dir, "index.js"), file, String(window), mode];
-    const run = (mode: string) => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST_CALL, ...args(mode)], { encoding: "utf8" })) as number[];
+    const run = (mode: string) => JSON.parse(execFileSync(process.execPath, [join(dir, "first-call.mjs"), ...args(mode)], { encoding: "utf8" })) as number[];
     // The same bundle in Deno (the devDependency): a current V8 (Node 20's is 11.3), with Maglev, the mid
     // tier Node 20 lacks. Its process.cpuUsage() reports one figure as both user and system time: wall clock only.
     const denoRun = (a: string[]) => execFileSync(join(root, "node_modules/.bin/deno"), a, { encoding: "utf8", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } });

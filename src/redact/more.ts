@@ -18,8 +18,13 @@ let more: Shape[];
  * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
  */
 const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
-/** A word of every name under which the rule of an object's `value` reads it (`"db_password": {"value": …}`, moreShapes). */
-const CREDENTIAL_WORD = /passw|passphrase|secret|token|api[_-]?key|private[_-]?key|credential/i;
+/**
+ * A credential's key in JSON or YAML, as the rules of a value one step from its name read it: its word
+ * last, then at most two of the secret-name rule's tails (`aws_secret_access_key`, `secret_key_base`).
+ */
+const KEY_WORD = String.raw`(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)`;
+/** A word of every such key (words, for the trigger scan). */
+const KEY_WORDS = /passw|passphrase|secret|token|api_key|api-key|apikey|private_key|private-key|privatekey|credential/i;
 /** Words a name's value may be that are no value: types, literals, settings, fetch's `credentials` modes, prose. */
 const NOT_A_VALUE = new Set(
   (
@@ -252,7 +257,7 @@ const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
 let redactCore: (text: string) => string;
 
 /** The shapes of issue 26 item 3, and the base64-wrapped credentials, as general rules. */
-const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
+const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, eitherCase }: Parts): Shape[] => [
   {
     // A token split by characters that show as nothing (`ghp_Zx81…\u200bk3vT…`): read joined, with its
     // line before it (a name may be what makes it a secret), and masked whole where the joined run is one
@@ -395,10 +400,10 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // An object under a credential's name holds it in its `value` (`"db_password": {"value": "…"}`, an output
     // of `terraform output -json` not marked sensitive): the name's own rule reads the object, not the value
     // (the name ends in the word: `max_tokens`, `token_type`, `secret_name`, `passwordField` name no credential)
-    pattern: /"[\w.-]{0,64}?(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}"\s{0,16}:\s{0,16}\{[^{}]{0,256}?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){4}(?:[^"\\\n]|\\.)*)"/gi,
+    pattern: new RegExp(String.raw`"[\w.-]{0,64}?${KEY_WORD}${SECRET_TAIL}"\s{0,16}:\s{0,16}\{[^{}]{0,256}?"value"\s{0,16}:\s{0,16}"((?:[^"\\\n]|\\.){4}(?:[^"\\\n]|\\.)*)"`, "gi"),
     group: [1],
     needs: /"value"/, // (what marks a window far: a name word would mark every text saying "token")
-    gate: (text) => CREDENTIAL_WORD.test(text),
+    gate: (text) => KEY_WORDS.test(text),
     far: true,
     long: true,
     valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
@@ -407,9 +412,9 @@ const moreShapes = ({ GAP, QUOTED, eitherCase }: Parts): Shape[] => [
     // A YAML block scalar under a credential's name (`password: |`, `client_secret: >-`, `|2-`, `!!str |`): the value is the
     // indented line after it (a longer block is a key's or a document's, which their own rules read), which
     // the name's own rule reads as the next key's line; a real or an escaped line break (a manifest in a JSON string)
-    pattern: /(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|private[_-]?key|credentials?)(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}\\?["']?:[ \t]{0,4}(?:[!&][^\s]{0,32}[ \t]{1,4})?[|>](?:[-+]?\d?|\d[-+])[ \t]{0,4}(?:\r?\n[ \t]{1,32}(\S[^\r\n]{0,399})|(?:\\r)?\\n[ \t]{1,32}([^\s\\"][^\n\\"]{0,399}))/gi,
+    pattern: new RegExp(String.raw`${KEY_WORD}${SECRET_TAIL}\\?["']?:[ \t]{0,4}(?:[!&][^\s]{0,32}[ \t]{1,4})?[|>](?:[-+]?\d?|\d[-+])[ \t]{0,4}(?:\r?\n[ \t]{1,32}(\S[^\r\n]{0,399})|(?:\\r)?\\n[ \t]{1,32}([^\s\\"][^\n\\"]{0,399}))`, "gi"),
     group: [1, 2], // (escaped, the line ends at the JSON string's end too)
-    needs: /passw|passphrase|secret|token|api_key|api-key|apikey|private_key|private-key|privatekey|credential/i,
+    needs: KEY_WORDS,
     gate: (text) => /:[ \t]{0,4}(?:[!&]\S{0,32}[ \t]{1,4})?[|>]/.test(text),
     breaks: true, // the value within 96 characters of the name's start
     valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),

@@ -931,5 +931,5 @@ export const NOT_SECRET =
 export const compileChecks = () => [NOT_SECRET, VENDOR_AT, ASSIGNED_BEFORE, SECRET_WORD].forEach(compiled);
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_WORD, VERSION, reference, codePath, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_TAIL, SECRET_WORD, VERSION, reference, codePath, mixedRun, nameCode, standsFor, documented, eitherCase, compiled };
 export type Parts = typeof PARTS;
