@@ -1,15 +1,14 @@
 // `npm run bench -- speed`: plan and compact on the largest fixture against JSON.stringify of it (issue
 // 29's targets), at a 32k and a 128k window, and the first pass of a fresh process against its second.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
-import { compact, plan, type ChatMessage, type Summarizer } from "../src/index.js";
-import { adoptUnchanged } from "../src/estimate/adopt.js";
+import type { ChatMessage, Summarizer } from "../src/index.js";
+import type * as Entry from "../src/index.js";
+import type * as Adopt from "../src/estimate/adopt.js";
 import { trajectories } from "../test/support/fixtures.js";
-import { median, table } from "./lib.js";
+import { median, packaged, table } from "./lib.js";
 
 /** A measured step: `fresh` makes its input before each run, untimed. */
 interface Step {
@@ -81,35 +80,34 @@ console.log(JSON.stringify([...(await timed(messages)), ...(await timed(second))
 /**
  * First and second compaction of `file` in each of `processes` fresh Node processes, medians: the
  * first pays for loading the lazily loaded code, compiling the patterns and optimizing the scans.
- * Run on an esbuild bundle of src/ (ESM, split), not through tsx, which would charge its own
- * transpiling of each module to the first pass. The two cases alternate, so that machine drift hits
- * them alike.
+ * Run on the bundle in `dir` (`packaged`), not through tsx, which would charge its own transpiling
+ * of each module to the first pass. The two cases alternate, so that machine drift hits them alike.
  */
-async function firstCall(file: string, window: number, processes: number): Promise<{ fresh: number[]; near: number[]; deno: number[]; denoIs: string }> {
+function firstCall(dir: string, file: string, window: number, processes: number): { fresh: number[]; near: number[]; deno: number[]; denoIs: string } {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const dir = mkdtempSync(join(tmpdir(), "cc-first-call-"));
-  try {
-    await build({ entryPoints: [join(root, "src/index.ts")], bundle: true, splitting: true, format: "esm", platform: "neutral", minify: true, outdir: dir, logLevel: "warning" });
-    // ES modules, as an app's package declares them: without it Node 20 parses each chunk as CommonJS
-    // first, to detect its syntax (~3–5 ms CPU of a first pass's loading that no app with "type": "module" pays)
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-    writeFileSync(join(dir, "first-call.mjs"), FIRST_CALL);
-    const args = (mode: string) => [join(dir, "index.js"), file, String(window), mode];
-    const run = (mode: string) => JSON.parse(execFileSync(process.execPath, [join(dir, "first-call.mjs"), ...args(mode)], { encoding: "utf8" })) as number[];
-    // The same bundle in Deno (the devDependency): a current V8 (Node 20's is 11.3), with Maglev, the mid
-    // tier Node 20 lacks. Its process.cpuUsage() reports one figure as both user and system time: wall clock only.
-    const denoRun = (a: string[]) => execFileSync(join(root, "node_modules/.bin/deno"), a, { encoding: "utf8", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } });
-    const deno = () => JSON.parse(denoRun(["run", "--allow-read", "--no-prompt", join(dir, "first-call.mjs"), ...args("fresh")])) as number[];
-    const [denoIs, v8] = denoRun(["--version"]).split("\n").map((l) => l.split(" ")[1]);
-    const runs = Array.from({ length: processes }, () => [run("fresh"), run("near"), deno()]);
-    const medians = (k: 0 | 1 | 2) => [0, 1, 2, 3].map((i) => median(runs.map((r) => r[k][i]))); // first wall, first CPU, second wall, second CPU
-    return { fresh: medians(0), near: medians(1), deno: medians(2), denoIs: `Deno ${denoIs} (V8 ${v8.split("-")[0]}, with Maglev)` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  writeFileSync(join(dir, "first-call.mjs"), FIRST_CALL);
+  const args = (mode: string) => [join(dir, "index.js"), file, String(window), mode];
+  const run = (mode: string) => JSON.parse(execFileSync(process.execPath, [join(dir, "first-call.mjs"), ...args(mode)], { encoding: "utf8" })) as number[];
+  // The same bundle in Deno (the devDependency): a current V8 (Node 20's is 11.3), with Maglev, the mid
+  // tier Node 20 lacks. Its process.cpuUsage() reports one figure as both user and system time: wall clock only.
+  const denoRun = (a: string[]) => execFileSync(join(root, "node_modules/.bin/deno"), a, { encoding: "utf8", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } });
+  const deno = () => JSON.parse(denoRun(["run", "--allow-read", "--no-prompt", join(dir, "first-call.mjs"), ...args("fresh")])) as number[];
+  const [denoIs, v8] = denoRun(["--version"]).split("\n").map((l) => l.split(" ")[1]);
+  const runs = Array.from({ length: processes }, () => [run("fresh"), run("near"), deno()]);
+  const medians = (k: 0 | 1 | 2) => [0, 1, 2, 3].map((i) => median(runs.map((r) => r[k][i]))); // first wall, first CPU, second wall, second CPU
+  return { fresh: medians(0), near: medians(1), deno: medians(2), denoIs: `Deno ${denoIs} (V8 ${v8.split("-")[0]}, with Maglev)` };
 }
 
 export async function speedBench(): Promise<string> {
+  const bundle = await packaged(["src/index.ts", "src/estimate/adopt.ts"]);
+  try {
+    return await measured(bundle.dir, await bundle.load<typeof Entry>("index.js"), await bundle.load<typeof Adopt>("estimate/adopt.js"));
+  } finally {
+    bundle.done();
+  }
+}
+
+async function measured(dir: string, { compact, plan }: typeof Entry, { adoptUnchanged }: typeof Adopt): Promise<string> {
   const all = trajectories().map((t) => ({ ...t, tokens: plan(t.messages, { contextWindow: 1e9 }).tokens.total }));
   const big = all.sort((a, b) => b.tokens - a.tokens)[0];
   const m = big.messages;
@@ -154,10 +152,13 @@ export async function speedBench(): Promise<string> {
   }
   const modes = await Promise.all([32_000, 128_000].map(async (w) => (await compact(m, at(w))).report));
   const file = fileURLToPath(new URL(`../test/fixtures/trajectories/openai/${big.name}.json`, import.meta.url));
-  const { fresh, near, deno, denoIs } = await firstCall(file, 32_000, 7);
+  const { fresh, near, deno, denoIs } = firstCall(dir, file, 32_000, 7);
   return (
     `${big.name}: ${m.length} messages, ${big.tokens} estimated tokens, ${(JSON.stringify(m).length / 1e6).toFixed(2)} MB JSON ` +
-    `(medians of 40 interleaved rounds, by the wall clock and by the process's CPU time, which a loaded machine does not stretch). At 32k the pass summarizes (${modes[0].mode}, ${modes[0].tokensBefore} → ${modes[0].tokensAfter} tokens), ` +
+    `(medians of 40 interleaved rounds, by the wall clock and by the process's CPU time, which a loaded machine does not stretch). ` +
+    "Every row runs src/ bundled as an app ships it (esbuild, ESM, minified: `packaged` in bench/lib.ts), in a process that loads no other section's libraries; " +
+    "through tsx, whose transform names every function (esbuild's `keepNames`: a call for each closure a pass makes), the compact rows read ~20 % slower. " +
+    `At 32k the pass summarizes (${modes[0].mode}, ${modes[0].tokensBefore} → ${modes[0].tokensAfter} tokens), ` +
     `at 128k it prunes (${modes[1].mode}, → ${modes[1].tokensAfter}). "Same objects": compact is given the array of its last call, as an SDK ` +
     "gives it (a message's token count is kept by object, so only what is new is counted); \"parsed anew\": a copy each round, as a worker " +
     "parses each request (untimed); \"in a session\": as the worker's session does before it plans or compacts, each message that writes the same JSON as the last request's at its index " +
