@@ -8,7 +8,7 @@ import type { Parsing } from "./facts/call.js";
 import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
-import { prune, type KnownFacts, type PruneResult } from "./prune/index.js";
+import { prune, type PruneResult } from "./prune/index.js";
 import { stubForBytes } from "./prune/bytes.js";
 import { redactor as catalogue, type PassRedactor } from "./redact/index.js";
 import { completed } from "./redact/more.js";
@@ -90,8 +90,7 @@ export async function rewritten<M>(
   // a mask changes a line's size). Likely: a transcript over five times the prune target (pruning
   // rarely shrinks one that far: outputs go, all else stays).
   const draft = !overBytes && !options.summarizer && pl.tokens.total > 5 * pl.pruneTarget;
-  const known: KnownFacts = new Map(); // what a draft learnt of each output, for the prune that writes after it
-  const prunes = (drafted: boolean) => prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, drafted, known);
+  const prunes = (drafted: boolean) => prune(p.input, p.views, pl, settings, dialect, redactor, tailOver, p.refs, drafted);
   let pruned = bytesOnly ? untouched(p) : prunes(draft);
   const accepts = () => pruned.items.length > 0 && (bytesOnly || pruned.total <= pl.pruneTarget);
   if (draft && accepts()) pruned = prunes(false);

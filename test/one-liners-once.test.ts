@@ -91,6 +91,38 @@ describe("one-liners computed once per pruned output", () => {
   });
 });
 
+describe("one-liners' facts once per output across passes", () => {
+  it("a pass given the same message objects again reads no pruned output again for its facts; an output replaced in place is read again, and the lines are a fresh pass's", async () => {
+    const m = agent(40, 2500);
+    const o = { contextWindow: 30_000 };
+    const outputs = m.filter((x) => x.role === "tool").map((x) => String(x.content));
+    const first = await compact(m, o); // (an SDK's call: the objects it is given next are these)
+    const scans = watchScans(outputs);
+    const again = await compact(m, o);
+    String.prototype.indexOf = originals.indexOf;
+    RegExp.prototype.exec = originals.exec;
+    const pruned = again.report.pruned.filter((x) => x.kind === "tool_output").map((x) => String(m[x.index].content));
+    expect(pruned.length).toBeGreaterThan(20);
+    for (const t of pruned) {
+      expect(scans.errorWord.get(t)).toBeUndefined();
+      expect(scans.lines.get(t)).toBeUndefined();
+    }
+    expect(again.messages).toEqual(first.messages);
+    expect(again.messages).toEqual((await compact(structuredClone(m), o)).messages); // new objects: every fact read anew
+    // the same object, its output replaced: its facts are read from the new text
+    const k = m.findIndex((x) => x.role === "tool" && x.content === pruned[0]);
+    const replaced = `${filler(2500)}\nSegmentation fault at step99\nexit code: 139`;
+    m[k] = Object.assign(m[k], { content: replaced });
+    const watched = watchScans([replaced]);
+    const changed = await compact(m, o);
+    String.prototype.indexOf = originals.indexOf;
+    RegExp.prototype.exec = originals.exec;
+    expect(watched.errorWord.get(replaced)).toBe(1);
+    expect(changed.messages).toEqual((await compact(structuredClone(m), o)).messages);
+    expect(changed.messages.some((x) => /exit 139; "word0 word1/.test(String(x.content)))).toBe(true);
+  });
+});
+
 describe("a one-liner written with the facts a draft learnt", () => {
   // Pieces that reach every fact and both ways of quoting: error words in any case (within and past the
   // first 20,000 characters), exit statuses, blank lines and leading whitespace, secrets on the salient

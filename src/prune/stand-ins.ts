@@ -58,8 +58,8 @@ function countLines(s: string): number {
 
 /**
  * What a one-liner says of an output that redaction does not change: its size, lines, exit status and
- * images, and where its salient line starts. A pass that drafts and then writes the one-liners learns
- * them once (src/prune/index.ts).
+ * images, and where its salient line starts: read once an output, and kept with its message across
+ * passes (src/prune/index.ts `known`).
  */
 export interface OutputFacts {
   stated: string;
