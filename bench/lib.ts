@@ -283,8 +283,9 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * credential's word (`max_tokens` names none); YAML indicators in either order, a tag or an anchor, two tails.
  * Then +~34 B (guard +35: → 55,225): a CSRF signing secret's name (`WTF_CSRF_SECRET_KEY`, `csrf_secret`) names a secret.
  * Then +~30 B (guard +30: → 55,255): GitHub's fine-grained and npm's tokens in their own formats, a token under an id's name too.
- * Round 16 +~33 B (guard +35: → 55,290): a pruned output's one-liner facts (size, lines, exit status, salient
- * line) kept with its message across passes, not a pass's draft alone (a warm 32k pass ~10 % faster, 128k ~15 %).
+ * Round 16 +~34 B (guard +35: → 55,290): a pass that rewrites works on the views the estimate kept for its
+ * messages where they read the same (`keptViews`), so what it learns of a view by identity, an output's exit
+ * status and one-liner facts, is learnt once across passes (a warm 32k pass ~20 % faster, 128k ~19 %).
  */
 const TOTAL_COMPACT = 55_290;
 export const BUDGETS = [

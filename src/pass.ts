@@ -5,6 +5,7 @@
 // it in a chunk every import loads.
 import { passesBehind } from "./archive/passes.js";
 import type { Parsing } from "./facts/call.js";
+import { keptViews } from "./estimate/adopt.js";
 import { SYSTEM_NOTE } from "./facts/handoff.js";
 import type { Prepared } from "./plan/prepared.js";
 import { keptTokens } from "./plan/kept.js";
@@ -77,6 +78,7 @@ export async function rewritten<M>(
   const kept = keptTokens(p.plan);
   const tailOver = kept > p.plan.tokens.threshold;
   const middleEmpty = p.plan.middle.end <= p.plan.middle.start;
+  p.views = keptViews(p.views, p.input);
   const pass = Math.max(p.state.compactions, passesBehind(p.views, p.plan.previousHandoffIndex));
   p.state = { ...p.state, compactions: pass };
   p.refs = options.refIndexes ? { pass, own: options.refIndexes } : pass;

@@ -46,14 +46,15 @@ afterEach(() => {
   String.prototype.indexOf = originals.indexOf;
 });
 
-/** Scans of the watched texts (each also as its first 20,000 characters), by the error word's pattern and by a line count's first `indexOf("\n")`. */
+/** Scans of the watched texts (each also as its first 20,000 characters), by the error word's pattern, the exit status's, and a line count's first `indexOf("\n")`. */
 function watchScans(texts: string[]) {
   const heads = new Map(texts.flatMap((t) => [[t, t], [t.slice(0, 20_000), t]]));
-  const scans = { errorWord: new Map<string, number>(), lines: new Map<string, number>() };
+  const scans = { errorWord: new Map<string, number>(), lines: new Map<string, number>(), exit: new Map<string, number>() };
   const seen = (into: Map<string, number>, t: string) => into.set(t, (into.get(t) ?? 0) + 1);
   RegExp.prototype.exec = function (this: RegExp, s: string) {
     const t = heads.get(s);
     if (t !== undefined && this.source.includes("traceback") && this.source.includes("not found")) seen(scans.errorWord, t);
+    if (t !== undefined && this.source.includes("returncode")) seen(scans.exit, t);
     return originals.exec.call(this, s);
   };
   String.prototype.indexOf = function (this: string, ...args: [string, number?]) {
@@ -92,7 +93,7 @@ describe("one-liners computed once per pruned output", () => {
 });
 
 describe("one-liners' facts once per output across passes", () => {
-  it("a pass given the same message objects again reads no pruned output again for its facts; an output replaced in place is read again, and the lines are a fresh pass's", async () => {
+  it("a pass given the same message objects again reads no output again for its facts; an output replaced in place is read again, and the lines are a fresh pass's", async () => {
     const m = agent(40, 2500);
     const o = { contextWindow: 30_000 };
     const outputs = m.filter((x) => x.role === "tool").map((x) => String(x.content));
@@ -107,6 +108,8 @@ describe("one-liners' facts once per output across passes", () => {
       expect(scans.errorWord.get(t)).toBeUndefined();
       expect(scans.lines.get(t)).toBeUndefined();
     }
+    // nor any output for its exit status (the summary's material states it too): the pass works on the views the estimate kept
+    for (const t of outputs) expect(scans.exit.get(t)).toBeUndefined();
     expect(again.messages).toEqual(first.messages);
     expect(again.messages).toEqual((await compact(structuredClone(m), o)).messages); // new objects: every fact read anew
     // the same object, its output replaced: its facts are read from the new text

@@ -1,7 +1,10 @@
 // Adoption: a caller that parses each request anew (a server, a worker's session) hands back the
 // objects of its previous request where a message reads the same, so that the token count kept by
 // message object (src/estimate) is found and only what is new is counted. Not on `plan`'s path, nor
-// exported by the package (its bundle has no room): the worker's session imports it.
+// exported by the package (its bundle has no room): the worker's session imports it, and a pass that
+// rewrites adopts the estimate's views (`keptViews`).
+import type { MessageView } from "../dialects/view.js";
+import { counted, same } from "./index.js";
 
 /**
  * Whether two values write the same JSON, key order included: arrays, plain objects and primitives
@@ -42,3 +45,14 @@ export function adoptUnchanged<M>(previous: readonly M[] | undefined, messages: 
   }
   return out ?? messages;
 }
+
+/**
+ * Each view the estimate keeps for its message where it reads as the pass's own does (the message given
+ * again, or adopted by a worker's session; else the pass's view): what a pass learns of a view by its
+ * identity (an output's exit status, its one-liner's facts) is then learnt once across passes.
+ */
+export const keptViews = (views: MessageView[], messages: readonly unknown[]) =>
+  views.map((v, i) => {
+    const kept = counted.get(messages[i] as object)?.[0];
+    return kept && same(kept, v) ? kept : v;
+  });

@@ -39,7 +39,7 @@ export const counted = new WeakMap<object, [view: MessageView, counter: TextCoun
 const KEPT_TOKENS = 64;
 
 /** Whether two views (plain objects, arrays, strings and numbers) read the same. */
-function same(a: unknown, b: unknown): boolean {
+export function same(a: unknown, b: unknown): boolean {
   if (!a || !b || typeof a != "object" || typeof b != "object") return a === b;
   // Arrays by index: `for…in` over an array's keys was half the check.
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => same(x, (b as unknown[])[i]));

@@ -74,27 +74,13 @@ function cited(line: string, ref: string): string {
 }
 
 /**
- * What is known of each output's one-liner that redaction does not change (`OutputFacts`), by what the
- * output came from: the message object (a pass's draft and its write read it once; an SDK's next call,
- * or a worker's session adopting the last request's objects, gives the same object again) and the
- * result's index, kept with the text and images they were read from: an output changed in place is read
- * again. A message that is no object (a custom dialect's string) keys by its view: once a pass.
+ * What is known of each output's one-liner that redaction does not change (`OutputFacts`), by its view:
+ * a pass's draft and its write read it once, and a later pass given the same message object (an SDK's
+ * next call, a worker's session adopting the last request's objects) has the same view (src/pass.ts).
  */
-const known = new WeakMap<object, ([text: string, images: number, facts: OutputFacts] | undefined)[]>();
+const known = new WeakMap<ToolResultView, OutputFacts>();
 
-/** The facts of result `k` (`r`) of the message `source` is, or views. */
-function factsOf(source: object, k: number, r: ToolResultView): OutputFacts {
-  let kept = known.get(source);
-  if (!kept) known.set(source, (kept = []));
-  const was = kept[k];
-  if (was && was[0] === r.text && was[1] === r.images) return was[2];
-  const facts = outputFacts(r.text, r.images, () => exitOf(r));
-  kept[k] = [r.text, r.images, facts];
-  return facts;
-}
-
-/** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
-function prunedResults(i: number, m: MessageView, source: object, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
+function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
   let duplicate = false;
@@ -109,7 +95,8 @@ function prunedResults(i: number, m: MessageView, source: object, calls: (ToolCa
       outputs.set(k, cited(duplicateLine(target(), refOf(later, pass)), ref));
       duplicate = true;
     } else if (prunableOutput(r, pictures)) {
-      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, factsOf(source, k, r)), ref));
+      const facts = known.get(r) ?? known.set(r, outputFacts(r.text, r.images, () => exitOf(r))).get(r);
+      outputs.set(k, cited(prunedOutputLine(target(), r.text, r.images, once, facts), ref));
     }
   });
   return { outputs, duplicate };
@@ -132,7 +119,7 @@ function shrunkCalls(m: MessageView, isProtected: (name?: string) => boolean, on
  * cite unique across passes. Redaction is handed in (see src/pass.ts). A `draft` quotes raw text in
  * the middle's one-liners and shrunk arguments (DRAFT: for their sizes, reading nothing): a pass
  * that summarizes the middle never sends them, and prunes again where they would leave, with what the
- * draft learnt of each output (`known`, kept with its message).
+ * draft learnt of each output (`known`).
  */
 export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Settings, dialect: Dialect<M>, redaction: PassRedactor & Parsing, tail = false, pass: Refs = 0, draft = false): PruneResult<M> {
   const out = messages.slice();
@@ -153,7 +140,7 @@ export function prune<M>(messages: M[], views: MessageView[], plan: Plan, s: Set
     let kind: PrunedItem["kind"] | undefined;
 
     // (a message without results or calls makes no maps, nor a reference: about half of them)
-    const results = m.results.length ? prunedResults(i, m, Object(next) === next ? (next as object) : m, calls[i], newest, isProtected, pass, r, pictures) : undefined;
+    const results = m.results.length ? prunedResults(i, m, calls[i], newest, isProtected, pass, r, pictures) : undefined;
     const shrunk = m.toolCalls.length ? shrunkCalls(m, isProtected, r) : undefined;
     if (results?.outputs.size) {
       next = dialect.withResults(next, results.outputs);

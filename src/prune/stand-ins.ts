@@ -58,7 +58,7 @@ function countLines(s: string): number {
 
 /**
  * What a one-liner says of an output that redaction does not change: its size, lines, exit status and
- * images, and where its salient line starts: read once an output, and kept with its message across
+ * images, and where its salient line starts: read once an output, and kept with its view across
  * passes (src/prune/index.ts `known`).
  */
 export interface OutputFacts {
