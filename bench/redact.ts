@@ -1,18 +1,24 @@
 // Secret redaction: throughput on real transcripts and on adversarial input, recall per kind on the
 // corpus, false positives, and the module's size. Medians of several runs, after a warm-up.
-import { redact } from "../src/index.js";
-import { redactor } from "../src/redact/index.js";
-import { completed } from "../src/redact/more.js";
-import { redactedStream } from "../src/redact/stream.js";
-import { windowed } from "../src/redact/window.js";
+import type * as Entry from "../src/index.js";
+import type * as Catalogue from "../src/redact/index.js";
+import type * as More from "../src/redact/more.js";
+import type * as Stream from "../src/redact/stream.js";
+import type * as Window from "../src/redact/window.js";
 import { ESCAPED_EXAMPLES, adversarialSeeds, repeatTo } from "../test/support/adversarial.js";
 import { trajectories } from "../test/support/fixtures.js";
 import { negatives, positives, secretValue } from "../test/support/secrets.js";
 import { spans, strings } from "../test/support/spans.js";
-import { bundleSize, median, table } from "./lib.js";
+import { bundleSize, median, packaged, table } from "./lib.js";
 
-// the whole catalogue, as a pass that rewrites reads it
-const { redactMany } = windowed(completed(redactor));
+/**
+ * The code timed: src/ bundled as an app ships it (`packaged`), loaded by `redactBench`: the package's
+ * `redact`, the whole catalogue as a pass that rewrites reads it (`redactMany`), streaming redaction.
+ */
+let redact: typeof Entry.redact;
+let redactMany: (texts: string[]) => string[];
+let streamKit: () => Catalogue.StreamKit;
+let redactedStream: typeof Stream.redactedStream;
 
 const ROUNDS = 9;
 
@@ -98,13 +104,28 @@ function streaming(): number {
   const text = Array.from({ length: 4000 }, (_, i) => `- step ${i}: ran the suite in packages/core, token=abc, 118 passed\n`).join("");
   const deltas = Array.from({ length: Math.ceil(text.length / 40) }, (_, i) => text.slice(i * 40, i * 40 + 40));
   return throughput(text.length, () => {
-    const s = redactedStream(completed(redactor).streamKit, () => {});
+    const s = redactedStream(streamKit(), () => {});
     for (const d of deltas) s.push(d);
     s.end();
   });
 }
 
 export async function redactBench(): Promise<string> {
+  const bundle = await packaged(["src/index.ts", "src/redact/index.ts", "src/redact/more.ts", "src/redact/stream.ts", "src/redact/window.ts"]);
+  try {
+    ({ redact } = await bundle.load<typeof Entry>("index.js"));
+    const { redactor } = await bundle.load<typeof Catalogue>("redact/index.js");
+    const { completed } = await bundle.load<typeof More>("redact/more.js");
+    ({ redactMany } = (await bundle.load<typeof Window>("redact/window.js")).windowed(completed(redactor)));
+    streamKit = () => completed(redactor).streamKit;
+    ({ redactedStream } = await bundle.load<typeof Stream>("redact/stream.js"));
+    return await measured();
+  } finally {
+    bundle.done();
+  }
+}
+
+async function measured(): Promise<string> {
   const all = trajectories();
   const json = all.map((t) => JSON.stringify(t.messages)).join("\n");
   const texts = all.flatMap((t) => strings(t.messages));
@@ -151,7 +172,7 @@ export async function redactBench(): Promise<string> {
   return (
     table(["input", "MB", "MB/s"], speed) +
     `\n\nSlowest adversarial input: **${slowestRate.toFixed(1)} MB/s** (${slowestName}), of ${adversarialSeeds().length} prefixes of every shape and ${ESCAPE_DENSE.length} escape-dense lines and ${CHECK_DENSE.length} lines that reach every check, alone and beside ${RUNS.length} separators (screened at 32 KB, the 64 slowest at 256 KB, the 8 slowest of those above at 1 MB), the escape windows after every shape's example and ${NAMED_RUNS.length} masked values before escaped runs ` +
-    "(work grows linearly: the 1 MB / 256 KB property test in test/redact.test.ts). " +
+    "(work grows linearly: the 1 MB / 256 KB property test in test/redact.test.ts). Every rate times src/ bundled as an app ships it (`packaged` in bench/lib.ts), not tsx's transform. " +
     `The redaction module is ${size.gzip.toLocaleString("en-US")} bytes gzip (${size.minified.toLocaleString("en-US")} minified).\n\n` +
     `Corpus (test/fixtures/secrets): recall **${pct(caught, lines)}** (${caught}/${lines} positives whose secret value is gone), ` +
     `false positives **${pct(fps.length, negatives().length)}** (${fps.length}/${negatives().length}: ${fps.map((f) => f.kind).join(", ") || "none"}). ` +
