@@ -310,6 +310,11 @@ const quoteCode = (c: number) => c === 34 || c === 39;
 
 /** The char code at `k` of `before` and then `match`, read in place: joined, they would be copied whole at the first read, for every candidate value. */
 const codeAt = (before: string, match: string, k: number) => (k < before.length ? before.charCodeAt(k) : match.charCodeAt(k - before.length));
+/** The characters from `i` to `end` of `before` and then `match`, copied only there. */
+const between = (before: string, match: string, i: number, end: number) => {
+  const b = before.length;
+  return i >= b ? match.slice(i - b, end - b) : end <= b ? before.slice(i, end) : before.slice(i) + match.slice(0, end - b);
+};
 
 /**
  * The name a value is assigned to, read back from the end of `before` and then of the first `n`
@@ -318,6 +323,17 @@ const codeAt = (before: string, match: string, k: number) => (k < before.length 
  * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
  */
 function nameBefore(before: string, match = "", n = 0): string | undefined {
+  const end = nameEnd(before, match, n);
+  if (end < 0) return undefined;
+  let i = end;
+  while (i > 0 && end - i <= 60 && nameCode(codeAt(before, match, i - 1))) i--;
+  const first = codeAt(before, match, i);
+  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
+  if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
+  return between(before, match, i, end);
+}
+/** Where the name `nameBefore` reads ends (its operator and quotes skipped, from the end of `before` and `n` characters of `match`); -1 where no operator stands. */
+function nameEnd(before: string, match: string, n: number): number {
   let i = before.length + n;
   if (quoteCode(codeAt(before, match, i - 1))) i--;
   if (codeAt(before, match, i - 1) === 92) i--;
@@ -325,17 +341,11 @@ function nameBefore(before: string, match = "", n = 0): string | undefined {
   const op = codeAt(before, match, i - 1);
   if (op === 62 && codeAt(before, match, i - 2) === 61) i -= 2; // =>
   else if (op === 61 || op === 58) i--; // = :
-  else return undefined;
+  else return -1;
   for (let k = 0; k < 4 && spaceCode(codeAt(before, match, i - 1)); k++) i--;
   if (quoteCode(codeAt(before, match, i - 1))) i--;
   if (codeAt(before, match, i - 1) === 92) i--;
-  const end = i;
-  while (i > 0 && end - i <= 60 && nameCode(codeAt(before, match, i - 1))) i--;
-  const first = codeAt(before, match, i);
-  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
-  if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
-  const b = before.length;
-  return i >= b ? match.slice(i - b, end - b) : end <= b ? before.slice(i, end) : before.slice(i) + match.slice(0, end - b);
+  return i;
 }
 /**
  * The last word of a name (camelCase split) that says its value is no credential: an id, a hash or
@@ -357,6 +367,29 @@ export function wordStart(name: string, end: number): number {
   return i;
 }
 
+/**
+ * Whether the last word of the name that ends at `end` (in `before`, then `match`; -1: none) may be one
+ * that `idWord` reads as an id's: one of ID_WORDS, `sha` and digits, `key`, or digits (the last two
+ * after a word of their own). The word as `wordStart` splits it; false is `idWord`'s answer too.
+ */
+function idEnding(before: string, match: string, end: number): boolean {
+  let i = end;
+  while (i > 0) {
+    const c = codeAt(before, match, i - 1);
+    if (c === 95 || c === 46 || c === 45 || !nameCode(c)) break;
+    if (end - --i > 8) return false; // no id word is longer ("checksum")
+    const p = codeAt(before, match, i - 1);
+    if (c >= 65 && c <= 90 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57))) break;
+  }
+  if (i === end) return false;
+  const [first, second] = [codeAt(before, match, i) | 32, codeAt(before, match, i + 1) | 32];
+  // (a word of letters is read only where its length and first and last letters are an id word's)
+  if (!(first <= 57 || (first === 115 && second === 104)) && !ID_SIGNS.has(signOf(end - i, first, codeAt(before, match, end - 1) | 32))) return false;
+  const word = between(before, match, i, end).toLowerCase();
+  return ID_WORDS.has(word) || word === "key" || /^(?:sha)?\d*$/.test(word);
+}
+const signOf = (length: number, first: number, last: number) => (length << 16) | (first << 8) | last;
+const ID_SIGNS = new Set([...ID_WORDS, "key"].map((w) => signOf(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))));
 /** Whether a name's last word says its value is no credential (an id, a hash, a JWK's public member), by hand: per candidate value. */
 function idWord(name: string): boolean {
   const start = wordStart(name, name.length);
@@ -384,7 +417,9 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * `node_id`), a hash (`etag`, `checksum`, `sha-256`), a nonce, a record's key, a JWK's public member
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
-export function idNamed(before: string, match?: string, n?: number): boolean {
+export function idNamed(before: string, match = "", n = 0): boolean {
+  // (the name's last word first, read in place: few names end in an id's word, and adversarial text names a value every few characters)
+  if (!idEnding(before, match, nameEnd(before, match, n))) return false;
   const name = nameBefore(before, match, n);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
