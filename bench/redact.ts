@@ -24,14 +24,23 @@ const ROUNDS = 9;
 
 /** Median MB/s of `fn` over `chars` characters of input. */
 function throughput(chars: number, fn: () => unknown): number {
-  for (let i = 0; i < 3; i++) fn();
-  const ms: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t = performance.now();
-    fn();
-    ms.push(performance.now() - t);
-  }
-  return chars / 1e6 / (median(ms) / 1000);
+  return rates([[chars, fn]])[0];
+}
+
+/**
+ * Median MB/s of each `fn` over its `chars` characters, timed in turn round by round (after three
+ * rounds untimed), so that a slow stretch of the machine hits them alike: timed one after another, the
+ * one a slow stretch fell on read slowest, and the slowest of a dozen close inputs was that one.
+ */
+function rates(runs: [chars: number, fn: () => unknown][], rounds = ROUNDS): number[] {
+  const ms = runs.map((): number[] => []);
+  for (let r = 0; r < rounds + 3; r++)
+    for (const [k, [, fn]] of runs.entries()) {
+      const t = performance.now();
+      fn();
+      if (r >= 3) ms[k].push(performance.now() - t);
+    }
+  return runs.map(([chars], k) => chars / 1e6 / (median(ms[k]) / 1000));
 }
 
 /**
@@ -56,7 +65,7 @@ const RUNS = ["-", "_", ".", " ", "\n", "=", ":", "/", "a", "0", '"', "\\n", "@"
  * process only ever adds time), and at 32 KB the fixed costs of a call bunch the slowest dozens within
  * 10 %: one screen alone once left the slowest input, escape-dense text, out of the 8.
  */
-function slowest(): [string, number][] {
+function slowest(): [unit: string, text: string][] {
   const units = [...adversarialSeeds(), ...ESCAPE_DENSE, ...CHECK_DENSE].flatMap((seed) => [seed, ...RUNS.flatMap((r) => [r + seed, seed + r])]);
   const screen = (candidates: string[], chars: number, keep: number) =>
     candidates
@@ -73,10 +82,7 @@ function slowest(): [string, number][] {
       .sort((a, b) => b[1] - a[1])
       .slice(0, keep)
       .map(([u]) => u);
-  return screen(screen(units, 32_000, 64), 1 << 18, 8).map((u) => {
-    const text = repeatTo(u, 1 << 20);
-    return [u, throughput(text.length, () => redact(text))];
-  });
+  return screen(screen(units, 32_000, 64), 1 << 18, 8).map((u) => [u, repeatTo(u, 1 << 20)]);
 }
 
 /**
@@ -84,12 +90,9 @@ function slowest(): [string, number][] {
  * shape's example with one letter escaped, a line each, then 1 MB of short escaped lines. Every shape
  * then reads the windows, and an escape pass that read each shape in each window ran at ~7 MB/s.
  */
-function afterEveryShape(): [string, number][] {
+function afterEveryShape(): [line: string, text: string][] {
   const head = ESCAPED_EXAMPLES.join("\n") + "\n";
-  return ["a%41bcdefg\n", "x%3Dabcdefgh\n"].map((line) => {
-    const text = head + repeatTo(line, 1 << 20);
-    return [line, throughput(text.length, () => redact(text))];
-  });
+  return ["a%41bcdefg\n", "x%3Dabcdefgh\n"].map((line) => [line, head + repeatTo(line, 1 << 20)]);
 }
 
 /**
@@ -136,14 +139,14 @@ async function measured(): Promise<string> {
     [`their ${texts.length} strings, each alone: \`redactMany\` (as a compaction calls it)`, mb(textChars), throughput(textChars, () => redactMany(texts)).toFixed(1)],
   ];
   // each adversarial input as its row: its name, MB and rate
-  const adversarial: [string, string, number][] = [
-    ...slowest().map(([unit, rate]): [string, string, number] => [`1 MB of ${JSON.stringify(unit).slice(0, 40)} repeated`, "1.05", rate]),
-    ...afterEveryShape().map(([line, rate]): [string, string, number] => [`every shape's example with an escape, a line each, then 1 MB of ${JSON.stringify(line)} lines`, "1.06", rate]),
-    ...NAMED_RUNS.map((unit): [string, string, number] => {
-      const text = repeatTo(unit, 1 << 20);
-      return [`1 MB of ${JSON.stringify(unit)} repeated (a value before each escaped run)`, "1.05", throughput(text.length, () => redact(text))];
-    }),
+  // (the inputs at 1 MB timed in turn, round by round: `rates`)
+  const inputs: [name: string, size: string, text: string][] = [
+    ...slowest().map(([unit, text]): [string, string, string] => [`1 MB of ${JSON.stringify(unit).slice(0, 40)} repeated`, "1.05", text]),
+    ...afterEveryShape().map(([line, text]): [string, string, string] => [`every shape's example with an escape, a line each, then 1 MB of ${JSON.stringify(line)} lines`, "1.06", text]),
+    ...NAMED_RUNS.map((unit): [string, string, string] => [`1 MB of ${JSON.stringify(unit)} repeated (a value before each escaped run)`, "1.05", repeatTo(unit, 1 << 20)]),
   ];
+  const timed = rates(inputs.map(([, , text]) => [text.length, () => redact(text)]));
+  const adversarial = inputs.map(([name, size], k): [string, string, number] => [name, size, timed[k]]);
   for (const [name, size, rate] of adversarial) speed.push([name, size, rate.toFixed(1)]);
   const [slowestName, , slowestRate] = adversarial.reduce((a, b) => (b[2] < a[2] ? b : a));
   speed.push(["a 4,000-line summary streamed in 40-character deltas (`redactedStream`)", "", streaming().toFixed(1)]);
@@ -171,7 +174,7 @@ async function measured(): Promise<string> {
 
   return (
     table(["input", "MB", "MB/s"], speed) +
-    `\n\nSlowest adversarial input: **${slowestRate.toFixed(1)} MB/s** (${slowestName}), of ${adversarialSeeds().length} prefixes of every shape and ${ESCAPE_DENSE.length} escape-dense lines and ${CHECK_DENSE.length} lines that reach every check, alone and beside ${RUNS.length} separators (screened at 32 KB, the 64 slowest at 256 KB, the 8 slowest of those above at 1 MB), the escape windows after every shape's example and ${NAMED_RUNS.length} masked values before escaped runs ` +
+    `\n\nSlowest adversarial input: **${slowestRate.toFixed(1)} MB/s** (${slowestName}), of ${adversarialSeeds().length} prefixes of every shape and ${ESCAPE_DENSE.length} escape-dense lines and ${CHECK_DENSE.length} lines that reach every check, alone and beside ${RUNS.length} separators (screened at 32 KB, the 64 slowest at 256 KB, the 8 slowest of those above at 1 MB), the escape windows after every shape's example and ${NAMED_RUNS.length} masked values before escaped runs; the inputs at 1 MB timed in turn, round by round (${ROUNDS} rounds, medians) ` +
     "(work grows linearly: the 1 MB / 256 KB property test in test/redact.test.ts). Every rate times src/ bundled as an app ships it (`packaged` in bench/lib.ts), not tsx's transform. " +
     `The redaction module is ${size.gzip.toLocaleString("en-US")} bytes gzip (${size.minified.toLocaleString("en-US")} minified).\n\n` +
     `Corpus (test/fixtures/secrets): recall **${pct(caught, lines)}** (${caught}/${lines} positives whose secret value is gone), ` +

@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, csrfNamed, looksRandom, mixedRun, runOf, token } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, csrfNamed, looksRandom, mixedRun, runOf, token, valueAt } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -243,7 +243,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    const start = at + (!group ? 0 : match.endsWith(value) ? match.length - value.length : match.lastIndexOf(value)); // (the value ends the match, mostly)
+    const start = at + (group && valueAt(match, value)); // (the value ends the match, mostly)
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     let whole: string | undefined; // a value parted from the name after it, as the pattern read it
@@ -398,7 +398,7 @@ export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: n
   const m = pattern.exec(text);
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
-  if (at < end && group !== 4 && at + m![0].lastIndexOf(m![group!]) >= end && (parted = partedAt(text, start, at)) >= 0) return m!;
+  if (at < end && group !== 4 && at + valueAt(m![0], m![group!]) >= end && (parted = partedAt(text, start, at)) >= 0) return m!;
   pattern.lastIndex = resume;
 }
 /** Where the value before the name `namesAhead` found last ends (`partedAt`; its `start`: none, the name stands where its value would), read at once by its caller. */

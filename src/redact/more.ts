@@ -77,7 +77,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const c = before.charCodeAt(before.length - 1);
   if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
   if (!CREDENTIAL_NAME.test(match)) return false;
-  const n = match.lastIndexOf(value); // the match before the value: its name and operator
+  const n = p.valueAt(match, value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
   const last = match.charCodeAt(n - 1);
