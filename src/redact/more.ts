@@ -67,9 +67,10 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
  * CREDENTIAL_NAME (a word of its own, `DB_PASSWORD`, not `bypass`) assigned a value on its line, as a
  * flag (`--db-password x`), an argument (`getenv("API_TOKEN", "x")`) or in prose ("the password is
  * x"); unless the value is plainly none: a reference, a type, a literal or a small number, a path
- * without a random run (`*_FILE`), a placeholder, a code identifier.
+ * without a random run (`*_FILE`), a placeholder, a code identifier. `at`: where the value stands in
+ * the match, where the caller has read it.
  */
-function namedValue(value: string, before: string, after: string, match: string, group: number): boolean {
+function namedValue(value: string, before: string, after: string, match: string, group: number, at?: number): boolean {
   // (cheap tests first, by char code where a pattern would be tried at every start, and read in place:
   // this runs for every value a credential's name gives, and adversarial text gives one every few characters)
   // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`); a bare `token` is no name
@@ -77,7 +78,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const c = before.charCodeAt(before.length - 1);
   if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
   if (!CREDENTIAL_NAME.test(match)) return false;
-  const n = p.valueAt(match, value); // the match before the value: its name and operator
+  const n = at ?? p.valueAt(match, value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
   const last = match.charCodeAt(n - 1);

@@ -473,7 +473,7 @@ function nextJoin(value: string, p: number): number {
  * loads: the rule and its word lists stay off the eager path; until then only random values count).
  */
 export const hooks = {
-  named: (_value: string, _before: string, _after: string, _match: string, _group: number) => false,
+  named: (_value: string, _before: string, _after: string, _match: string, _group: number, _at?: number) => false,
   /** Whether a value is base64 of plain text with no credential in it (a certificate, a note): ./more.ts decodes and checks. */
   plain: (_value: string) => false,
   /** The fixed starts vendors document for their tokens: all a marker may keep (./more.ts). */
@@ -778,13 +778,17 @@ export const SHAPES: Shape[] = [
     // is a logprob's too) or after a bare space it must look random, or be a password as policies ask
     // for one; never a call (getTokenizer(model)), nor after "public" or "csrf", nor a record's key. (What
     // names a value is read first: adversarial text gives a name every few characters whose value it turns down)
-    valid: (v, before, after, match, group) =>
-      after !== "(" &&
-      (group > 4 || hooks.named(v, before, after, match, group) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !codePath(v)))) &&
-      !(notAfter(before) && (!/[cx]srf[_-]?$/i.test(before) || /^token/i.test(match))) && // (after `csrf_`, a token's name only: `CSRF_SECRET_KEY` is a secret's)
-      !csrfCookie(v) && // `Cookie: csrftoken=…`
-      !idNamed(before, match, valueAt(match, v)) &&
-      !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))), // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
+    valid: (v, before, after, match, group) => {
+      if (after === "(") return false;
+      const n = valueAt(match, v); // (where the value stands in the match: both checks of its name read it)
+      return (
+        (group > 4 || hooks.named(v, before, after, match, group, n) || looksRandom(v) || (group < 4 && passwordLike(v) && (group < 3 ? !/^(?:login|auth|cookie)/i.test(match) : passwordNamed(before, match) && !codePath(v)))) &&
+        !(notAfter(before) && (!/[cx]srf[_-]?$/i.test(before) || /^token/i.test(match))) && // (after `csrf_`, a token's name only: `CSRF_SECRET_KEY` is a secret's)
+        !csrfCookie(v) && // `Cookie: csrftoken=…`
+        !idNamed(before, match, n) &&
+        !(group > 4 && (identifier(v) || (HEX_ID.test(v) && !nameCode(before.charCodeAt(before.length - 1))))) // React's key="<hex>", `"key": "<uuid>"`, a cache key: a record's key
+      );
+    },
     breaks: true,
   },
   {
