@@ -100,12 +100,16 @@ function firstCall(dir: string, file: string, window: number, processes: number)
 
 export async function speedBench(): Promise<string> {
   // (the worker's adoption beside the entry for the rows; the entry alone for a fresh process, as an app loads it)
-  const [bundle, app] = [await packaged(["src/index.ts", "src/estimate/adopt.ts"]), await packaged(["src/index.ts"])];
+  const bundle = await packaged(["src/index.ts", "src/estimate/adopt.ts"]);
   try {
-    return await measured(app.dir, await bundle.load<typeof Entry>("index.js"), await bundle.load<typeof Adopt>("estimate/adopt.js"));
+    const app = await packaged(["src/index.ts"]);
+    try {
+      return await measured(app.dir, await bundle.load<typeof Entry>("index.js"), await bundle.load<typeof Adopt>("estimate/adopt.js"));
+    } finally {
+      app.done();
+    }
   } finally {
     bundle.done();
-    app.done();
   }
 }
 

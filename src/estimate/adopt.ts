@@ -54,5 +54,5 @@ export function adoptUnchanged<M>(previous: readonly M[] | undefined, messages: 
 export const keptViews = (views: MessageView[], messages: readonly unknown[]) =>
   views.map((v, i) => {
     const kept = counted.get(messages[i] as object)?.[0];
-    return kept && same(kept, v) ? kept : v;
+    return kept && (kept === v || same(kept, v)) ? kept : v; // (the view this pass's plan counted is kept: the same object)
   });

@@ -80,6 +80,7 @@ function cited(line: string, ref: string): string {
  */
 const known = new WeakMap<ToolResultView, OutputFacts>();
 
+/** One-liners for the unprotected tool results of message `i` worth pruning, by result index. */
 function prunedResults(i: number, m: MessageView, calls: (ToolCallView | undefined)[], newest: Newest, isProtected: (name?: string) => boolean, pass: Refs, once: Once, pictures: boolean) {
   const ref = refOf(i, pass);
   const outputs = new Map<number, string>();
