@@ -496,6 +496,30 @@ describe("a credential's name where another's value stands", () => {
     expect(redact(line)).not.toContain(secret);
   });
 
+  it("a flag naming a credential where another's value stands is a name: the flag's own value is masked (the first name's value was the flag, and nothing named the value after it)", () => {
+    const key = "Zx81fQ2mN7pLk3vT9wRy4uHs";
+    for (const line of [`api_key: --token ${key}`, `password: --api-key ${key}`, `secret=--password coral-thistle-indigo-31`, `client_secret: --client-secret ${key}`, `DB_PASSWORD=--db-password coral-thistle-indigo-31`, `token = --auth-token ${key} --verbose`]) {
+      expect(redact(line), line).not.toContain(line.includes(key) ? key : "coral-thistle-indigo-31");
+    }
+    // a value masked whole that ends in such a flag, glued by an operator: the flag's value after it too
+    for (const line of [`cmd --password Hunter2Pass9=--password ${key}`, `password=coral-thistle=--token ${key}`]) expect(redact(line), line).not.toContain(key);
+    // a password that starts with dashes is a password still
+    expect(redact("password: --x7Yz!Qw9mL")).not.toContain("x7Yz!Qw9mL");
+  });
+
+  it("property: a credential's name and operator, then a flag naming a credential and its value: the value does not survive", () => {
+    const name = fc.constantFrom("password", "DB_PASSWORD", "token", "api_key", "secret", "client_secret", "auth_token", "passwd");
+    const op = fc.constantFrom("=", ": ", " = ", ":");
+    const flag = fc.constantFrom("--password", "--token", "--api-key", "--secret", "--client-secret", "--auth-token", "--db-password");
+    const value = fc.tuple(fc.integer(), fc.integer({ min: 16, max: 40 })).map(([seed, n]) => randomString(seed, n, "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"));
+    fc.assert(
+      fc.property(name, op, flag, fc.constantFrom(" ", "  "), value, fc.constantFrom("", " --verbose", "\n"), (n, o, f, gap, v, after) => {
+        expect(redact(`${n}${o}${f}${gap}${v}${after}`)).not.toContain(v);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("property: a word, a space or an operator, then a credential masked alone: still masked", () => {
     const word = fc.constantFrom("password", "token", "secret", "key", "login", "auth", "cookie", "public key", "site key", "api key", "new password", "the password", "credentials");
     const name = fc.constantFrom("password", "DB_PASSWORD", "token", "api_key", "secret", "client_secret", "GITHUB_TOKEN", "auth_token", "passwd");

@@ -105,14 +105,15 @@ function namedValue(value: string, before: string, after: string, match: string,
 }
 
 /**
- * Whether `before` ends in a flag's start (`--`, `--db-`): after a space or at the text's start, a dash
- * and name characters, as /(?:^|\s)--?[\w.-]*$/ reads it, by hand: a pattern anchored at the end is
- * tried at every start, for every value adversarial text names every few characters.
+ * Whether `before` ends in a flag's start (`--`, `--db-`): after a space, an operator (a flag given as a
+ * name's value: `password=--token <key>`) or at the text's start, a dash and name characters, as
+ * /(?:^|[\s=:])--?[\w.-]*$/ reads it, by hand: a pattern anchored at the end is tried at every start,
+ * for every value adversarial text names every few characters.
  */
 function flagBefore(before: string): boolean {
   let i = before.length;
   while (i > 0 && p.nameCode(before.charCodeAt(i - 1))) i--;
-  return before.charCodeAt(i) === 45 && (i === 0 || /\s/.test(before[i - 1]));
+  return before.charCodeAt(i) === 45 && (i === 0 || /[\s=:]/.test(before[i - 1]));
 }
 
 /** Whether `text` holds `s` before index `n`. */
