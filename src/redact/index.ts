@@ -289,7 +289,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     // a flag masked as a name's value, or at the end of one after an operator, names a value of its own after it
     // (`password=--token <key>`, `--password <value>=--token <key>`): read on from its dashes, where its name holds a
     // word of the rule's and a value follows it on the line, once a stretch
-    const flag = ahead || start < reread || !shape.reread?.includes(group) ? -1 : Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1);
+    const flag = ahead || start < reread || !shape.reread?.includes(group) ? -1 : flagIn(value);
     if (flag >= 0 && ((VALUE_AFTER.lastIndex = end), VALUE_AFTER.test(text)) && compiled(shape.needs!).test(value.slice(flag))) (pattern.lastIndex = start + flag), (reread = end);
   }
   if (!done) return text;
@@ -309,6 +309,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
  * which the escape pass, reading after the shapes, would find with no name before it.
  */
 type Notes = (number | string)[];
+/** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does. */
+const flagIn = (value: string) => Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1);
 /** A flag's value after it, as the secret-name rule reads one after a bare space (sticky: read at a masked flag's end). */
 const VALUE_AFTER = /[ \t]{1,4}["'`]?[^\s"'`,;&()<>{}[\]\\=:-]/y;
 /** What `apply` tells its caller (`joined`), and the notes it moves past its masks. */

@@ -71,7 +71,7 @@ export function namedValue(value: string, before: string, after: string, match: 
   const quoted = /["'`]\s{0,2}$/.test(between);
   const prose = group === 4 && /\s(?:is|was)\s/i.test(between);
   // after a bare space, only a flag (`--password x`) or prose names a value
-  if (group === 4 && !prose && !between.includes(",") && !/(?:^|[\s=:])--?[\w.-]*$/.test(before)) return false;
+  if (group === 4 && !prose && !between.includes(",") && !/(?:^|[\s=:])--?[\w.-]*$/.test(before)) return false; // (round 16: a flag after an operator too)
   if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   // (each test only where it can hold: this runs for every value a credential's name gives)
   let end = value.length;
