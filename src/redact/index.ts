@@ -276,7 +276,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
       if (whole === undefined || !passes(shape, pattern, text, whole, m, group, csrf)) {
         // read on from inside it where it holds a word of the shape's names: once a stretch (each turned-down
         // value read again at most once, `key=0key=0…` a value of 400 every 5 characters)
-        if (whole === undefined && start >= reread && shape.reread?.includes(group) && compiled(shape.needs!).test(value)) (pattern.lastIndex = start), (reread = end);
+        if (whole === undefined && start >= reread && readsOn(shape, group, value)) (pattern.lastIndex = start), (reread = end);
         continue;
       }
       [value, end] = [whole, start + whole.length];
@@ -289,8 +289,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     // a flag masked as a name's value, or at the end of one after an operator, names a value of its own after it
     // (`password=--token <key>`, `--password <value>=--token <key>`): read on from its dashes, where its name holds a
     // word of the rule's and a value follows it on the line, once a stretch
-    const flag = ahead || start < reread || !shape.reread?.includes(group) ? -1 : flagIn(value);
-    if (flag >= 0 && ((VALUE_AFTER.lastIndex = end), VALUE_AFTER.test(text)) && compiled(shape.needs!).test(value.slice(flag))) (pattern.lastIndex = start + flag), (reread = end);
+    const flag = ahead || start < reread ? -1 : flagIn(value);
+    if (flag >= 0 && ((VALUE_AFTER.lastIndex = end), VALUE_AFTER.test(text)) && readsOn(shape, group, value.slice(flag))) (pattern.lastIndex = start + flag), (reread = end);
   }
   if (!done) return text;
   // (where a mask took part of a value and not the whole, none is read: as before values were noted)
@@ -309,6 +309,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
  * which the escape pass, reading after the shapes, would find with no name before it.
  */
 type Notes = (number | string)[];
+/** Whether the shape reads on from inside a value of `group` (`reread`): where `piece` of it holds a word of its names. */
+const readsOn = (shape: Shape, group: number, piece: string) => !!shape.reread?.includes(group) && compiled(shape.needs!).test(piece);
 /** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does. */
 const flagIn = (value: string) => Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1);
 /** A flag's value after it, as the secret-name rule reads one after a bare space (sticky: read at a masked flag's end). */

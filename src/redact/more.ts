@@ -169,6 +169,8 @@ const PUBLIC_PREFIXES = (
 
 /** A value that only names or stands for one: `$VAR`, `:bind`, `&subst`, `${…}`, a placeholder. */
 const named = (value: string) => /^[$:&?@%]/.test(value) || p.standsFor(value);
+/** A value given, not one that stands for it: no reference and no placeholder (the key rules' check). */
+const given = (value: string) => !named(value) && !PLACEHOLDER_VALUE.test(value);
 /** A value a command or statement takes: single-quoted, double-quoted, or bare to the next space or separator. */
 const TAKEN = String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s'"|<>;&(),]{4,256}))`;
 /** An argument of a call before the one that matters: a literal or a name (never a call or a comma). */
@@ -408,7 +410,7 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, eitherCase }: Parts): Shape[] =>
     gate: (text) => KEY_WORDS.test(text),
     far: true,
     long: true,
-    valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
+    valid: given,
   },
   {
     // A YAML block scalar under a credential's name (`password: |`, `client_secret: >-`, `|2-`, `!!str |`): the value is the
@@ -419,7 +421,7 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, eitherCase }: Parts): Shape[] =>
     needs: KEY_WORDS,
     gate: (text) => /:[ \t]{0,4}(?:[!&]\S{0,32}[ \t]{1,4})?[|>]/.test(text),
     breaks: true, // the value within 96 characters of the name's start
-    valid: (v) => !named(v) && !PLACEHOLDER_VALUE.test(v),
+    valid: given,
   },
   {
     // Terraform state: attributes it marks sensitive, which hold the value in plain text

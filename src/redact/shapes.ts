@@ -322,13 +322,11 @@ const between = (before: string, match: string, i: number, end: number) => {
 };
 
 /**
- * The name a value is assigned to, read back from the end of `before` and then of the first `n`
- * characters of `match` after it (the match up to the value): `name = `, `"name": "`, `name => '`,
- * escaped quotes too; the whole run of name characters, a letter first, at most 60. By hand, from
- * the end: a pattern anchored at the end is tried at every start (~3 µs a value).
+ * The name a value is assigned to, that ends at `end` (`nameEnd`; -1: none) in `before` and then
+ * `match`: the whole run of name characters, a letter first, at most 60. By hand, from the end: a
+ * pattern anchored at the end is tried at every start (~3 µs a value).
  */
-function nameBefore(before: string, match = "", n = 0): string | undefined {
-  const end = nameEnd(before, match, n);
+function nameBefore(before: string, match: string, end: number): string | undefined {
   if (end < 0) return undefined;
   let i = end;
   while (i > 0 && end - i <= 60 && nameCode(codeAt(before, match, i - 1))) i--;
@@ -337,7 +335,11 @@ function nameBefore(before: string, match = "", n = 0): string | undefined {
   if (!(end > i && end - i <= 60 && letter && !(i > 0 && nameCode(codeAt(before, match, i - 1))))) return undefined;
   return between(before, match, i, end);
 }
-/** Where the name `nameBefore` reads ends (its operator and quotes skipped, from the end of `before` and `n` characters of `match`); -1 where no operator stands. */
+/**
+ * Where the name a value is assigned to ends, read back from the end of `before` and then of the first
+ * `n` characters of `match` after it (the match up to the value): `name = `, `"name": "`, `name => '`,
+ * escaped quotes too (its operator and quotes skipped); -1 where no operator stands.
+ */
 function nameEnd(before: string, match: string, n: number): number {
   let i = before.length + n;
   if (quoteCode(codeAt(before, match, i - 1))) i--;
@@ -419,9 +421,10 @@ const eitherCase = (source: string) => source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|
  * (`n`, `e`, `x`, `y`, `kid`, `x5t`, `x5c`; `d` and `k` are private).
  */
 export function idNamed(before: string, match = "", n = 0): boolean {
+  const end = nameEnd(before, match, n);
   // (the name's last word first, read in place: few names end in an id's word, and adversarial text names a value every few characters)
-  if (!idEnding(before, match, nameEnd(before, match, n))) return false;
-  const name = nameBefore(before, match, n);
+  if (!idEnding(before, match, end)) return false;
+  const name = nameBefore(before, match, end);
   return !!name && idWord(name) && !SECRET_WORD.test(name.replace(/credentials?/gi, ""));
 }
 
@@ -800,7 +803,10 @@ export const SHAPES: Shape[] = [
     pattern: ASSIGNED,
     group: [2],
     find: nearValue, // (a text without a value's run is left at once)
-    valid: (v, before, _, match) => bareToken(v) && !/public|[cx]srf|site-?key/i.test(match.slice(0, valueAt(match, v))) && !idNamed(before, match, valueAt(match, v)), // (by its name: a random value may hold the word)
+    valid: (v, before, _, match) => {
+      const n = valueAt(match, v);
+      return bareToken(v) && !/public|[cx]srf|site-?key/i.test(match.slice(0, n)) && !idNamed(before, match, n); // (by its name: a random value may hold the word)
+    },
     breaks: true,
   },
   {
