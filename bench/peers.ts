@@ -3,11 +3,18 @@
 import { AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { pruneMessages, type ModelMessage } from "ai";
-import { fromOpenAI, toOpenAI } from "../src/convert.js";
-import { compact, estimateTokens, type ChatMessage } from "../src/index.js";
+import type * as Convert from "../src/convert.js";
+import type * as Entry from "../src/index.js";
+import type { ChatMessage } from "../src/index.js";
 import { openAIValidity } from "../test/support/validity.js";
 import { trajectories } from "../test/support/fixtures.js";
-import { bundleSize, table, time } from "./lib.js";
+import { bundleSize, packaged, table, time } from "./lib.js";
+
+/** Ours as an app ships it (`packaged`), as the peers run their published code: loaded by `peersBench`. */
+let compact: typeof Entry.compact;
+let estimateTokens: typeof Entry.estimateTokens;
+let fromOpenAI: typeof Convert.fromOpenAI;
+let toOpenAI: typeof Convert.toOpenAI;
 
 const WINDOW = 32_000;
 const BUDGET = WINDOW * 0.75;
@@ -218,6 +225,17 @@ async function gzipOf(entry: string, name: string): Promise<string> {
 }
 
 export async function peersBench(): Promise<string> {
+  const bundle = await packaged(["src/index.ts", "src/convert.ts"]);
+  try {
+    ({ compact, estimateTokens } = await bundle.load<typeof Entry>("index.js"));
+    ({ fromOpenAI, toOpenAI } = await bundle.load<typeof Convert>("convert.js"));
+    return await measured();
+  } finally {
+    bundle.done();
+  }
+}
+
+async function measured(): Promise<string> {
   const big = trajectories().filter((t) => estimateTokens(t.messages) > BUDGET);
   const totals: Record<string, { ms: number; tokens: number; valid: number; latest: number; over: number; sent: number; unsent: number }> = {};
   const add = (name: string, o: Outcome) => {
@@ -274,6 +292,6 @@ export async function peersBench(): Promise<string> {
     `summarizationMiddleware and ADK's TokenBasedContextCompactor call a model to write the summary: here a fake one (LangChain's FakeListChatModel, a BaseLlm subclass for ADK) that answers a fixed ${promptTokens(FAKE_SUMMARY).toLocaleString("en-US")}-token text at once, so their milliseconds leave out the model call (seconds, and money, with a real one) and their tokens after count that fixed text as the summary. ` +
     `What a real model would have to read is the column before the bundle (the mean over the ${n}, the prompt included): LangChain trims the span to its last 4,000 tokens first (\`trimTokensToSummarize\`), so the summary never sees the older turns, and when the span's last message alone is over that (${totals[SUMMARIZE].unsent} of ${n} here) it calls no model and writes "Previous conversation was too long to summarize."; ADK's LlmSummarizer sends the span's text parts only, so the summary never sees a tool call or a tool output. ` +
     `summarizationMiddleware keeps the last ${TAIL.toLocaleString("en-US")} tokens (our tail's size) and its \`beforeModel\` hook is called directly, as createAgent would before a model call; ADK keeps the last ${ADK_EVENTS_KEPT} events (it counts events, not tokens, and has no default: ${ADK_EVENTS_KEPT} is LangChain's default keep) and runs as an LlmAgent's request processors (compaction, then building the contents). ` +
-    "The LangChain rows count tokens with our estimator, per message, remembered per message object; ADK decides with its own estimate (characters ÷ 4). Bundle sizes are esbuild, browser, minified, of `import { that function }`. All run in one process, each transcript in turn."
+    "The LangChain rows count tokens with our estimator, per message, remembered per message object; ADK decides with its own estimate (characters ÷ 4). Bundle sizes are esbuild, browser, minified, of `import { that function }`. All run in one process, each transcript in turn; ours is src/ bundled as an app ships it (`packaged` in bench/lib.ts), as the others run their published code."
   );
 }
