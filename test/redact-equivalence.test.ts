@@ -184,6 +184,13 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
     const [from, marker] = maskAt(text, start, text.slice(start, end));
     out += text.slice(done, Math.max(done, from)) + marker;
     done = end;
+    // a flag masked as a name's value, or at the end of one after an operator (`=--token`), names the value after it:
+    // read on from its dashes where its name holds a word of the shape's and a value follows on the line, once a stretch
+    const masked = text.slice(start, end);
+    const flag = /^-/.test(masked) && !/[=:]-/.test(masked) ? 0 : (/^[^]*[=:](?=-)/.exec(masked)?.[0].length ?? -1);
+    if (!ahead && group && start >= reread && shape.reread?.includes(group) && flag >= 0 && /^[ \t]{1,4}["'`]?[^\s"'`,;&()<>{}[\]\\=:-]/.test(text.slice(end)) && shape.needs!.test(masked.slice(flag))) {
+      [pattern.lastIndex, reread] = [start + flag, end];
+    }
   }
   return out + text.slice(done);
 }
