@@ -119,7 +119,8 @@ describe("a credential's name is enough", () => {
   const word = fc.stringMatching(/^[a-z]{4,10}$/);
   /** Values: words, short passwords, passphrases, base64 keys, values starting with `/`. */
   const values = fc.oneof(
-    word.filter((w) => !/^(?:x+|none|null|true|false|string|changeme|example|required|invalid)$/.test(w)).map((w) => `${w}${w.length}`),
+    // (nor a masked one's display, `xxxx` and its last characters: CI's counterexample `xxxxa5`, round 17)
+    word.filter((w) => !/^(?:x+|none|null|true|false|string|changeme|example|required|invalid)$/.test(w)).map((w) => `${w}${w.length}`).filter((v) => !PLACEHOLDER_VALUE.test(v)),
     fc.tuple(word, word, fc.integer({ min: 10, max: 99 })).map(([a, b, n]) => `${a}-${b}-${n}`),
     // (a password, not a capitalised word: prose names a value that has a digit, a symbol or a capital
     // inside; nor a placeholder, `a_****` a masked one's display, as the rule reads them)
