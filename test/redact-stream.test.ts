@@ -136,7 +136,8 @@ describe("summary deltas", () => {
         const at = cuts.map((c) => c % (text.length + 1));
         expect(stream(text, at).deltas).toEqual(stream(text, at, undefined, undefined, streamKit, referenceStream).deltas);
       }),
-      { numRuns: 3000 },
+      // (a hunt's counterexample, round 17: Oracle's user/password@ waits for its context; the reference released it)
+      { numRuns: 3000, examples: [[["A/#(0A@-/", "password:"], [10]]] },
     );
   });
 

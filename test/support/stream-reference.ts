@@ -1,6 +1,7 @@
 // Streaming redaction as it was before it released ordinary lines after one short redaction
-// (src/redact/stream.ts at d1abacf, with the context of d43023a's attack fix): every window redacted after
-// the last 2,560 released characters (the farthest a password flag reaches).
+// (src/redact/stream.ts at d1abacf, with the context of d43023a's attack fix and 0a0179b's hold of a line
+// a `context` shape would redact): every window redacted after the last 2,560 released characters (the
+// farthest a password flag reaches).
 // test/redact-stream.test.ts checks the stream releases exactly what this releases.
 import type { StreamKit } from "../../src/redact/index.js";
 
@@ -32,7 +33,8 @@ import type { RedactedStream } from "../../src/redact/stream.js";
  * Text is released a whole line at a time, each window redacted after the released text before it,
  * so a shape's left context still counts. A line that may belong to a shape still open waits, with
  * every line after it: a key block until its END, a Secret's data until its `kind` (or the end),
- * lines of key material until a line that is not (an END would take them with it).
+ * lines of key material until a line that is not (an END would take them with it), a line a `context`
+ * shape would redact (Oracle's user/password@) until its context (`sqlplus`) is seen, or the end.
  * Each line is scanned once and redacted once in its window and once as context: linear in total.
  * `count` and `budget` bound the text: past the budget, whole lines are cut and nothing more released.
  */
@@ -42,6 +44,11 @@ export function referenceStream(kit: StreamKit, emit: (text: string) => void, co
   const secretDataIn = (text: string) => apply(text, kubernetes, true) !== text;
   /** A line whose value a Secret manifest's `kind`, perhaps still to come, would redact. */
   const secretData = (line: string) => line.includes(":") && (BLOCK_SCALAR.test(line) || secretDataIn(`\n${line}`));
+  const contextShapes = kit.shapes.filter((s) => s.context);
+  /** A line a `context` shape would redact once its context is seen. */
+  const aboutData = (line: string) => contextShapes.some((s) => apply(line, s, true) !== line);
+  /** A line that holds a `context` shape's context. */
+  const contextIn = (line: string) => contextShapes.some((s) => new RegExp(s.needs!.source, s.needs!.flags.replace("g", "")).test(line));
   const all: string[] = []; // every delta, joined once at the end
   let partial = ""; // the line still arriving
   const lines: string[] = []; // complete lines; lines[head] is the first not yet released
@@ -50,6 +57,8 @@ export function referenceStream(kit: StreamKit, emit: (text: string) => void, co
   let bodyFrom = -1; // where lines of key material start (an END may follow whose BEGIN was cut away)
   let dataFrom = -1; // the first line a Secret's kind would redact, while no kind was seen
   let manifest = false; // a Secret's kind was seen
+  let aboutFrom = -1; // the first line a `context` shape would redact, while its context was not seen
+  let about = false; // a `context` shape's context was seen
   let context = ""; // the end of the released raw text
   let sent = "";
   let used = 0; // tokens sent
@@ -76,6 +85,8 @@ export function referenceStream(kit: StreamKit, emit: (text: string) => void, co
       keyFrom = -1;
     }
     if (dataFrom < 0 && !manifest && secretData(line)) dataFrom = i;
+    if (!about && contextIn(line)) [about, aboutFrom] = [true, -1];
+    if (aboutFrom < 0 && !about && aboutData(line)) aboutFrom = i;
     if (!bodyLine.test(lastLine(line))) bodyFrom = -1;
     else if (bodyFrom < 0) bodyFrom = i;
   };
@@ -85,8 +96,8 @@ export function referenceStream(kit: StreamKit, emit: (text: string) => void, co
     const window = `${lines.slice(head, upTo).join("\n")}\n`;
     lines.fill("", head, upTo);
     head = upTo;
-    const before = redactWindow(context, manifest);
-    const after = redactWindow(context + window, manifest);
+    const before = redactWindow(context, manifest, about);
+    const after = redactWindow(context + window, manifest, about);
     context = (context + window).slice(-CONTEXT);
     if (!after.startsWith(before)) return void (full = true); // never expected: the rest waits for the end
     const [piece, tokens] = within(after.slice(before.length), used);
@@ -105,7 +116,7 @@ export function referenceStream(kit: StreamKit, emit: (text: string) => void, co
         scan(line, lines.length);
         lines.push(line);
       }
-      const holds = [keyFrom, dataFrom, bodyFrom].filter((h) => h >= 0);
+      const holds = [keyFrom, dataFrom, aboutFrom, bodyFrom].filter((h) => h >= 0);
       release(holds.length ? Math.min(...holds) : lines.length);
     },
     end() {
