@@ -8,7 +8,7 @@ import { describeCall } from "../src/facts/call.js";
 import { prunedOutputLine, shrinkArguments } from "../src/prune/stand-ins.js";
 import { apply, maskAt, namesAhead, partedAt, pastEscapes, redactEncoded, redactShapes, redactor as core, runEnd, standIn, throughMarkers } from "../src/redact/index.js";
 import { windowed } from "../src/redact/window.js";
-import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_PAIRS, VENDOR_REACH, VENDOR_START, bareToken, token, hasRun, looksRandom, mixedRun } from "../src/redact/shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, SHAPES, type Shape, VENDOR, VENDOR_PAIRS, VENDOR_REACH, VENDOR_START, bareToken, token, hasRun, looksRandom, mixedRun, namesNext } from "../src/redact/shapes.js";
 import { ESCAPED_EXAMPLES, SHAPE_EXAMPLES, adversarialSeeds } from "./support/adversarial.js";
 import { encodedReference } from "./support/escapes-reference.js";
 import { trajectories } from "./support/fixtures.js";
@@ -129,7 +129,8 @@ function csrfNamedPlainly(before: string, match: string, value: string): boolean
  * (`gate`), the lighter pattern (`lite`) or the finder by hand (`find`), and the checks as regexes: the
  * fast loop must agree with it. What a value masked in part by a rule before reads on through
  * (`throughMarkers`, `standIn`), the run a token starts (`runEnd`) and a value that is a name of the
- * shape's own (`namesAhead`, and where a value before it ends, `partedAt`, judged whole where turned down alone) are the same functions:
+ * shape's own (`namesAhead`, and where a value before it ends, `partedAt`, judged whole where turned down alone), and a
+ * value that is a credential's name before the value it gives (`namesNext`) are the same functions:
  * test/redact-names.test.ts attacks those.
  */
 function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): string {
@@ -141,6 +142,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
   let reread = 0;
   const passes = (value: string, at: number, match: string, group: number | undefined) =>
     !NOT_SECRET.test(value) &&
+    !(match.endsWith(value) && namesNext(value, text, at + match.length)) &&
     !(group && csrfNamedPlainly(text.slice(Math.max(0, at - 40), at), match, value)) &&
     !(group && shape.random?.includes(group) && !looksRandom(value)) &&
     !(shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0));

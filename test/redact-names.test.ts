@@ -526,6 +526,37 @@ describe("a credential's name where another's value stands", () => {
     );
   });
 
+  it("a token's scheme before a credential's name, its operator and a quoted value: the name is no token, the value is masked (Bearer DB_PASSWORD='…' showed the value)", () => {
+    for (const line of [`Bearer DB_PASSWORD='hunter22x'`, `Authorization: Bearer api_key="Qx9vL7mZ4pR2"`, "Authorization: Basic GITHUB_TOKEN=`hunter22x`", `"Authorization": "Bearer client_secret='hunter22x'"`, `-H 'Authorization: Token auth_token=>"hunter22x"'`, `Bearer DB_PASSWORD=>hunter22x`]) {
+      const out = redact(line);
+      expect(out, line).not.toMatch(/hunter22x|Qx9vL7mZ4pR2/);
+      expect(out, line).toMatch(/DB_PASSWORD|api_key|GITHUB_TOKEN|client_secret|auth_token/); // the name stays: it is no token
+    }
+    // a token that is one, padded or not, whatever follows it: masked whole
+    for (const line of [`Authorization: Basic YWRtaW46aHVudGVyMjJ4cGFzcw==`, `"Authorization": "Bearer Zx81fQ2mN7pLk3vT9wRyAuth="`, `Bearer Qk7vX2pL9wR4tZ8kYp3Nm_Secret='x'`]) {
+      expect(redact(line), line).not.toMatch(/YWRtaW46|Zx81fQ2mN7|Qk7vX2pL9w/);
+    }
+  });
+
+  it("property: a token's scheme, then a credential masked alone: still masked", () => {
+    const scheme = fc.constantFrom("Bearer ", "Authorization: Bearer ", "Authorization: Basic ", "Authorization: Token ", `"Authorization": "Bearer `, "-H 'Authorization: Bearer ", "authorization=Bearer ");
+    const name = fc.constantFrom("password", "DB_PASSWORD", "token", "api_key", "API_KEY", "secret", "client_secret", "GITHUB_TOKEN", "auth_token", "passwd", "x-api-key", "dbPassword");
+    const op = fc.constantFrom("=", ":", ": ", " = ", "=>", " => ");
+    const quote = fc.constantFrom("'", '"', "`", "");
+    const value = fc.oneof(
+      fc.tuple(fc.integer(), fc.integer({ min: 8, max: 40 })).map(([seed, n]) => randomString(seed, n, "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")),
+      fc.constantFrom("hunter22x", "coral-thistle-indigo-31", "Winter2024!"),
+    );
+    fc.assert(
+      fc.property(scheme, name, op, quote, value, fc.constantFrom("", " next", "'", "\n"), (s, n, o, q, v, after) => {
+        const line = `${n}${o}${q}${v}${q}`;
+        fc.pre(!redact(line).includes(v));
+        expect(redact(`${s}${line}${after}`)).not.toContain(v);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("property: a word, a space or an operator, then a credential masked alone: still masked", () => {
     const word = fc.constantFrom("password", "token", "secret", "key", "login", "auth", "cookie", "public key", "site key", "api key", "new password", "the password", "credentials");
     const name = fc.constantFrom("password", "DB_PASSWORD", "token", "api_key", "secret", "client_secret", "GITHUB_TOKEN", "auth_token", "passwd");

@@ -1,5 +1,5 @@
 // redact: secrets never cross a compaction boundary. Shapes, not known strings; linear-time patterns.
-import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, csrfNamed, looksRandom, mixedRun, runOf, token, valueAt } from "./shapes.js";
+import { KUBERNETES_DATA, NOT_SECRET, PARTS, SHAPES, STAND_IN, type Shape, compileChecks, compiled, csrfNamed, looksRandom, mixedRun, namesNext, runOf, token, valueAt } from "./shapes.js";
 import { triggersOf, wordsOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -212,7 +212,8 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
   const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
   const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + m[0].length] ?? "", m[0], group);
   pattern.lastIndex = next;
-  return valid;
+  // (last: only a value all else masks) a credential's name where a token stands, before its value (`Bearer DB_PASSWORD='…'`)
+  return valid && !(m[0].endsWith(value) && namesNext(value, text, at + m[0].length));
 }
 
 /**

@@ -408,6 +408,23 @@ function idWord(name: string): boolean {
 /** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
 export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
 
+/** A credential's name, and its operator where glued to it: `DB_PASSWORD=`, `api_key:`, `dbPassword`. */
+const NAME_AND_OPERATOR = new RegExp(`^[\\w.-]{0,64}?${SECRET_NAME}${SECRET_TAIL}s?[=:]{0,2}$`, "i");
+/**
+ * Whether `value`, a shape's value that ends at `end` in `text`, is a credential's name before the
+ * value it gives (`Bearer DB_PASSWORD='…'`, `Bearer dbPassword = …`: a token's pattern stops at the
+ * quote or the space): it names the value after it, which the name's own shape masks, and is none
+ * itself. Not a padded token whose letters end in such a word: it mixes letters and digits. (Right
+ * after a value that stops before `=` or `:`, no name: `…/webhooks/<token>:`.)
+ */
+export function namesNext(value: string, text: string, end: number): boolean {
+  let k = end;
+  while (k < end + 4 && (text[k] === " " || text[k] === "\t")) k++;
+  // with its operator: a quote or the `>` of `=>` right after it, or spaces and the value; alone: spaces and its operator
+  const gives = /[=:]$/.test(value) ? (k === end ? "'\"`>".includes(text[k]) : text.charCodeAt(k) > 32) : k > end && (text[k] === "=" || text[k] === ":");
+  return gives && NAME_AND_OPERATOR.test(value) && !mixedRun(value, 5);
+}
+
 /**
  * `source` with each letter outside a class as a class of both cases: the `i` flag's meaning for a
  * pattern whose classes hold no letters to fold and whose escapes no hex digits, at a third of V8's
