@@ -142,7 +142,7 @@ function applyPlainly(text: string, shape: Shape, prefilterInMatch = false): str
   let reread = 0;
   const passes = (value: string, at: number, match: string, group: number | undefined) =>
     !NOT_SECRET.test(value) &&
-    !(match.endsWith(value) && namesNext(value, text, at + match.length)) &&
+    !(!shape.labels && match.endsWith(value) && namesNext(value, text, at + match.length)) &&
     !(group && csrfNamedPlainly(text.slice(Math.max(0, at - 40), at), match, value)) &&
     !(group && shape.random?.includes(group) && !looksRandom(value)) &&
     !(shape.valid && !shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + match.length] ?? "", match, group ?? 0));

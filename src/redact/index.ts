@@ -212,8 +212,9 @@ function passes(shape: Shape, pattern: RegExp, text: string, value: string, m: R
   const next = pattern.lastIndex; // a check may redact what it decodes (./more.ts), with these very patterns
   const valid = !shape.valid || shape.valid(value, text.slice(Math.max(0, at - 64), at), text[at + m[0].length] ?? "", m[0], group);
   pattern.lastIndex = next;
-  // (last: only a value all else masks) a credential's name where a token stands, before its value (`Bearer DB_PASSWORD='…'`)
-  return valid && !(m[0].endsWith(value) && namesNext(value, text, at + m[0].length));
+  // (last: only a value all else masks) a credential's name where a token stands, before its value (`Bearer DB_PASSWORD='…'`);
+  // a shape whose values may be names reads them as such itself (`labels`: the next name where a value stands)
+  return valid && !(!shape.labels && m[0].endsWith(value) && namesNext(value, text, at + m[0].length));
 }
 
 /**

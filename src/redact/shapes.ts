@@ -271,9 +271,11 @@ const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
 const NAMED_VALUE = `(?:[\\w+/.-]{0,3}\\[REDACTED\\]|${VALUE_CHAR}{4})${VALUE_CHAR}*`;
 /**
  * A value in quotes runs to its closing quote on its line, separators and brackets included
- * (`OCI_AUTH_TOKEN='Tq…;(MG'`); groups: single-quoted, double-quoted (escaped quotes too), bare.
+ * (`OCI_AUTH_TOKEN='Tq…;(MG'`), one in backticks too (Markdown's code, a template literal: `` password:
+ * `purple monkey dishwasher` `` had left all but its first word); groups: single-quoted, double-quoted
+ * (escaped quotes too), bare or in backticks (one group: the rule's checks read its groups by number).
  */
-const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${NAMED_VALUE}))`;
+const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}((?<=\`)[^\`\\n]{4,400}(?=\`)|${NAMED_VALUE}))`;
 /**
  * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
@@ -418,10 +420,13 @@ const NAME_AND_OPERATOR = new RegExp(`^[\\w.-]{0,64}?${SECRET_NAME}${SECRET_TAIL
  * after a value that stops before `=` or `:`, no name: `…/webhooks/<token>:`.)
  */
 export function namesNext(value: string, text: string, end: number): boolean {
+  // (by char code: a check of every value about to be masked)
+  const last = value.charCodeAt(value.length - 1);
   let k = end;
-  while (k < end + 4 && (text[k] === " " || text[k] === "\t")) k++;
+  let c = text.charCodeAt(k);
+  while ((c === 32 || c === 9) && k < end + 4) c = text.charCodeAt(++k);
   // with its operator: a quote or the `>` of `=>` right after it, or spaces and the value; alone: spaces and its operator
-  const gives = /[=:]$/.test(value) ? (k === end ? "'\"`>".includes(text[k]) : text.charCodeAt(k) > 32) : k > end && (text[k] === "=" || text[k] === ":");
+  const gives = last === 61 || last === 58 ? (k === end ? c === 39 || c === 34 || c === 96 || c === 62 : c > 32) : k > end && (c === 61 || c === 58);
   return gives && NAME_AND_OPERATOR.test(value) && !mixedRun(value, 5);
 }
 
