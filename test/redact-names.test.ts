@@ -149,22 +149,33 @@ describe("a credential's name is enough", () => {
     );
   });
 
-  it("a value in backticks runs to its closing backtick, as one in quotes does (`DB_PASSWORD: \\`purple monkey dishwasher\\`` showed all but its first word)", () => {
+  it("a value in backticks runs to its closing backtick, as one in quotes does, and after a space as after an operator (`DB_PASSWORD: \\`purple monkey dishwasher\\`` showed all but its first word)", () => {
     for (const [line, secret] of [
       ["DB_PASSWORD: `purple monkey dishwasher`", "purple monkey dishwasher"],
       ["const password = `purple monkey dishwasher`;", "purple monkey dishwasher"],
       ["password=`Tr0ub4dor & 3x`", "Tr0ub4dor & 3x"],
       ["api_key: `Zx81 fQ2mN7 pLk3vT9`", "Zx81 fQ2mN7 pLk3vT9"],
       ["- the new `client_secret` is set: client_secret: `lantern orbit Quartz 42`", "lantern orbit Quartz 42"],
+      // after a space too: prose, a flag, an argument (a red team's sweep, round 17: cut at the space or the `&`)
+      ["The password is 'Sp4ce d0g!'.", "Sp4ce d0g!"],
+      ['The password is "Sp4ce d0g!".', "Sp4ce d0g!"],
+      ["The password is `Sp4ce d0g!`.", "Sp4ce d0g!"],
+      ["the api_key is `Zx81 fQ2mN7 pLk3vT9`", "Zx81 fQ2mN7 pLk3vT9"],
+      ["gpg --passphrase 's3c@ret&key' --batch", "s3c@ret&key"],
+      ['mysqldump --password "Sp4ce d0g!" app', "Sp4ce d0g!"],
+      ["define('DB_PASSWORD', 'Sp4ce d0g!');", "Sp4ce d0g!"],
     ]) {
       const out = redact(line);
       expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
     }
   });
 
-  it("property: a credential's name, then a value of several words in backticks: what it masks in quotes, nothing of it survives", () => {
+  it("property: a credential's name, then a value of several words in backticks or quotes, after an operator, in prose, after a flag or as an argument: what it masks after `: '`, nothing of it survives", () => {
     const words = fc.array(fc.stringMatching(/^[A-Za-z0-9!@#%^*+=-]{3,9}$/), { minLength: 2, maxLength: 5 }).map((w) => w.join(" "));
-    const position = fc.constantFrom<(n: string, v: string) => string>((n, v) => `${n}: \`${v}\``, (n, v) => `${n}=\`${v}\``, (n, v) => `const ${n} = \`${v}\`;`, (n, v) => `- ${n}: \`${v}\` (kept)`);
+    const position = fc.constantFrom<(n: string, v: string) => string>(
+      (n, v) => `${n}: \`${v}\``, (n, v) => `${n}=\`${v}\``, (n, v) => `const ${n} = \`${v}\`;`, (n, v) => `- ${n}: \`${v}\` (kept)`,
+      (n, v) => `the ${n} is \`${v}\`.`, (n, v) => `the ${n} is '${v}'.`, (n, v) => `the ${n} is "${v}"`, (n, v) => `--${n} '${v}' --verbose`, (n, v) => `getenv("${n}", "${v}")`,
+    );
     fc.assert(
       fc.property(names, position, words, (name, at, value) => {
         const quoted = `${name}: '${value}'`;

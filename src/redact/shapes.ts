@@ -270,12 +270,19 @@ const VALUE_CHAR = `(?:${VALUE}|${JSON_ESCAPE})`;
  */
 const NAMED_VALUE = `(?:[\\w+/.-]{0,3}\\[REDACTED\\]|${VALUE_CHAR}{4})${VALUE_CHAR}*`;
 /**
- * A value in quotes runs to its closing quote on its line, separators and brackets included
- * (`OCI_AUTH_TOKEN='Tq…;(MG'`), one in backticks too (Markdown's code, a template literal: `` password:
- * `purple monkey dishwasher` `` had left all but its first word); groups: single-quoted, double-quoted
- * (escaped quotes too), bare or in backticks (one group: the rule's checks read its groups by number).
+ * A value in quotes or backticks after its opening one (a lookbehind: in the group of a bare value, as
+ * the rule's checks read its groups by number), to its closing one on its line: Markdown's code and
+ * template literals quote values in backticks, prose and a flag's argument in either quote (`password:
+ * \`purple monkey dishwasher\``, `the password is 'Sp4ce d0g!'`, `--passphrase 's3c@ret&key'` had left all
+ * but their first word).
  */
-const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}((?<=\`)[^\`\\n]{4,400}(?=\`)|${NAMED_VALUE}))`;
+const IN_QUOTES = "(?<=`)[^`\\n]{4,400}(?=`)|(?<=')[^'\\n]{4,400}(?=')|(?<=\")[^\"\\n]{4,400}(?=\")";
+/**
+ * A value in quotes runs to its closing quote on its line, separators and brackets included
+ * (`OCI_AUTH_TOKEN='Tq…;(MG'`), one in backticks too; groups: single-quoted, double-quoted (escaped
+ * quotes too), bare or in backticks.
+ */
+const QUOTED_VALUE = `(?:'([^'\\n]{4,400})'|\\\\?"((?:[^"\\\\\\n]|${JSON_ESCAPE}){4,400})\\\\?"|\\\\?["'\`]?\\s{0,2}(${IN_QUOTES}|${NAMED_VALUE}))`;
 /**
  * Public keys and tokens are not secrets, nor CSRF tokens, nor what a name says is not one (`not_secret`); npm's own `_authToken` key has its shape
  * (but `AUTH` as a word of a longer name is no npm key: `TWILIO_AUTH_TOKEN` is a secret).
@@ -789,7 +796,7 @@ export const SHAPES: Shape[] = [
     // as an argument or a flag (getenv("API_TOKEN", "…"), --password hunter2x9); an assignment to a
     // bare "key", whose value must look like a credential.
     pattern: new RegExp(
-      eitherCase(`${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["'\`]?)(?!-)(${NAMED_VALUE}))` + // (never the next flag)
+      eitherCase(`${SECRET_NAME}${SECRET_TAIL}(?:${ASSIGN_OP}${QUOTED_VALUE}|(?:["']\\s{0,4},\\s{0,4}["']|\\s{1,4}(?:(?:is|was)\\s{1,4})?["'\`]?)(${IN_QUOTES}|(?!-)${NAMED_VALUE}))` + // (never the next flag, but a value in quotes)
         `|key(?:${ASSIGN}|\\s{1,4}["']?)(?=[\\w+/=-]{0,40}\\d)([\\w+/=-]{16,400})(?![\\w.])`),
       "g",
     ),
