@@ -302,8 +302,10 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * runs to its closing backtick as one in quotes does (`password: \`purple monkey dishwasher\`` left all but its first word).
  * Then +~20 B (guard +20: → 55,740): after a space too (prose, a flag, an argument), a value in quotes or backticks runs
  * to its closing one (`the password is 'Sp4ce d0g!'`, `--passphrase 's3c@ret&key'` had left all but their first word).
+ * Then +~35 B (guard +35: → 55,775): a name in Markdown's emphasis is a name where the emphasis opens at it
+ * (`**Password:** hunter22x`, `- **DB_PASSWORD**: …`: a summary's labels), not a bold heading that ends in one.
  */
-const TOTAL_COMPACT = 55_740;
+const TOTAL_COMPACT = 55_775;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

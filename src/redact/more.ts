@@ -81,6 +81,9 @@ function namedValue(value: string, before: string, after: string, match: string,
   const n = at ?? p.valueAt(match, value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
+  // Markdown's emphasis makes a label only where it opens at the name (`**Password:**`, `- **DB_PASSWORD**:`),
+  // not a heading that ends in one (`**LiveView test: missing secret_key_base**: Added …`)
+  if (holdsBefore(match, "*", n) && !/\*[\w.-]*$/.test(before)) return false;
   const last = match.charCodeAt(n - 1);
   // (after a bare space or "is", group 4, no quote stands before the spaces)
   const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n)));
