@@ -219,6 +219,45 @@ describe("a credential's name is enough", () => {
     );
   });
 
+  it("a name and its value in fields of their own: Kubernetes' and ECS's env entries (`- name: DB_PASSWORD` / `value: …` stayed: a red team's sweep, round 17)", () => {
+    const key = "pTo/rrL4t0vVyMlONy32HeuXRX63ab0L";
+    for (const [line, secret] of [
+      [`env:\n- name: DB_PASSWORD\n  value: "${key}"\n- name: PORT\n  value: "5432"`, key],
+      [`        - name: SMTP_PASSWORD\n          value: hunter22x`, "hunter22x"],
+      [`{"name": "SMTP_PASSWORD", "value": "hunter22x"}`, "hunter22x"],
+      [`"environment": [\n  {\n    "name": "STRIPE_SECRET_KEY",\n    "value": "Winter2024!"\n  }\n]`, "Winter2024!"],
+      [`{ name: 'API_TOKEN', value: '${key}' }`, key],
+    ]) {
+      const out = redact(line);
+      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+    }
+    // what is no value, or no credential's, stays
+    for (const line of [
+      "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password",
+      '- name: DB_PASSWORD\n  value: "${DB_PASSWORD}"',
+      '{"name": "PASSWORD_MIN_LENGTH", "value": "12"}',
+      '{"name": "TOKEN_URL", "value": "https://auth.example.com/token"}',
+      "- name: DB_PASSWORD\n  value: changeme",
+    ]) expect(redact(line), line).toBe(line);
+  });
+
+  it("property: a credential's name and a value in fields of their own: what the name masks as `name: value`, nothing of it survives", () => {
+    const entry = fc.constantFrom<(n: string, v: string) => string>(
+      (n, v) => `- name: ${n}\n  value: "${v}"`, (n, v) => `      - name: ${n}\n        value: ${v}`, (n, v) => `{"name": "${n}", "value": "${v}"}`,
+      (n, v) => `{\n  "name": "${n}",\n  "value": "${v}"\n}`, (n, v) => `{ name: '${n}', value: '${v}' }`,
+    );
+    const envName = fc.constantFrom("DB_PASSWORD", "SMTP_PASSWORD", "API_KEY", "GITHUB_TOKEN", "STRIPE_SECRET_KEY", "JWT_SECRET", "REDIS_PASS", "AUTH_TOKEN", "CLIENT_SECRET");
+    fc.assert(
+      fc.property(envName, entry, values, (name, at, value) => {
+        fc.pre(survivors(redact(`${name}: ${value}`), value, `${name}: ${value}`).length === 0);
+        const text = at(name, value);
+        const out = redact(text);
+        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
     for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
       expect(redact(line), line).toContain("[REDACTED]");

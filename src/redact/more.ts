@@ -264,7 +264,7 @@ const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
 let redactCore: (text: string) => string;
 
 /** The shapes of issue 26 item 3, and the base64-wrapped credentials, as general rules. */
-const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, eitherCase }: Parts): Shape[] => [
+const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts): Shape[] => [
   {
     // A token split by characters that show as nothing (`ghp_Zx81…\u200bk3vT…`): read joined, with its
     // line before it (a name may be what makes it a secret), and masked whole where the joined run is one
@@ -296,6 +296,18 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, eitherCase }: Parts): Shape[] =>
       // a PowerShell cmdlet or a call assigned to a `pw` variable: code, not a value
       return !NOT_A_VALUE.has(word.toLowerCase()) && !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !p.reference(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
     },
+  },
+  {
+    // A name and its value in fields of their own: Kubernetes' and ECS's env entries (`- name: DB_PASSWORD`
+    // then `value: …`, `{"name": "DB_PASSWORD", "value": "…"}`), the name's last words a credential's
+    // (not `PASSWORD_MIN_LENGTH`), its value given (not `valueFrom:`, a reference or a placeholder)
+    pattern: new RegExp(
+      String.raw`\bname["']?[ \t]{0,4}[:=][ \t]{0,4}["']?[\w.-]{0,64}?(?:${SECRET_WORD.source})${SECRET_TAIL}["']?[ \t]{0,4},?[ \t]{0,4}(?:\r?\n[ \t]{0,40})?["']?value["']?[ \t]{0,4}:[ \t]{0,4}${QUOTED}`,
+      "gi",
+    ),
+    group: [1, 2, 3],
+    needs: /value/i,
+    valid: (v) => given(v) && !NOT_A_VALUE.has(v.toLowerCase()),
   },
   {
     // SQL that sets a password, as Oracle, MySQL, MariaDB and Postgres document it: IDENTIFIED BY,

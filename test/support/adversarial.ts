@@ -80,6 +80,11 @@ export const SHAPE_EXAMPLES = [
   '{"db_url": {"sensitive": true, "type": "string", "value": "Hq8vK2mZp9Rt4Wx7"}}',
   '{"api_key": {"value": "Hq8vK2mZp9Rt4Wx7"}}',
   "client_secret: >-\n  Hq8vK2mZp9Rt4Wx7",
+  // round 17's: a name where a token stands, values in quotes after a space, Markdown's emphasis, fields of their own
+  "Bearer DB_PASSWORD='Hq8vK2mZp9Rt4Wx7'",
+  "the password is `Sp4ce d0g!`",
+  "**Password:** Hq8vK2mZp9Rt4Wx7",
+  '- name: DB_PASSWORD\n  value: "Hq8vK2mZp9Rt4Wx7"',
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
