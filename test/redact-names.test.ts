@@ -258,6 +258,21 @@ describe("a credential's name is enough", () => {
     );
   });
 
+  it("a type between a name and its quoted value: TypeScript's, Python's annotations, C#'s property (`const apiKey: string = \"…\"` stayed: a red team's sweep, round 17)", () => {
+    const key = "pTo/rrL4t0vVyMlONy32HeuXRX63ab0L";
+    for (const [line, secret] of [
+      [`const apiKey: string = "${key}";`, key],
+      [`  private readonly clientSecret: string = 'hunter22x';`, "hunter22x"],
+      [`api_key: str = "hunter22x"`, "hunter22x"],
+      [`DB_PASSWORD: Final[str] = "Winter2024!"`, "Winter2024!"],
+      [`public string ClientSecret { get; set; } = "hunter22x";`, "hunter22x"],
+    ]) {
+      const out = redact(line);
+      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+    }
+    for (const line of [`api_key: str = os.environ["API_KEY"]`, `const apiKey: string = process.env.API_KEY ?? "";`, `password: string = "\${PASSWORD}"`, `token: str = "changeme"`]) expect(redact(line), line).toBe(line);
+  });
+
   it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
     for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
       expect(redact(line), line).toContain("[REDACTED]");

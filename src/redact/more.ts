@@ -99,7 +99,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;
   const identifier = identifierCode(value);
-  if (!quoted && identifier && (NAMES_CREDENTIAL.test(value) || (!prose && ",;)]}".includes(after || "\0")))) return false;
+  if (!quoted && identifier && (NAMES_CREDENTIAL.test(value) || (!prose && ",;)]}[".includes(after || "\0")))) return false; // (`[`: a type, `Final[str]`, or a subscript)
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
   if (comma && identifier) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
@@ -307,6 +307,19 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     ),
     group: [1, 2, 3],
     needs: /value/i,
+    valid: (v) => given(v) && !NOT_A_VALUE.has(v.toLowerCase()),
+  },
+  {
+    // A type between a credential's name and its quoted value: TypeScript's and Python's annotations
+    // (`apiKey: string = "…"`, `api_key: str = "…"`, `Final[str]`, `Option<String>`), C#'s property
+    // (`ClientSecret { get; set; } = "…"`); a literal in quotes only (`= os.environ[…]` is code)
+    pattern: new RegExp(
+      String.raw`(?:${SECRET_WORD.source})${SECRET_TAIL}(?:[ \t]{0,2}:[ \t]{0,4}[A-Za-z_][\w.]{0,40}(?:[<[][\w.<>[\], ]{0,40}[>\]])?\??|[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)[ \t]{1,4})?(?:set|init);[ \t]{0,4}\})[ \t]{0,4}=[ \t]{0,4}(?:'([^'\n]{4,128})'|"([^"\\\n]{4,128})"|\x60([^\x60\n]{4,128})\x60)`,
+      "gi",
+    ),
+    group: [1, 2, 3],
+    needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // (a word of every name)
+    gate: (t) => t.includes("="), // (name-dense text without one never reads the names again)
     valid: (v) => given(v) && !NOT_A_VALUE.has(v.toLowerCase()),
   },
   {

@@ -73,6 +73,7 @@ export function namedValue(value: string, before: string, after: string, match: 
   // after a bare space, only a flag (`--password x`) or prose names a value
   if (group === 4 && !prose && !between.includes(",") && !/(?:^|[\s=:])--?[\w.-]*$/.test(before)) return false; // (round 16: a flag after an operator too)
   if (/:$/.test(between)) return false; // `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
+  if (between.includes("*") && !/\*[\w.-]*$/.test(before)) return false; // (round 17: emphasis opens at a label's name, not a heading's last word)
   // (each test only where it can hold: this runs for every value a credential's name gives)
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
@@ -81,7 +82,7 @@ export function namedValue(value: string, before: string, after: string, match: 
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
   if (value.includes(".") && (codePath(value) || p.VERSION.test(value))) return false; // (round 12: a path holding a vendor's token is no code)
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false; // (round 6: a location with a key-long run is no reference)
-  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}]/.test(after)))) return false;
+  if (!quoted && IDENTIFIER.test(value) && (NAMES_CREDENTIAL.test(value) || (!prose && /^[,;)\]}[]/.test(after)))) return false; // (round 17: `[` after a type or a subscript)
   // beside a quoted name, a word is the next item of a list or object (`["secret", "token"]`, `"Secret","command":`)
   if (between.includes(",") && IDENTIFIER.test(value)) return false;
   // prose names a value where it reads as one: quoted, with a digit, a symbol or mixed case, or a word
