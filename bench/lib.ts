@@ -308,8 +308,10 @@ export function table(head: string[], rows: (string | number)[][]): string {
  * (`- name: DB_PASSWORD` then `value: …`, `{"name": "DB_PASSWORD", "value": "…"}` had left the value in clear).
  * Then +~143 B (guard +145: → 55,975): a type between a credential's name and its quoted value (`apiKey: string = "…"`,
  * `api_key: str = "…"`, C#'s `ClientSecret { get; set; } = "…"`; read only in a text with a `=`), and a word before `[` no value (a type, a subscript).
+ * Then +~28 B (guard +30: → 56,005): a URL's password runs to the `@` before its host, `/`, `#`, `?` and `@` included
+ * (`postgres://app:pTo/rr…@db` had left a base64 password whole), never from a port before a path nor across a `//`.
  */
-const TOTAL_COMPACT = 55_975;
+const TOTAL_COMPACT = 56_005;
 export const BUDGETS = [
   { names: ["compact"], budget: 17_500, total: TOTAL_COMPACT },
   { names: ["compact", "openAICompatible"], budget: 19_000, total: TOTAL_COMPACT + 1_500 },

@@ -273,6 +273,22 @@ describe("a credential's name is enough", () => {
     for (const line of [`api_key: str = os.environ["API_KEY"]`, `const apiKey: string = process.env.API_KEY ?? "";`, `password: string = "\${PASSWORD}"`, `token: str = "changeme"`]) expect(redact(line), line).toBe(line);
   });
 
+  it("a URL's password runs to the `@` before its host, `/`, `#`, `?` and `@` included (base64 from openssl rand: `postgres://app:pTo/rr…@db` stayed: a red team's sweep, round 17)", () => {
+    for (const [line, secret] of [
+      ["postgres://app:pTo/rrL4t0vVyMlONy32HeuXRX63ab0L@db:5432/app", "pTo/rrL4t0vVyMlONy32HeuXRX63ab0L"],
+      ["git clone https://alice:uF+YR/9v+vsUT8HiKdcSqGsVlaFoZkZGaSo9LJre@github.com/org/repo.git", "uF+YR/9v+vsUT8HiKdcSqGsVlaFoZkZGaSo9LJre"],
+      ["REDIS_URL=redis://:p@ss:w0rd!@cache:6379/0", "p@ss:w0rd!"],
+      ["mongodb+srv://admin:Qw#rt!9z@cluster0.abc.mongodb.net/db?retryWrites=true", "Qw#rt!9z"],
+      ["postgresql://app:a?b/c=d@[::1]:5432/app", "a?b/c=d"],
+    ]) {
+      const out = redact(line);
+      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+    }
+    // a port and a path before an `@` are no password; an `@` in the query after a password is no part of it
+    for (const line of ["https://example.com:8080/users/alice@example.org", "http://localhost:3000/login?next=a@b.co", "ssh://git@github.com:22/org/repo.git"]) expect(redact(line), line).toBe(line);
+    expect(redact("https://bob:hunter22x@api.example.com/users?email=a@b.co")).toBe("https://bob:[REDACTED]@api.example.com/users?email=a@b.co");
+  });
+
   it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
     for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
       expect(redact(line), line).toContain("[REDACTED]");

@@ -560,8 +560,14 @@ function passwordFlag(programs: string, flag: string, between: string): Shape {
  */
 const KEY_ID = String.raw`(?:SK|AC)[\da-f]{32}|rzp_(?:live|test)_[A-Za-z\d]{14}`;
 
-/** `//user:password@` and `//token@` in a URL (the opening of a group the URL shape closes). */
-const USERINFO = String.raw`\/\/(?:[^\s:/?#@"'<>]{0,128}:([^\s/?#@"'<>]{1,256})@|([^\s:/?#@"'<>]{20,128})@`;
+/**
+ * `//user:password@` and `//token@` in a URL (the opening of a group the URL shape closes). The password
+ * runs to the first `@` before a host (a name or `[` an address, a port, then no name character), `/`,
+ * `#`, `?` and `@` included, as base64 from `openssl rand` holds them unencoded; never from a port before
+ * a path (`//example.com:8080/users/a@b.org`), nor across a `//` (the next URL: adversarial text gives one every
+ * few characters, each read to 256 characters without it).
+ */
+const USERINFO = String.raw`\/\/(?:[^\s:/?#@"'<>]{0,128}:((?!\d{1,5}(?:[/?#]|$))(?:(?!\/\/)[^\s"'<>]){1,256}?)@(?=\[|[\w.-]{1,253}(?::\d{1,5})?(?![\w.:-]))|([^\s:/?#@"'<>]{20,128})@`;
 
 /**
  * A bare token after a name, a flag or a field (the generic shape below). Its value is a whole run of

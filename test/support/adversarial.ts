@@ -85,6 +85,8 @@ export const SHAPE_EXAMPLES = [
   "the password is `Sp4ce d0g!`",
   "**Password:** Hq8vK2mZp9Rt4Wx7",
   '- name: DB_PASSWORD\n  value: "Hq8vK2mZp9Rt4Wx7"',
+  "const apiKey: string = 'Hq8vK2mZp9Rt4Wx7'",
+  "redis://:p@ss/w0rd!@cache:6379/0",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
