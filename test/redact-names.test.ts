@@ -289,6 +289,24 @@ describe("a credential's name is enough", () => {
     expect(redact("https://bob:hunter22x@api.example.com/users?email=a@b.co")).toBe("https://bob:[REDACTED]@api.example.com/users?email=a@b.co");
   });
 
+  it("a name written in words is a name, and prose that sets a password names its value (`API key: 39ad…`, `Password for admin: …`, `set the password to …` stayed: a red team's sweep, round 17)", () => {
+    for (const [line, secret] of [
+      ["API key: 39ad9b1e137c4d3c6605bdcf9d4048aa", "39ad9b1e137c4d3c6605bdcf9d4048aa"],
+      ["The API key is hunter22x", "hunter22x"],
+      ["Secret key: 39ad9b1e137c4d3c6605bdcf9d4048aa", "39ad9b1e137c4d3c6605bdcf9d4048aa"],
+      ["- signing key = Zx81fQ2mN7pLk3vT9wRy", "Zx81fQ2mN7pLk3vT9wRy"],
+      ["Password for admin: hunter22x", "hunter22x"],
+      ["the root password for db-1 was Winter2024!", "Winter2024!"],
+      ["I set the password to hunter22x.", "hunter22x"],
+      ["Your password has been reset to Winter2024!", "Winter2024!"],
+      ["changed the admin password to Sp4ce-d0g!", "Sp4ce-d0g!"],
+    ]) {
+      const out = redact(line);
+      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+    }
+    for (const line of ["private key: ~/.ssh/id_ed25519", "the API key is required", "set the password to expire in 90 days", "Password for admin: see the vault", "reset the password to the default"]) expect(redact(line), line).toBe(line);
+  });
+
   it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
     for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
       expect(redact(line), line).toContain("[REDACTED]");

@@ -243,12 +243,13 @@ function afterShows(pattern: RegExp, text: string): RegExpExecArray | null {
 const STOP = "(?:the|a|an|to|for|and|or|in|on|at|with|from|into|of|by|is|was|be|are|if|when|then|that|which|so|but|as|not|no|it|this|your|my|our|their|its|until|unless|while|after|before|because|since|via|using|again)\\b";
 const PROSE_WORD = `(?!${STOP})[a-z]{2,24}`;
 /**
- * A password in prose: after "password/passphrase is|was" (also "the root password for the box is"),
- * "pw:", or a bare "passphrase": a passphrase of 3 to 8 words up to the first word that ends it, or one value
+ * A password in prose: after "password/passphrase is|was" (also "the root password for the box is",
+ * "password for admin:"), "set/reset/changed the password to", "password has been reset to", "pw:", or a
+ * bare "passphrase": a passphrase of 3 to 8 words up to the first word that ends it, or one value
  * (the rule of a credential's name runs first and masks a passphrase's first word: the rest is read after the mask).
  */
 const PROSE_PASSWORD = new RegExp(
-  String.raw`(?<![\w$.@-])(?:pass(?:word|phrase|wd)(?:[ \t]{1,4}(?:for|of|on)(?:[ \t]{1,4}[\w.@-]{1,32}){1,3})?[ \t]{1,4}(?:is|was)[ \t]{1,4}|pw[ \t]{0,2}[:=][ \t]{0,4}|passphrase[ \t]{1,4})["'\x60]?` +
+  String.raw`(?<![\w$.@-])(?:pass(?:word|phrase|wd)(?:(?:[ \t]{1,4}(?:for|of|on)(?:[ \t]{1,4}[\w.@-]{1,32}){1,3})?[ \t]{1,4}(?:is|was)|[ \t]{1,4}(?:for|of|on)(?:[ \t]{1,4}[\w.@-]{1,32}){1,3}[ \t]{0,2}:|(?:[ \t]{1,4}(?:has|had)[ \t]{1,4}been)?[ \t]{1,4}(?:re)?set[ \t]{1,4}to)[ \t]{1,4}|(?:set|reset|changed?|updated?)[ \t]{1,4}(?:(?:the|my|your|its|our)[ \t]{1,4})?(?:[\w-]{1,24}[ \t]{1,4})?pass(?:word|phrase)[ \t]{1,4}to[ \t]{1,4}|pw[ \t]{0,2}[:=][ \t]{0,4}|passphrase[ \t]{1,4})["'\x60]?` +
     String.raw`(?:(${PROSE_WORD}(?:[ \t]${PROSE_WORD}){2,7})(?![\w-])|\[REDACTED\][ \t](${PROSE_WORD}(?:[ \t]${PROSE_WORD}){1,6})(?![\w-])|([^\s"'\x60]{3,127}[^\s"'\x60.,;:!?)]))`,
   "gi",
 );
@@ -293,6 +294,8 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
       let end = v.length;
       while (end > 0 && ".,:;!?".includes(v[end - 1])) end--;
       const word = end < v.length ? v.slice(0, end) : v;
+      // after "to", a word is what the password is set to do (`to expire`): a value holds a digit, a symbol or mixed case
+      if (/[ \t]to[ \t]{1,4}["'\x60]?[^ \t]*$/.test(match) && !/[\d\W_]|[a-z][A-Z]/.test(word)) return false;
       // a PowerShell cmdlet or a call assigned to a `pw` variable: code, not a value
       return !NOT_A_VALUE.has(word.toLowerCase()) && !/^[A-Z][a-z]+-[A-Z]/.test(v) && !named(v) && !NOT_VALUE.test(v) && !p.reference(v) && (/[\d\W_]|[a-z][A-Z]/.test(word) || proseWord(word));
     },

@@ -245,12 +245,12 @@ function prefixedToken(value: string): boolean {
 export const encoded = (value: string) => /[\d+/=]|[a-z][A-Z]/.test(value);
 
 /** Names that mark the value beside them as a secret (the last word of the name). */
-const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_-]?key|credentials?|auth|login|cookie)";
+const SECRET_NAME = "(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|token|(?:api|private|signing|encryption|master)[_ -]?key|credentials?|auth|login|cookie)";
 /**
  * Words after a secret word that keep the value the secret: `SECRET_KEY_BASE`, `JWT_SECRET_KEY`,
  * `PASSWORD_SALT`, `TOKEN_VALUE`, `SECRET_ACCESS_KEY`; not `PASSWORD_MIN_LENGTH` or `TOKEN_URL`, which say what the value is.
  */
-const SECRET_TAIL = "(?:[_.-]?(?:access|key|base|salt|pepper|value)){0,2}";
+const SECRET_TAIL = "(?:(?:[_.-]| (?=[akAK]))?(?:access|key|base|salt|pepper|value)){0,2}";
 /** Markdown's emphasis around a name or its operator (`*` only: `__` cost the rule ~5 % on adversarial names for what summaries seldom write). */
 const EMPHASIS = "\\*{0,2}";
 /**

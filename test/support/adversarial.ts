@@ -87,6 +87,8 @@ export const SHAPE_EXAMPLES = [
   '- name: DB_PASSWORD\n  value: "Hq8vK2mZp9Rt4Wx7"',
   "const apiKey: string = 'Hq8vK2mZp9Rt4Wx7'",
   "redis://:p@ss/w0rd!@cache:6379/0",
+  "Password for admin: Hq8vK2mZp9Rt4Wx7",
+  "AWS secret access key: Hq8vK2mZp9Rt4Wx7",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
