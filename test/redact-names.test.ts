@@ -307,6 +307,19 @@ describe("a credential's name is enough", () => {
     for (const line of ["private key: ~/.ssh/id_ed25519", "the API key is required", "set the password to expire in 90 days", "Password for admin: see the vault", "reset the password to the default"]) expect(redact(line), line).toBe(line);
   });
 
+  it("Postgres' PGPASSWORD is a password's name, glued as it is (`PGPASSWORD=bluemoon` stayed, read as `bypass` is: a red team's sweep, round 17)", () => {
+    for (const [line, secret] of [
+      ["PGPASSWORD=bluemoon psql -h db -U app", "bluemoon"],
+      ["export PGPASSWORD=p@ss:w0rd!", "p@ss:w0rd!"],
+      ['export PGPASSWORD="correct horse battery staple"', "correct horse battery staple"],
+      ["      PGPASSWORD: hunter22x", "hunter22x"],
+    ]) {
+      const out = redact(line);
+      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+    }
+    for (const line of ["BYPASS=enabled", "PGPASSFILE=/home/app/.pgpass"]) expect(redact(line), line).toBe(line);
+  });
+
   it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
     for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
       expect(redact(line), line).toContain("[REDACTED]");

@@ -73,10 +73,10 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
 function namedValue(value: string, before: string, after: string, match: string, group: number, at?: number): boolean {
   // (cheap tests first, by char code where a pattern would be tried at every start, and read in place:
   // this runs for every value a credential's name gives, and adversarial text gives one every few characters)
-  // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`); a bare `token` is no name
+  // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`, nor Postgres' `PGPASSWORD`); a bare `token` is no name
   const first = match.charCodeAt(0);
   const c = before.charCodeAt(before.length - 1);
-  if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
+  if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) && !before.endsWith("PG") : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
   if (!CREDENTIAL_NAME.test(match)) return false;
   const n = at ?? p.valueAt(match, value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)

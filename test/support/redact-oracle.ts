@@ -123,7 +123,7 @@ export function proseValue(v: string, match: string): boolean {
 
 // ./shapes.ts
 export const NOT_AFTER = /(?:public|csrf|xsrf|site)[_-]?$|(?<![A-Za-z\d])_auth$|(?<![A-Za-z])not[_-]$/i;
-export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && !/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]);
+export const passwordNamed = (before: string, match: string) => /^(?:pass|pwd|[_-]pw)/i.test(match) && (!/[a-z]p|[A-Z]P/.test(before.slice(-1) + match[0]) || before.endsWith("PG")); // (round 17: Postgres' PGPASSWORD)
 const nameCode = p.nameCode;
 const SECRET_WORD = p.SECRET_WORD;
 const spaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
