@@ -170,6 +170,8 @@ const PUBLIC_PREFIXES = (
   "glsa_ glc_ HRKU- xoxb- xoxp- xoxa- xoxe- xoxs- xoxo- xoxr- xapp- pypi- figd_ ghp_ gho_ ghu_ ghs_ ghr_ npm_ xai- gsk_ hvs. hvb. ya29. AKIA ASIA AIza hf_ SG. sk-"
 ).split(" ");
 
+/** A value a name's own field gives (round 17's rules): what `namedValue` takes for none is none here too (a whole placeholder, not one holding `xxxx`). */
+const fieldValue = (v: string) => !notNamedValue(v) && !/^[$:&?@%]/.test(v) && !NOT_A_VALUE.has(v.toLowerCase());
 /** A value that only names or stands for one: `$VAR`, `:bind`, `&subst`, `${…}`, a placeholder. */
 const named = (value: string) => /^[$:&?@%]/.test(value) || p.standsFor(value);
 /** A value given, not one that stands for it: no reference and no placeholder (the key rules' check). */
@@ -310,7 +312,7 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     ),
     group: [1, 2, 3],
     needs: /value/i,
-    valid: (v) => given(v) && !NOT_A_VALUE.has(v.toLowerCase()),
+    valid: (v) => fieldValue(v),
   },
   {
     // A type between a credential's name and its quoted value: TypeScript's and Python's annotations
@@ -323,7 +325,7 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     group: [1, 2, 3],
     needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // (a word of every name)
     gate: (t) => t.includes("="), // (name-dense text without one never reads the names again)
-    valid: (v) => given(v) && !NOT_A_VALUE.has(v.toLowerCase()),
+    valid: (v) => fieldValue(v),
   },
   {
     // SQL that sets a password, as Oracle, MySQL, MariaDB and Postgres document it: IDENTIFIED BY,
