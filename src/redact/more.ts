@@ -312,11 +312,11 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     ),
     group: [1, 2, 3],
     needs: /value/i,
-    valid: (v) => fieldValue(v),
+    valid: fieldValue,
   },
   {
     // A type between a credential's name and its quoted value: TypeScript's and Python's annotations
-    // (`apiKey: string = "…"`, `api_key: str = "…"`, `Final[str]`, `Option<String>`), C#'s property
+    // (`apiKey: string = "…"`, `api_key: str = "…"`, `Final[str]`), C#'s property
     // (`ClientSecret { get; set; } = "…"`); a literal in quotes only (`= os.environ[…]` is code)
     pattern: new RegExp(
       String.raw`(?:${SECRET_WORD.source})${SECRET_TAIL}(?:[ \t]{0,2}:[ \t]{0,4}[A-Za-z_][\w.]{0,40}(?:[<[][\w.<>[\], ]{0,40}[>\]])?\??|[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)[ \t]{1,4})?(?:set|init);[ \t]{0,4}\})[ \t]{0,4}=[ \t]{0,4}(?:'([^'\n]{4,128})'|"([^"\\\n]{4,128})"|\x60([^\x60\n]{4,128})\x60)`,
@@ -325,7 +325,7 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     group: [1, 2, 3],
     needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // (a word of every name)
     gate: (t) => t.includes("="), // (name-dense text without one never reads the names again)
-    valid: (v) => fieldValue(v),
+    valid: fieldValue,
   },
   {
     // SQL that sets a password, as Oracle, MySQL, MariaDB and Postgres document it: IDENTIFIED BY,
