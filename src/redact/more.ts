@@ -315,6 +315,15 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     valid: fieldValue,
   },
   {
+    // A name and its value in a Markdown table's cells, a word each (a summary's table of settings:
+    // `| DB_PASSWORD | hunter22x |`), in backticks or emphasis; not a table of what settings are (`| string |`)
+    pattern: new RegExp(String.raw`\|[ \t]{0,4}[\x60*]{0,2}[\w.-]{0,64}?(?:${SECRET_WORD.source})${SECRET_TAIL}[\x60*]{0,2}[ \t]{0,4}\|[ \t]{0,4}\x60?([^\s|\x60]{4,128})\x60?[ \t]{0,4}\|`, "gi"),
+    group: [1],
+    needs: /secret|pass|pw|token|key|credential|auth|login|cookie/i, // (a word of every name)
+    gate: (t) => t.includes("|"),
+    valid: fieldValue,
+  },
+  {
     // A type between a credential's name and its quoted value: TypeScript's and Python's annotations
     // (`apiKey: string = "…"`, `api_key: str = "…"`, `Final[str]`), C#'s property
     // (`ClientSecret { get; set; } = "…"`); a literal in quotes only (`= os.environ[…]` is code)

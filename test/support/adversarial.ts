@@ -89,6 +89,7 @@ export const SHAPE_EXAMPLES = [
   "redis://:p@ss/w0rd!@cache:6379/0",
   "Password for admin: Hq8vK2mZp9Rt4Wx7",
   "AWS secret access key: Hq8vK2mZp9Rt4Wx7",
+  "| **DB_PASSWORD** | `Hq8vK2mZp9Rt4Wx7` |",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
