@@ -334,6 +334,18 @@ describe("a credential's name is enough", () => {
     for (const line of ["| DB_PASSWORD | string | The database password |", "| DB_PASSWORD | required | yes |", "| API_KEY | your API key |", "| password | `${DB_PASSWORD}` |", "| PASSWORD_MIN_LENGTH | 12 |", "| token | see below |"]) expect(redact(line), line).toBe(line);
   });
 
+  it(".netrc's password after its machine and login, on a line or across lines (`machine github.com login alice password sunflower` stayed: a red team's sweep, round 17)", () => {
+    for (const [line, secret] of [
+      ["$ cat ~/.netrc\nmachine github.com login alice password sunflower", "sunflower"],
+      ["machine api.heroku.com\n  login me@example.com\n  password 01234567-89ab-cdef-0123-456789abcdef\n", "01234567-89ab-cdef-0123-456789abcdef"],
+      ["machine ftp.example.org login ops password Winter2024!", "Winter2024!"],
+    ]) {
+      const out = redact(line);
+      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+    }
+    for (const line of ["the machine has no login password set", "machine github.com login alice password $GITHUB_TOKEN"]) expect(redact(line), line).toBe(line);
+  });
+
   it("a placeholder is a whole value, not a password that contains one (property counterexample: password=fakeaa-aaaa-10)", () => {
     for (const line of ["password=fakeaa-aaaa-10", "DB_PASSWORD=Example2024!", "password=notfake123", "API_KEY=Zq8dummyR2xxxxT7wLp"]) {
       expect(redact(line), line).toContain("[REDACTED]");

@@ -324,6 +324,13 @@ const moreShapes = ({ GAP, QUOTED, SECRET_TAIL, SECRET_WORD, eitherCase }: Parts
     valid: fieldValue,
   },
   {
+    // .netrc's password after its machine and login, on a line or across lines (`machine github.com login alice password …`)
+    pattern: /\bmachine[ \t]{1,4}[^\s"'<>]{1,253}(?:\s{1,8}(?:login|account)[ \t]{1,4}\S{1,128}){0,2}\s{1,8}password[ \t]{1,4}(\S{1,128})/g,
+    group: [1],
+    needs: /machine/,
+    valid: fieldValue,
+  },
+  {
     // A type between a credential's name and its quoted value: TypeScript's and Python's annotations
     // (`apiKey: string = "…"`, `api_key: str = "…"`, `Final[str]`), C#'s property
     // (`ClientSecret { get; set; } = "…"`); a literal in quotes only (`= os.environ[…]` is code)

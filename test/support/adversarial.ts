@@ -90,6 +90,7 @@ export const SHAPE_EXAMPLES = [
   "Password for admin: Hq8vK2mZp9Rt4Wx7",
   "AWS secret access key: Hq8vK2mZp9Rt4Wx7",
   "| **DB_PASSWORD** | `Hq8vK2mZp9Rt4Wx7` |",
+  "machine github.com login alice password Hq8vK2mZp9Rt4Wx7",
 ];
 
 /** Characters repeats consume, and separators that end or restart a shape. */
