@@ -84,6 +84,14 @@ const NOT_VALUES = [
   "Password string `json:\"password\"`",
 ];
 
+/** Each line's secret masked whole: nothing of it survives the line's redaction. */
+function masksWhole(cases: [line: string, secret: string][]) {
+  for (const [line, secret] of cases) {
+    const out = redact(line);
+    expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+  }
+}
+
 describe("a credential's name is enough", () => {
   it.each(NAMED)("masks the value of %s whole", (line, secret) => {
     const out = redact(line);
@@ -151,7 +159,7 @@ describe("a credential's name is enough", () => {
   });
 
   it("a value in backticks runs to its closing backtick, as one in quotes does, and after a space as after an operator (`DB_PASSWORD: \\`purple monkey dishwasher\\`` showed all but its first word)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["DB_PASSWORD: `purple monkey dishwasher`", "purple monkey dishwasher"],
       ["const password = `purple monkey dishwasher`;", "purple monkey dishwasher"],
       ["password=`Tr0ub4dor & 3x`", "Tr0ub4dor & 3x"],
@@ -165,10 +173,7 @@ describe("a credential's name is enough", () => {
       ["gpg --passphrase 's3c@ret&key' --batch", "s3c@ret&key"],
       ['mysqldump --password "Sp4ce d0g!" app', "Sp4ce d0g!"],
       ["define('DB_PASSWORD', 'Sp4ce d0g!');", "Sp4ce d0g!"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
   });
 
   it("property: a credential's name, then a value of several words in backticks or quotes, after an operator, in prose, after a flag or as an argument: what it masks after `: '`, nothing of it survives", () => {
@@ -190,15 +195,12 @@ describe("a credential's name is enough", () => {
   });
 
   it("a name in Markdown's emphasis is a name (`**Password:** hunter22x` in a summary stayed: a red team's sweep, round 17)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["**Password:** hunter22x", "hunter22x"],
       ["- **DB_PASSWORD**: hunter22x", "hunter22x"],
       ["**Credentials**\n- Username: admin\n- **Password**: Winter2024!", "Winter2024!"],
       ["*token*: Qk7vX2pL9wR4tZ8kYp3N", "Qk7vX2pL9wR4tZ8kYp3N"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     // emphasis around what is no value changes nothing
     for (const line of ["**Password:** required", "- **DB_PASSWORD**: `${DB_PASSWORD}`", "**password**: see below"]) expect(redact(line), line).toBe(line);
     // a heading that ends in a name is no label (a fixture's summary: its next word was masked)
@@ -221,16 +223,13 @@ describe("a credential's name is enough", () => {
 
   it("a name and its value in fields of their own: Kubernetes' and ECS's env entries (`- name: DB_PASSWORD` / `value: …` stayed: a red team's sweep, round 17)", () => {
     const key = "pTo/rrL4t0vVyMlONy32HeuXRX63ab0L";
-    for (const [line, secret] of [
+    masksWhole([
       [`env:\n- name: DB_PASSWORD\n  value: "${key}"\n- name: PORT\n  value: "5432"`, key],
       [`        - name: SMTP_PASSWORD\n          value: hunter22x`, "hunter22x"],
       [`{"name": "SMTP_PASSWORD", "value": "hunter22x"}`, "hunter22x"],
       [`"environment": [\n  {\n    "name": "STRIPE_SECRET_KEY",\n    "value": "Winter2024!"\n  }\n]`, "Winter2024!"],
       [`{ name: 'API_TOKEN', value: '${key}' }`, key],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     // what is no value, or no credential's, stays
     for (const line of [
       "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password",
@@ -260,37 +259,31 @@ describe("a credential's name is enough", () => {
 
   it("a type between a name and its quoted value: TypeScript's, Python's annotations, C#'s property (`const apiKey: string = \"…\"` stayed: a red team's sweep, round 17)", () => {
     const key = "pTo/rrL4t0vVyMlONy32HeuXRX63ab0L";
-    for (const [line, secret] of [
+    masksWhole([
       [`const apiKey: string = "${key}";`, key],
       [`  private readonly clientSecret: string = 'hunter22x';`, "hunter22x"],
       [`api_key: str = "hunter22x"`, "hunter22x"],
       [`DB_PASSWORD: Final[str] = "Winter2024!"`, "Winter2024!"],
       [`public string ClientSecret { get; set; } = "hunter22x";`, "hunter22x"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     for (const line of [`api_key: str = os.environ["API_KEY"]`, `const apiKey: string = process.env.API_KEY ?? "";`, `password: string = "\${PASSWORD}"`, `token: str = "changeme"`]) expect(redact(line), line).toBe(line);
   });
 
   it("a URL's password runs to the `@` before its host, `/`, `#`, `?` and `@` included (base64 from openssl rand: `postgres://app:pTo/rr…@db` stayed: a red team's sweep, round 17)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["postgres://app:pTo/rrL4t0vVyMlONy32HeuXRX63ab0L@db:5432/app", "pTo/rrL4t0vVyMlONy32HeuXRX63ab0L"],
       ["git clone https://alice:uF+YR/9v+vsUT8HiKdcSqGsVlaFoZkZGaSo9LJre@github.com/org/repo.git", "uF+YR/9v+vsUT8HiKdcSqGsVlaFoZkZGaSo9LJre"],
       ["REDIS_URL=redis://:p@ss:w0rd!@cache:6379/0", "p@ss:w0rd!"],
       ["mongodb+srv://admin:Qw#rt!9z@cluster0.abc.mongodb.net/db?retryWrites=true", "Qw#rt!9z"],
       ["postgresql://app:a?b/c=d@[::1]:5432/app", "a?b/c=d"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     // a port and a path before an `@` are no password; an `@` in the query after a password is no part of it
     for (const line of ["https://example.com:8080/users/alice@example.org", "http://localhost:3000/login?next=a@b.co", "ssh://git@github.com:22/org/repo.git"]) expect(redact(line), line).toBe(line);
     expect(redact("https://bob:hunter22x@api.example.com/users?email=a@b.co")).toBe("https://bob:[REDACTED]@api.example.com/users?email=a@b.co");
   });
 
   it("a name written in words is a name, and prose that sets a password names its value (`API key: 39ad…`, `Password for admin: …`, `set the password to …` stayed: a red team's sweep, round 17)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["API key: 39ad9b1e137c4d3c6605bdcf9d4048aa", "39ad9b1e137c4d3c6605bdcf9d4048aa"],
       ["The API key is hunter22x", "hunter22x"],
       ["Secret key: 39ad9b1e137c4d3c6605bdcf9d4048aa", "39ad9b1e137c4d3c6605bdcf9d4048aa"],
@@ -300,49 +293,37 @@ describe("a credential's name is enough", () => {
       ["I set the password to hunter22x.", "hunter22x"],
       ["Your password has been reset to Winter2024!", "Winter2024!"],
       ["changed the admin password to Sp4ce-d0g!", "Sp4ce-d0g!"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     for (const line of ["private key: ~/.ssh/id_ed25519", "the API key is required", "set the password to expire in 90 days", "Password for admin: see the vault", "reset the password to the default"]) expect(redact(line), line).toBe(line);
   });
 
   it("Postgres' PGPASSWORD is a password's name, glued as it is (`PGPASSWORD=bluemoon` stayed, read as `bypass` is: a red team's sweep, round 17)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["PGPASSWORD=bluemoon psql -h db -U app", "bluemoon"],
       ["export PGPASSWORD=p@ss:w0rd!", "p@ss:w0rd!"],
       ['export PGPASSWORD="correct horse battery staple"', "correct horse battery staple"],
       ["      PGPASSWORD: hunter22x", "hunter22x"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     for (const line of ["BYPASS=enabled", "PGPASSFILE=/home/app/.pgpass"]) expect(redact(line), line).toBe(line);
   });
 
   it("a name and its value in a Markdown table's cells (`| DB_PASSWORD | hunter22x |` in a summary stayed: a red team's sweep, round 17)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["| Variable | Value |\n| --- | --- |\n| DB_PASSWORD | hunter22x |", "hunter22x"],
       ["| `DB_PASSWORD` | `Winter2024!` |", "Winter2024!"],
       ["| **api_key** | Zx81fQ2mN7pLk3vT9wRy4uHs | prod |", "Zx81fQ2mN7pLk3vT9wRy4uHs"],
       ["|SMTP_PASS|lantern-orbit-42|", "lantern-orbit-42"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     // a table of what the settings are, not what they hold, stays
     for (const line of ["| DB_PASSWORD | string | The database password |", "| DB_PASSWORD | required | yes |", "| API_KEY | your API key |", "| password | `${DB_PASSWORD}` |", "| PASSWORD_MIN_LENGTH | 12 |", "| token | see below |"]) expect(redact(line), line).toBe(line);
   });
 
   it(".netrc's password after its machine and login, on a line or across lines (`machine github.com login alice password sunflower` stayed: a red team's sweep, round 17)", () => {
-    for (const [line, secret] of [
+    masksWhole([
       ["$ cat ~/.netrc\nmachine github.com login alice password sunflower", "sunflower"],
       ["machine api.heroku.com\n  login me@example.com\n  password 01234567-89ab-cdef-0123-456789abcdef\n", "01234567-89ab-cdef-0123-456789abcdef"],
       ["machine ftp.example.org login ops password Winter2024!", "Winter2024!"],
-    ]) {
-      const out = redact(line);
-      expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-    }
+    ]);
     for (const line of ["the machine has no login password set", "machine github.com login alice password $GITHUB_TOKEN"]) expect(redact(line), line).toBe(line);
   });
 
