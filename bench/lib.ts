@@ -28,14 +28,19 @@ export async function time(fn: () => unknown, runs = 30, warmup = 5): Promise<nu
  * its own with `"type": "module"` (without it Node 20 parses each chunk as CommonJS first, to detect its
  * syntax). What the bench times, not tsx's transform of each module: tsx compiles with esbuild's
  * `keepNames`, which wraps every function, and each closure made in a pass pays a call to name it (a
- * warm 32k compact ~6.9 ms through tsx, ~5.5 from the bundle, round 16). `done` removes the directory.
+ * warm 32k compact ~6.9 ms through tsx, ~5.5 from the bundle, round 16). `use` runs with it; the
+ * directory is removed after, whatever `use` does.
  */
-export async function packaged(entries: string[]): Promise<{ dir: string; load: <T>(entry: string) => Promise<T>; done: () => void }> {
+export async function packaged<T>(entries: string[], use: (bundle: { dir: string; load: <M>(entry: string) => Promise<M> }) => Promise<T>): Promise<T> {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), "cc-bench-"));
-  await build({ entryPoints: entries.map((e) => join(root, e)), outbase: join(root, "src"), bundle: true, splitting: true, format: "esm", platform: "neutral", minify: true, outdir: dir, logLevel: "warning" });
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-  return { dir, load: (entry) => import(join(dir, entry)), done: () => rmSync(dir, { recursive: true, force: true }) };
+  try {
+    await build({ entryPoints: entries.map((e) => join(root, e)), outbase: join(root, "src"), bundle: true, splitting: true, format: "esm", platform: "neutral", minify: true, outdir: dir, logLevel: "warning" });
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+    return await use({ dir, load: (entry) => import(join(dir, entry)) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function machine(): string {

@@ -225,14 +225,11 @@ async function gzipOf(entry: string, name: string): Promise<string> {
 }
 
 export async function peersBench(): Promise<string> {
-  const bundle = await packaged(["src/index.ts", "src/convert.ts"]);
-  try {
+  return packaged(["src/index.ts", "src/convert.ts"], async (bundle) => {
     ({ compact, estimateTokens } = await bundle.load<typeof Entry>("index.js"));
     ({ fromOpenAI, toOpenAI } = await bundle.load<typeof Convert>("convert.js"));
-    return await measured();
-  } finally {
-    bundle.done();
-  }
+    return measured();
+  });
 }
 
 async function measured(): Promise<string> {

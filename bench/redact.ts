@@ -114,18 +114,15 @@ function streaming(): number {
 }
 
 export async function redactBench(): Promise<string> {
-  const bundle = await packaged(["src/index.ts", "src/redact/index.ts", "src/redact/more.ts", "src/redact/stream.ts", "src/redact/window.ts"]);
-  try {
+  return packaged(["src/index.ts", "src/redact/index.ts", "src/redact/more.ts", "src/redact/stream.ts", "src/redact/window.ts"], async (bundle) => {
     ({ redact } = await bundle.load<typeof Entry>("index.js"));
     const { redactor } = await bundle.load<typeof Catalogue>("redact/index.js");
     const { completed } = await bundle.load<typeof More>("redact/more.js");
     ({ redactMany } = (await bundle.load<typeof Window>("redact/window.js")).windowed(completed(redactor)));
     streamKit = () => completed(redactor).streamKit;
     ({ redactedStream } = await bundle.load<typeof Stream>("redact/stream.js"));
-    return await measured();
-  } finally {
-    bundle.done();
-  }
+    return measured();
+  });
 }
 
 async function measured(): Promise<string> {

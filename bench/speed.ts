@@ -100,17 +100,9 @@ function firstCall(dir: string, file: string, window: number, processes: number)
 
 export async function speedBench(): Promise<string> {
   // (the worker's adoption beside the entry for the rows; the entry alone for a fresh process, as an app loads it)
-  const bundle = await packaged(["src/index.ts", "src/estimate/adopt.ts"]);
-  try {
-    const app = await packaged(["src/index.ts"]);
-    try {
-      return await measured(app.dir, await bundle.load<typeof Entry>("index.js"), await bundle.load<typeof Adopt>("estimate/adopt.js"));
-    } finally {
-      app.done();
-    }
-  } finally {
-    bundle.done();
-  }
+  return packaged(["src/index.ts", "src/estimate/adopt.ts"], (bundle) =>
+    packaged(["src/index.ts"], async (app) => measured(app.dir, await bundle.load<typeof Entry>("index.js"), await bundle.load<typeof Adopt>("estimate/adopt.js"))),
+  );
 }
 
 async function measured(dir: string, { compact, plan }: typeof Entry, { adoptUnchanged }: typeof Adopt): Promise<string> {
