@@ -91,7 +91,10 @@ const CSRF_ANY = /[cx]srf/i;
  * Documentation's example values: AWS's `…EXAMPLE` keys, a body of x after a prefix (`sk_live_xxxx…`,
  * Slack's `…/XXXX` webhooks). The pattern only where the value ends so: one anchored at the end is tried at every start, for every match.
  */
-export const example = (value: string) => value.endsWith("EXAMPLE") || ((value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value));
+export const example = (value: string) => {
+  const last = value.charCodeAt(value.length - 1); // (by its last letter: a check of every candidate value)
+  return last === 69 ? value.endsWith("EXAMPLE") : (last | 32) === 120 && (value.endsWith("xxxx") || value.endsWith("XXXX")) && /[_/-](?:x{4,}|X{4,})$/.test(value);
+};
 const alnumCode = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
 /**
  * By table, as RUNS below: a token's characters (a "." only between two: see `joined`); what touches a
@@ -241,7 +244,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     const match = m[0];
     const at = m.index;
     let group = 0;
-    for (const g of shape.group ?? []) if (!group && m[g] !== undefined) group = g;
+    for (const g of shape.group ?? []) if (m[g] !== undefined) { group = g; break; }
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
@@ -259,7 +262,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
       while ((read[q + 1] as number) <= start) q += 3;
       if ((read[q] as number) <= start && end <= (read[q + 1] as number)) continue;
     }
-    const marked = value.includes("…") || value.includes("REDACTED]");
+    const marked = value.includes("…") || (value.length > 8 && value.includes("REDACTED]"));
     // (a marker alone, with nothing of a token beside it: masked already, the common case, read at once)
     if (value === REDACTED && TOUCHES[text.charCodeAt(start - 1)] !== 1 && TOUCHES[text.charCodeAt(end)] !== 1 && text.charCodeAt(end) !== 91 && text.charCodeAt(end) !== 0x2026) continue;
     if (marked || markerAt(text, end) > 0) {
@@ -312,9 +315,9 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
  */
 type Notes = (number | string)[];
 /** Whether the shape reads on from inside a value of `group` (`reread`): where `piece` of it holds a word of its names. */
-const readsOn = (shape: Shape, group: number, piece: string) => !!shape.reread?.includes(group) && compiled(shape.needs!).test(piece);
+const readsOn = (shape: Shape, group: number, piece: string) => !!shape.reread?.includes(group) && shape.needs!.test(piece);
 /** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does. */
-const flagIn = (value: string) => Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1);
+const flagIn = (value: string) => (value.includes("-") ? Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1) : -1);
 /** A flag's value after it, as the secret-name rule reads one after a bare space (sticky: read at a masked flag's end). */
 const VALUE_AFTER = /[ \t]{1,4}["'`]?[^\s"'`,;&()<>{}[\]\\=:-]/y;
 /** What `apply` tells its caller (`joined`), and the notes it moves past its masks. */
@@ -405,8 +408,8 @@ export function partedAt(text: string, start: number, at: number): number {
  */
 export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): RegExpExecArray | undefined {
   const resume = pattern.lastIndex;
-  OPERATOR_AT_END.lastIndex = end - 1;
-  if (!OPERATOR_AT_END.test(text)) return;
+  const op = text.charCodeAt(end - 1); // (the pattern's first alternative by char code: a value that ends in its operator, the common case)
+  if (op !== 58 && op !== 61 && op !== 62 && ((OPERATOR_AT_END.lastIndex = end - 1), !OPERATOR_AT_END.test(text))) return;
   pattern.lastIndex = start;
   const m = pattern.exec(text);
   const at = m?.index ?? end;

@@ -388,8 +388,8 @@ export function wordStart(name: string, end: number): number {
 
 /**
  * Whether the last word of the name that ends at `end` (in `before`, then `match`; -1: none) may be one
- * that `idWord` reads as an id's: one of ID_WORDS, `sha` and digits, `key`, or digits (the last two
- * after a word of their own). The word as `wordStart` splits it; false is `idWord`'s answer too.
+ * that `idWord` reads as an id's: one of ID_WORDS, `sha` and digits, `key` after a word that ends
+ * as "cache" or "idempotency" does, or digits. The word as `wordStart` splits it; false is `idWord`'s answer too.
  */
 function idEnding(before: string, match: string, end: number): boolean {
   let i = end;
@@ -402,7 +402,9 @@ function idEnding(before: string, match: string, end: number): boolean {
   }
   if (i === end) return false;
   const word = between(before, match, i, end).toLowerCase();
-  return ID_WORDS.has(word) || word === "key" || /^(?:sha)?\d*$/.test(word);
+  // (`key` by the last letter of the word before it, a character between: `apiKey`, `api_key` read no further)
+  if (word === "key") return [101, 121].includes(codeAt(before, match, i - 2) | 32);
+  return ID_WORDS.has(word) || /^(?:sha)?\d*$/.test(word);
 }
 
 /** Whether a name's last word says its value is no credential (an id, a hash, a JWK's public member), by hand: per candidate value. */
