@@ -18,8 +18,6 @@ let more: Shape[];
  * Not a login, an auth scheme, a cookie, nor a bare `token` (an LLM's logprobs name words so).
  */
 const CREDENTIAL_NAME = /^(?:pass(?:w(?:or)?d|phrase)?|pwd|[_-]pw|secret|credentials?|(?:api|private|signing|encryption|master)[_-]?key)|^token/i;
-/** The first two characters of every CREDENTIAL_NAME, each `| 32` (lower case; `_` is 127): read before the pattern. */
-const CREDENTIAL_PAIRS = new Set(["pa", "pw", "\x7fp", "-p", "se", "cr", "ap", "pr", "si", "en", "ma", "to"].map((w) => (w.charCodeAt(0) << 8) | w.charCodeAt(1)));
 /**
  * A credential's key in JSON or YAML, as the rules of a value one step from its name read it: its word
  * last, then at most two of the secret-name rule's tails (`aws_secret_access_key`, `secret_key_base`).
@@ -36,11 +34,13 @@ const NOT_A_VALUE = new Set(
     "the this that your mine here there being still also not what which where when after before from with into used"
   ).split(" "),
 );
+/** What a reference starts with (REFERENCE's first alternative; `namedValue` reads it before any pattern). */
+const REFERENCE_START = "$%@!*&#";
 /**
  * A reference, not a value: `$X`, `${X}`, `%X%`, `{{ x }}`, `@Microsoft.KeyVault(…)`, a YAML tag or
  * alias (`!vault`, `*default`), a path of identifiers (`env.DB_PASSWORD`, `os.environ`, `self.token`).
  */
-const REFERENCE = "^(?:[$%@!*&#]|\\{\\{|\\[\\[)";
+const REFERENCE = `^(?:[${REFERENCE_START}]|\\{\\{|\\[\\[)`;
 /** A call or an interpolation inside the value: `[parameters('adminPassword')]`, `#{Pw}`. */
 const CALL = String.raw`\w\(|[$#{]\{`;
 /**
@@ -79,8 +79,8 @@ function namedValue(value: string, before: string, after: string, match: string,
   const first = match.charCodeAt(0);
   const c = before.charCodeAt(before.length - 1);
   if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) && !before.endsWith("PG") : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
-  // a reference (`%VAR%`, `@var`: NOT_VALUE's first alternative, which turns it down below) and a name's first two letters: read before a pattern is tried
-  if ("$%@!*&#".includes(value[0]) || !CREDENTIAL_PAIRS.has(((first | 32) << 8) | (match.charCodeAt(1) | 32)) || !CREDENTIAL_NAME.test(match)) return false;
+  // a reference (`%VAR%`, `@var`), which NOT_VALUE turns down below, by its first character before a pattern is tried
+  if (REFERENCE_START.includes(value[0]) || !CREDENTIAL_NAME.test(match)) return false;
   const n = at ?? p.valueAt(match, value); // the match before the value: its name and operator
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;

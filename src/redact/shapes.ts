@@ -372,6 +372,9 @@ function nameEnd(before: string, match: string, n: number): number {
  */
 export const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", "x5c", "hash", "digest", "checksum", "etag", "nonce", "md5", "trace", "span", "boundary", "ray"]);
 
+/** The words before `key` that make it a record's key (`cache-key`, `Idempotency-Key`), in lower case. */
+const ID_KEY_WORDS = ["cache", "idempotency"];
+
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
 export function wordStart(name: string, end: number): number {
   let i = end;
@@ -389,7 +392,7 @@ export function wordStart(name: string, end: number): number {
 /**
  * Whether the last word of the name that ends at `end` (in `before`, then `match`; -1: none) may be one
  * that `idWord` reads as an id's: one of ID_WORDS, `sha` and digits, `key` after a word that ends
- * as "cache" or "idempotency" does, or digits. The word as `wordStart` splits it; false is `idWord`'s answer too.
+ * as one of ID_KEY_WORDS does, or digits. The word as `wordStart` splits it; false is `idWord`'s answer too.
  */
 function idEnding(before: string, match: string, end: number): boolean {
   let i = end;
@@ -403,7 +406,7 @@ function idEnding(before: string, match: string, end: number): boolean {
   if (i === end) return false;
   const word = between(before, match, i, end).toLowerCase();
   // (`key` by the last letter of the word before it, a character between: `apiKey`, `api_key` read no further)
-  if (word === "key") return [101, 121].includes(codeAt(before, match, i - 2) | 32);
+  if (word === "key") return ID_KEY_WORDS.some((w) => w.charCodeAt(w.length - 1) === (codeAt(before, match, i - 2) | 32));
   return ID_WORDS.has(word) || /^(?:sha)?\d*$/.test(word);
 }
 
@@ -417,7 +420,7 @@ function idWord(name: string): boolean {
   if (ID_WORDS.has(word) || /^sha\d*$/.test(word)) return true;
   if (start < 2 || (word !== "key" && !/^\d+$/.test(word))) return false;
   const previous = name.slice(wordStart(name, start - 1), start - 1).toLowerCase();
-  return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && (previous === "cache" || previous === "idempotency"));
+  return (previous === "sha" && /^\d+$/.test(word)) || (word === "key" && ID_KEY_WORDS.includes(previous));
 }
 /** A secret name anywhere in a name keeps its value a secret, whatever its last word (`secret_id`). */
 export const SECRET_WORD = new RegExp(SECRET_NAME, "i");
