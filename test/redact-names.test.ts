@@ -84,12 +84,16 @@ const NOT_VALUES = [
   "Password string `json:\"password\"`",
 ];
 
+/** `line` redacted leaves nothing of `secret` (the message shows the line and what it became). */
+function masks(line: string, secret: string) {
+  const out = redact(line);
+  expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
+}
+/** Whether `line` alone leaves nothing of `secret`: a property's precondition (what the rule takes for a value at all). */
+const masksAlone = (line: string, secret: string) => survivors(redact(line), secret, line).length === 0;
 /** Each line's secret masked whole: nothing of it survives the line's redaction. */
 function masksWhole(cases: [line: string, secret: string][]) {
-  for (const [line, secret] of cases) {
-    const out = redact(line);
-    expect(survivors(out, secret, line), `${line} → ${out}`).toEqual([]);
-  }
+  for (const [line, secret] of cases) masks(line, secret);
 }
 
 describe("a credential's name is enough", () => {
@@ -185,10 +189,9 @@ describe("a credential's name is enough", () => {
     fc.assert(
       fc.property(names, position, words, (name, at, value) => {
         const quoted = `${name}: '${value}'`;
-        fc.pre(survivors(redact(quoted), value, quoted).length === 0); // (a value the rule takes for none in quotes, `#A# @^a`, is its own question)
+        fc.pre(masksAlone(quoted, value)); // (a value the rule takes for none in quotes, `#A# @^a`, is its own question)
         const text = at(name, value);
-        const out = redact(text);
-        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+        masks(text, value);
       }),
       { numRuns: 500 },
     );
@@ -212,10 +215,9 @@ describe("a credential's name is enough", () => {
     const emphasis = fc.constantFrom<(n: string) => string>((n) => `**${n}:**`, (n) => `**${n}**:`, (n) => `*${n}*:`, (n) => `- **${n}**:`, (n) => `**${n}** =`);
     fc.assert(
       fc.property(names, emphasis, values, (name, wrap, value) => {
-        fc.pre(survivors(redact(`${name}: ${value}`), value, `${name}: ${value}`).length === 0);
+        fc.pre(masksAlone(`${name}: ${value}`, value));
         const text = `${wrap(name)} ${value}`;
-        const out = redact(text);
-        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+        masks(text, value);
       }),
       { numRuns: 500 },
     );
@@ -248,10 +250,9 @@ describe("a credential's name is enough", () => {
     const envName = fc.constantFrom("DB_PASSWORD", "SMTP_PASSWORD", "API_KEY", "GITHUB_TOKEN", "STRIPE_SECRET_KEY", "JWT_SECRET", "REDIS_PASS", "AUTH_TOKEN", "CLIENT_SECRET");
     fc.assert(
       fc.property(envName, entry, values, (name, at, value) => {
-        fc.pre(survivors(redact(`${name}: ${value}`), value, `${name}: ${value}`).length === 0);
+        fc.pre(masksAlone(`${name}: ${value}`, value));
         const text = at(name, value);
-        const out = redact(text);
-        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+        masks(text, value);
       }),
       { numRuns: 400 },
     );
@@ -352,8 +353,7 @@ describe("a credential's name is enough", () => {
     // nor in short pieces only, six turns to a capital: /XrBiHeOOct/54Wj/oKJQb/qlgMuwgd/Ufa9/rC6, round 15)
     for (const value of ["/jOocVvFwkxmzJDdNCmeAaNDZRnQWWAriodWAPn/", "/jOocVvFwkxmzJDd/NCmeAaNDZRnQWWAriodWAPn", "/Kq/bPxRfiCYzWvTnMdLsHgJaUeYoIrEwQpXcVbN", "/eVZTZAxfRtfnAZYUKN/fjQOdk/fSEoRNQWXInUd", "/O6hG/rCZyTKVvyrJGBhMk/HiNyzBGTuBKXzpPUQ", "/XrBiHeOOct/54Wj/oKJQb/qlgMuwgd/Ufa9/rC6"]) {
       for (const line of [`password=${value}`, `{"api_key": "${value}"}`, `the secret is ${value}`, `export DB_PASSWORD="${value}"`]) {
-        const out = redact(line);
-        expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
+        masks(line, value);
       }
     }
     // a path under a credential's name is a reference, and stays
@@ -383,8 +383,7 @@ describe("a credential's name is enough", () => {
     // the vendor rule masked the token it found inside the key, and the name's rule read the rest as masked already
     const value = "/jdBVNKnUGU+EAAmjwAgaRT7W8hkRD2lMtnGyq34";
     for (const line of [`set password: "${value}" in the config`, `password=${value.slice(1)}`, `{"api_key": "${value}"}`]) {
-      const out = redact(line);
-      expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
+      masks(line, value);
     }
   });
 
@@ -438,8 +437,7 @@ describe("a credential's name is enough", () => {
   it("a value holding a vendor's token is no code, and one whose start a token's rule masked is masked to its end (counterexamples of the property above at ×60)", () => {
     for (const value of ["xF7Z.AKIADZZWCOIVNCUDCFEQ_xF7Z", "AP0a0AAaaA0a0+AKIA2AAA2A2AAA2A22AA-aAaa", "cfg.ghp_R7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG0aK2eU", "EAAR7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG.v2", "ghp_R7kQ2mZx9LpW4vN8tY3sB6cH1jD5fG0aK2eU.rest"]) {
       for (const line of [`password=${value}`, `{"api_key": "${value}"}`, `export DB_PASSWORD="${value}"`]) {
-        const out = redact(line);
-        expect(survivors(out, value, line), `${line} → ${out}`).toEqual([]);
+        masks(line, value);
       }
     }
     // code stays code
@@ -522,10 +520,9 @@ describe("a credential's name is enough", () => {
     fc.assert(
       fc.property(names, outer, names, inner, key, (first, around, second, within, value) => {
         const alone = within(second, value);
-        fc.pre(survivors(redact(alone), value, alone).length === 0); // what the second name masks alone
+        fc.pre(masksAlone(alone, value)); // what the second name masks alone
         const text = around(first, alone);
-        const out = redact(text);
-        expect(survivors(out, value, text), `${text} → ${out}`).toEqual([]);
+        masks(text, value);
       }),
       { numRuns: 600 },
     );
