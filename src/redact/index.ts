@@ -316,8 +316,12 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
 type Notes = (number | string)[];
 /** Whether the shape reads on from inside a value of `group` (`reread`): where `piece` of it holds a word of its names. */
 const readsOn = (shape: Shape, group: number, piece: string) => !!shape.reread?.includes(group) && shape.needs!.test(piece);
-/** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does. */
-const flagIn = (value: string) => (value.includes("-") ? Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1) : -1);
+/** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does (a check of every value masked: most hold no dash). */
+const flagIn = (value: string) => {
+  if (!value.includes("-")) return -1;
+  for (let i = value.length - 1; i > 0; i--) if (value.charCodeAt(i) === 45 && (value.charCodeAt(i - 1) === 61 || value.charCodeAt(i - 1) === 58)) return i;
+  return value.charCodeAt(0) === 45 ? 0 : -1;
+};
 /** A flag's value after it, as the secret-name rule reads one after a bare space (sticky: read at a masked flag's end). */
 const VALUE_AFTER = /[ \t]{1,4}["'`]?[^\s"'`,;&()<>{}[\]\\=:-]/y;
 /** What `apply` tells its caller (`joined`), and the notes it moves past its masks. */
@@ -355,8 +359,12 @@ const OPERATOR_AT_END = /[:=>]|.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/y;
  * a URL, nor a random run (a value with a name glued to its end: `partedAt` reads those).
  */
 const joins = (text: string, start: number, at: number) => {
+  if (start >= at) return true;
+  // (a dash or a letter first, as the pattern reads it, by char code: adversarial values start with anything)
+  const first = text.charCodeAt(start) | 32;
+  if (first !== 45 && !(first >= 97 && first <= 122)) return false;
   const prefix = text.slice(start, at);
-  return !prefix || (/^-{0,2}[A-Za-z][\w.-]{0,23}$/.test(prefix) && /[_.-].?$|[a-z][A-Z]$|^[A-Z][A-Z\d_.-]*[A-Z]$/.test(prefix + text[at]) && !looksRandom(prefix));
+  return /^-{0,2}[A-Za-z][\w.-]{0,23}$/.test(prefix) && /[_.-].?$|[a-z][A-Z]$|^[A-Z][A-Z\d_.-]*[A-Z]$/.test(prefix + text[at]) && !looksRandom(prefix);
 };
 
 /**
@@ -364,7 +372,7 @@ const joins = (text: string, start: number, at: number) => {
  * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through, `runEnd`,
  * nor a URL's `?` or a path's `/`: a URL or a path under a credential's name is its value whole).
  */
-const PARTING = "_-.!#$%*:=@^|~";
+const PARTING = Uint8Array.from({ length: 128 }, (_, c) => +"_-.!#$%*:=@^|~".includes(String.fromCharCode(c))); // (by char code: read at every character of a value before a name)
 /** A name's start before a name of the shape's own in a value (`db_`, `GITHUB_`, `x-`): words of letters, never a digit (`k3vT9_` is the value's). */
 const NAME_START = /^-{0,2}[A-Za-z]+(?:[_.-][A-Za-z]+)*[_.-]?$/;
 /**
@@ -384,10 +392,10 @@ export function partedAt(text: string, start: number, at: number): number {
   while (k > start && k > at - 26 && PREFIX_CHARS[text.charCodeAt(k - 1)] === 1) k--;
   let end = -1; // where the value before a candidate ends, past the separators before it
   for (let from = -1; k <= at; k++) {
-    if (k < at && PARTING.indexOf(text[k - 1]) < 0) continue;
+    if (k < at && PARTING[text.charCodeAt(k - 1)] !== 1) continue;
     // (read back to the last candidate at most: separators all the way there, its end is this one's)
     let e = k;
-    while (e > start && e > from && PARTING.includes(text[e - 1])) e--;
+    while (e > start && e > from && PARTING[text.charCodeAt(e - 1)] === 1) e--;
     if (e !== from) end = e;
     from = k;
     // (4: a value's least, as the patterns read one)
