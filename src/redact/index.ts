@@ -237,23 +237,27 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   let q = 0; // the next of them
   const find = shape.find ?? exec;
   let ahead: RegExpExecArray | undefined; // the next match, where `namesAhead` found it
+  let nextGroup = 0; // its group
+  let nextValue = 0; // where its value stands in it
   let reread = 0; // where the last value read again ends
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = ahead ?? find(pattern, text)) {
+    const named = m === ahead; // (its group and its value's place `namesAhead` has read)
     ahead = undefined;
     const match = m[0];
     const at = m.index;
-    let group = 0;
-    for (const g of shape.group ?? []) if (m[g] !== undefined) { group = g; break; }
+    let group = named ? nextGroup : 0;
+    if (!named) for (const g of shape.group ?? []) if (m[g] !== undefined) { group = g; break; }
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    const start = at + (group && valueAt(match, value)); // (the value ends the match, mostly)
+    const start = at + (group && (named && value === m[group] ? nextValue : valueAt(match, value))); // (the value ends the match, mostly)
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     let whole: string | undefined; // a value parted from the name after it, as the pattern read it
     if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
       // the name's own match is next; a value before it, parted from it or glued to it, is judged alone
+      (nextGroup = aheadGroup), (nextValue = aheadValue); // (before a check may redact, and call it, again)
       if ((end = parted) === start) continue; // (none: the name stands where its value would)
       [whole, value] = [value, text.slice(start, end)];
     }
@@ -422,11 +426,14 @@ export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: n
   const m = pattern.exec(text);
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
-  if (at < end && group !== 4 && at + valueAt(m![0], m![group!]) >= end && (parted = partedAt(text, start, at)) >= 0) return m!;
+  if (at < end && group !== 4 && at + (aheadValue = valueAt(m![0], m![group!])) >= end && (parted = partedAt(text, start, at)) >= 0) return (aheadGroup = group!), m!;
   pattern.lastIndex = resume;
 }
-/** Where the value before the name `namesAhead` found last ends (`partedAt`; its `start`: none, the name stands where its value would), read at once by its caller. */
+// Of the match `namesAhead` found last, read at once by its caller: where the value before its name ends
+// (`partedAt`; its `start`: none, the name stands where its value would), its group, and where its value stands in it
 let parted = -1;
+let aheadGroup = 0;
+let aheadValue = 0;
 
 /**
  * What is redacted before the shapes: key blocks, and Kubernetes data only where a Secret
