@@ -320,12 +320,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
 type Notes = (number | string)[];
 /** Whether the shape reads on from inside a value of `group` (`reread`): where `piece` of it holds a word of its names. */
 const readsOn = (shape: Shape, group: number, piece: string) => !!shape.reread?.includes(group) && shape.needs!.test(piece);
-/** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does (a check of every value masked: most hold no dash). */
-const flagIn = (value: string) => {
-  if (!value.includes("-")) return -1;
-  for (let i = value.length - 1; i > 0; i--) if (value.charCodeAt(i) === 45 && (value.charCodeAt(i - 1) === 61 || value.charCodeAt(i - 1) === 58)) return i;
-  return value.charCodeAt(0) === 45 ? 0 : -1;
-};
+/** Where the last flag of a value starts: after its last `=-` or `:-`, or at its start; -1 where none does. */
+const flagIn = (value: string) => (value.includes("-") ? Math.max(value.lastIndexOf("=-"), value.lastIndexOf(":-")) + 1 || (value.charCodeAt(0) === 45 ? 0 : -1) : -1);
 /** A flag's value after it, as the secret-name rule reads one after a bare space (sticky: read at a masked flag's end). */
 const VALUE_AFTER = /[ \t]{1,4}["'`]?[^\s"'`,;&()<>{}[\]\\=:-]/y;
 /** What `apply` tells its caller (`joined`), and the notes it moves past its masks. */

@@ -90,7 +90,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const last = match.charCodeAt(n - 1);
   // (after a bare space or "is", group 4, no quote stands before the spaces)
   const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && quoteBefore(match, n));
-  const prose = group === 4 && isOrWas(match); // (the value, its last group, holds no space)
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
   const comma = holdsBefore(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
   if (group === 4 && !prose && !comma && !flagBefore(before)) return false;
@@ -119,30 +119,22 @@ function namedValue(value: string, before: string, after: string, match: string,
 function flagBefore(before: string): boolean {
   let i = before.length;
   while (i > 0 && p.nameCode(before.charCodeAt(i - 1))) i--;
-  const c = before.charCodeAt(i - 1);
-  return before.charCodeAt(i) === 45 && (i === 0 || c === 61 || c === 58 || space(c));
+  return before.charCodeAt(i) === 45 && (i === 0 || /[\s=:]/.test(before[i - 1]));
 }
 
-// By char code, each as the pattern in its comment reads it: a check of every value a name gives
 /** Whether a code is one of the patterns' `\s` (past ASCII read by the pattern itself: seldom). */
 const space = (c: number) => (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 128 && /\s/.test(String.fromCharCode(c)));
-/** Whether a quote and at most two spaces end `match.slice(0, n)` (/["'`]\s{0,2}$/; `n` as `slice` reads it: a value the match does not hold gives -1). */
+/**
+ * Whether a quote and at most two spaces end `match.slice(0, n)`, as /["'`]\s{0,2}$/ reads it, by hand: a
+ * pattern anchored at the end is tried at every start, for every value a name gives (`n` as `slice` reads
+ * it: -1 where the value checked is not the match's own).
+ */
 function quoteBefore(match: string, n: number): boolean {
   const end = n < 0 ? Math.max(0, match.length + n) : Math.min(n, match.length);
   for (let k = 1; k <= 3; k++) {
     const c = match.charCodeAt(end - k);
     if (c === 34 || c === 39 || c === 96) return true;
     if (k === 3 || !space(c)) return false;
-  }
-  return false;
-}
-/** Whether `match` holds "is" or "was" between spaces, in either case (/\s(?:is|was)\s/i). */
-function isOrWas(match: string): boolean {
-  for (let i = 0; i < match.length - 3; i++) {
-    if (!space(match.charCodeAt(i))) continue;
-    const a = match.charCodeAt(i + 1) | 32;
-    const b = match.charCodeAt(i + 2) | 32;
-    if (a === 105 ? b === 115 && space(match.charCodeAt(i + 3)) : a === 119 && b === 97 && (match.charCodeAt(i + 3) | 32) === 115 && space(match.charCodeAt(i + 4))) return true;
   }
   return false;
 }

@@ -412,11 +412,7 @@ function idEnding(before: string, match: string, end: number): boolean {
   const word = between(before, match, i, end).toLowerCase();
   // (`key` by the last letter of the word before it, a character between: `apiKey`, `api_key` read no further)
   if (word === "key") return ID_KEY_WORDS.some((w) => w.charCodeAt(w.length - 1) === (codeAt(before, match, i - 2) | 32));
-  if (ID_WORDS.has(word)) return true;
-  // digits, after `sha` perhaps (/^(?:sha)?\d*$/, by char code: most names end in a word of letters)
-  let k = word.startsWith("sha") ? 3 : 0;
-  while (k < word.length && word.charCodeAt(k) >= 48 && word.charCodeAt(k) <= 57) k++;
-  return k === word.length;
+  return ID_WORDS.has(word) || /^(?:sha)?\d*$/.test(word);
 }
 
 /** Whether a name's last word says its value is no credential (an id, a hash, a JWK's public member), by hand: per candidate value. */
