@@ -374,7 +374,7 @@ export const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", 
 
 /** The words before `key` that make it a record's key (`cache-key`, `Idempotency-Key`), in lower case. */
 const ID_KEY_WORDS = ["cache", "idempotency"];
-/** Each word `idEnding` may take but digits, by its length, first and last letter: it copies a word only where these match (few names' last words do). */
+/** The words `idEnding` takes but digits (ID_WORDS, `key`, `sha`), each by its length, first and last letter: it copies a word only where one matches (few names' last words do). */
 const ID_SHAPES = new Set([...ID_WORDS, "key", "sha"].map((w) => (w.length << 16) | (w.charCodeAt(0) << 8) | w.charCodeAt(w.length - 1)));
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
