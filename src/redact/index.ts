@@ -237,23 +237,27 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   let q = 0; // the next of them
   const find = shape.find ?? exec;
   let ahead: RegExpExecArray | undefined; // the next match, where `namesAhead` found it
+  let nextGroup = 0; // its group
+  let nextValue = 0; // where its value stands in it
   let reread = 0; // where the last value read again ends
   pattern.lastIndex = 0;
   for (let m = find(pattern, text); m; m = ahead ?? find(pattern, text)) {
+    const named = m === ahead; // (its group and its value's place `namesAhead` has read)
     ahead = undefined;
     const match = m[0];
     const at = m.index;
-    let group = 0;
-    for (const g of shape.group ?? []) if (m[g] !== undefined) { group = g; break; }
+    let group = named ? nextGroup : 0;
+    if (!named) for (const g of shape.group ?? []) if (m[g] !== undefined) { group = g; break; }
     let value = group ? m[group] : match;
     // a backslash at its end escapes what follows (`\"` closing a JSON string): never the value's
     while (value.length > 1 && value.charCodeAt(value.length - 1) === 92) value = value.slice(0, -1);
-    const start = at + (group && valueAt(match, value)); // (the value ends the match, mostly)
+    const start = at + (group && (named && value === m[group] ? nextValue : valueAt(match, value))); // (the value ends the match, mostly)
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     let whole: string | undefined; // a value parted from the name after it, as the pattern read it
     if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
       // the name's own match is next; a value before it, parted from it or glued to it, is judged alone
+      (nextGroup = aheadGroup), (nextValue = aheadValue); // (before a check may redact, and call it, again)
       if ((end = parted) === start) continue; // (none: the name stands where its value would)
       [whole, value] = [value, text.slice(start, end)];
     }
@@ -355,8 +359,12 @@ const OPERATOR_AT_END = /[:=>]|.\s{1,4}(?:[:?+!]{0,3}=|=>|:)/y;
  * a URL, nor a random run (a value with a name glued to its end: `partedAt` reads those).
  */
 const joins = (text: string, start: number, at: number) => {
+  if (start >= at) return true;
+  // (a dash or a letter first, as the pattern reads it, by char code: adversarial values start with anything)
+  const first = text.charCodeAt(start) | 32;
+  if (first !== 45 && !(first >= 97 && first <= 122)) return false;
   const prefix = text.slice(start, at);
-  return !prefix || (/^-{0,2}[A-Za-z][\w.-]{0,23}$/.test(prefix) && /[_.-].?$|[a-z][A-Z]$|^[A-Z][A-Z\d_.-]*[A-Z]$/.test(prefix + text[at]) && !looksRandom(prefix));
+  return /^-{0,2}[A-Za-z][\w.-]{0,23}$/.test(prefix) && /[_.-].?$|[a-z][A-Z]$|^[A-Z][A-Z\d_.-]*[A-Z]$/.test(prefix + text[at]) && !looksRandom(prefix);
 };
 
 /**
@@ -364,7 +372,7 @@ const joins = (text: string, start: number, at: number) => {
  * between two fields of a line (`a=1|b=2`; not base64's `+`, which a token runs on through, `runEnd`,
  * nor a URL's `?` or a path's `/`: a URL or a path under a credential's name is its value whole).
  */
-const PARTING = "_-.!#$%*:=@^|~";
+const PARTING = Uint8Array.from({ length: 128 }, (_, c) => +"_-.!#$%*:=@^|~".includes(String.fromCharCode(c))); // (by char code: read at every character of a value before a name)
 /** A name's start before a name of the shape's own in a value (`db_`, `GITHUB_`, `x-`): words of letters, never a digit (`k3vT9_` is the value's). */
 const NAME_START = /^-{0,2}[A-Za-z]+(?:[_.-][A-Za-z]+)*[_.-]?$/;
 /**
@@ -384,10 +392,10 @@ export function partedAt(text: string, start: number, at: number): number {
   while (k > start && k > at - 26 && PREFIX_CHARS[text.charCodeAt(k - 1)] === 1) k--;
   let end = -1; // where the value before a candidate ends, past the separators before it
   for (let from = -1; k <= at; k++) {
-    if (k < at && PARTING.indexOf(text[k - 1]) < 0) continue;
+    if (k < at && PARTING[text.charCodeAt(k - 1)] !== 1) continue;
     // (read back to the last candidate at most: separators all the way there, its end is this one's)
     let e = k;
-    while (e > start && e > from && PARTING.includes(text[e - 1])) e--;
+    while (e > start && e > from && PARTING[text.charCodeAt(e - 1)] === 1) e--;
     if (e !== from) end = e;
     from = k;
     // (4: a value's least, as the patterns read one)
@@ -414,11 +422,14 @@ export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: n
   const m = pattern.exec(text);
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
-  if (at < end && group !== 4 && at + valueAt(m![0], m![group!]) >= end && (parted = partedAt(text, start, at)) >= 0) return m!;
+  if (at < end && group !== 4 && at + (aheadValue = valueAt(m![0], m![group!])) >= end && (parted = partedAt(text, start, at)) >= 0) return (aheadGroup = group!), m!;
   pattern.lastIndex = resume;
 }
-/** Where the value before the name `namesAhead` found last ends (`partedAt`; its `start`: none, the name stands where its value would), read at once by its caller. */
+// Of the match `namesAhead` found last, read at once by its caller: where the value before its name ends
+// (`partedAt`; its `start`: none, the name stands where its value would), its group, and where its value stands in it
 let parted = -1;
+let aheadGroup = 0;
+let aheadValue = 0;
 
 /**
  * What is redacted before the shapes: key blocks, and Kubernetes data only where a Secret

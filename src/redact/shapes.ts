@@ -374,6 +374,8 @@ export const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", 
 
 /** The words before `key` that make it a record's key (`cache-key`, `Idempotency-Key`), in lower case. */
 const ID_KEY_WORDS = ["cache", "idempotency"];
+/** The words `idEnding` takes but digits (ID_WORDS, `key`, `sha`), each by its length, first and last letter: it copies a word only where one matches (few names' last words do). */
+const ID_SHAPES = new Set([...ID_WORDS, "key", "sha"].map((w) => (w.length << 16) | (w.charCodeAt(0) << 8) | w.charCodeAt(w.length - 1)));
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
 export function wordStart(name: string, end: number): number {
@@ -396,14 +398,17 @@ export function wordStart(name: string, end: number): number {
  */
 function idEnding(before: string, match: string, end: number): boolean {
   let i = end;
-  while (i > 0) {
-    const c = codeAt(before, match, i - 1);
+  for (let c = codeAt(before, match, i - 1); i > 0; ) {
     if (c === 95 || c === 46 || c === 45 || !nameCode(c)) break;
     if (end - --i > 8) return false; // no id word is longer ("checksum")
-    const p = codeAt(before, match, i - 1);
+    const p = codeAt(before, match, i - 1); // (the next character read)
     if (c >= 65 && c <= 90 && ((p >= 97 && p <= 122) || (p >= 48 && p <= 57))) break;
+    c = p;
   }
   if (i === end) return false;
+  // (the word's letters and digits in lower case by `| 32`, as `toLowerCase` gives them; one that ends in a digit is read whole)
+  const last = codeAt(before, match, end - 1) | 32;
+  if (!(last >= 48 && last <= 57) && !ID_SHAPES.has(((end - i) << 16) | ((codeAt(before, match, i) | 32) << 8) | last)) return false;
   const word = between(before, match, i, end).toLowerCase();
   // (`key` by the last letter of the word before it, a character between: `apiKey`, `api_key` read no further)
   if (word === "key") return ID_KEY_WORDS.some((w) => w.charCodeAt(w.length - 1) === (codeAt(before, match, i - 2) | 32));
