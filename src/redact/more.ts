@@ -89,7 +89,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (holdsBefore(match, "*", n) && !/\*[\w.-]*$/.test(before)) return false;
   const last = match.charCodeAt(n - 1);
   // (after a bare space or "is", group 4, no quote stands before the spaces)
-  const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && quoteBefore(match, n));
+  const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n).slice(-3))); // (its last 3 characters: anchored at the end, the pattern was tried at every start of a long match)
   const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
   const comma = holdsBefore(match, ",", n);
   // after a bare space, only a flag (`--password x`) or prose names a value
@@ -120,23 +120,6 @@ function flagBefore(before: string): boolean {
   let i = before.length;
   while (i > 0 && p.nameCode(before.charCodeAt(i - 1))) i--;
   return before.charCodeAt(i) === 45 && (i === 0 || /[\s=:]/.test(before[i - 1]));
-}
-
-/** Whether a code is one of the patterns' `\s` (past ASCII read by the pattern itself: seldom). */
-const space = (c: number) => (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 128 && /\s/.test(String.fromCharCode(c)));
-/**
- * Whether a quote and at most two spaces end `match.slice(0, n)`, as /["'`]\s{0,2}$/ reads it, by hand: a
- * pattern anchored at the end is tried at every start, for every value a name gives (`n` as `slice` reads
- * it: -1 where the value checked is not the match's own).
- */
-function quoteBefore(match: string, n: number): boolean {
-  const end = n < 0 ? Math.max(0, match.length + n) : Math.min(n, match.length);
-  for (let k = 1; k <= 3; k++) {
-    const c = match.charCodeAt(end - k);
-    if (c === 34 || c === 39 || c === 96) return true;
-    if (k === 3 || !space(c)) return false;
-  }
-  return false;
 }
 
 /** Whether `text` holds `s` before index `n`. */
