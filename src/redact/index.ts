@@ -683,12 +683,15 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
         if (cleans[w] === undefined) changed.push(w);
         cleans[w] = after;
       };
-      // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
-      const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
       const again = changed.slice();
-      // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
-      const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
-      for (const w of finder ? windowsWith(finder, to, starts, joinable[k] ? shape.find : undefined) : starts.keys()) if (cleans[w] === undefined) read(w);
+      // (where shapes before changed every window, none is left to find: escape-dense text is one region)
+      if (again.length < starts.length) {
+        // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
+        const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
+        // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
+        const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
+        for (const w of finder ? windowsWith(finder, to, starts, joinable[k] ? shape.find : undefined) : starts.keys()) if (cleans[w] === undefined) read(w);
+      }
       again.forEach(read);
     });
     let out = "";
