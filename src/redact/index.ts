@@ -694,12 +694,15 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
         if (cleans[w] === undefined) changed.push(w);
         cleans[w] = after;
       };
-      // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
-      const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
       const again = changed.slice();
-      // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
-      const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
-      for (const w of finder ? windowsWith(finder, to, starts, joinable[k] ? shape.find : undefined) : starts.keys()) if (cleans[w] === undefined) read(w);
+      // (where shapes before changed every window, none is left to find: escape-dense text is one region)
+      if (again.length < starts.length) {
+        // (a pattern whose `^` or `$` a join would change: the windows holding its prefilter's words, which no mask makes)
+        const finder = joinable[k] ? shape.pattern : shape.needs && globalOf(shape.needs);
+        // (no window after the one the prefilter's last word is in can match: the joined windows are read to its end)
+        const to = last[k] < 0 ? all : all.slice(0, starts.find((at) => at >= last[k]) ?? all.length);
+        for (const w of finder ? windowsWith(finder, to, starts, joinable[k] ? shape.find : undefined) : starts.keys()) if (cleans[w] === undefined) read(w);
+      }
       again.forEach(read);
     });
     let out = "";
@@ -716,16 +719,18 @@ const encodedOf = (shapes: Shape[], scan: (text: string, last?: Int32Array) => U
       while (head < window.length && clean.charCodeAt(head) === window.charCodeAt(head)) head++;
       let tail = 0;
       while (tail < clean.length - head && tail < window.length - head && clean.charCodeAt(clean.length - 1 - tail) === window.charCodeAt(window.length - 1 - tail)) tail++;
-      // (walked once: the stretch's end from its start)
+      // (its start walked on from the region's, its end back from the region's stop: escape-dense text is one
+      // region, a megabyte, whose changed stretch a walk from its start reaches only near its end)
       let t = from;
-      let k = 0;
-      const inText = (i: number) => {
-        for (; k < i; k++) t += escapeIn(text, t, start, stop) < 0 ? 1 : text.charCodeAt(t) === 37 ? 3 : 6; // (a character or an escape)
-        return t;
-      };
-      cuts.push(inText(head), clean.slice(head, clean.length - tail));
-      out += text.slice(at, cuts[cuts.length - 2] as number) + cuts[cuts.length - 1];
-      cuts.push((at = inText(window.length - tail)));
+      for (let k = 0; k < head; k++) t += escapeIn(text, t, start, stop) < 0 ? 1 : text.charCodeAt(t) === 37 ? 3 : 6; // (a character or an escape)
+      // (back as the walk on reads it: no escape crosses `stop`, and past its first character none holds a `%`
+      // or a backslash, so the walk on meets every escape's first and decodes it: what ends at `e` is an escape
+      // that starts 3 or 6 before it, or a character)
+      let e = stop;
+      for (let k = 0; k < tail; k++) e -= escapeIn(text, e - 3, start, stop) >= 0 ? 3 : text.charCodeAt(e - 6) === 92 && escapeIn(text, e - 6, start, stop) >= 0 ? 6 : 1;
+      const stretch = clean.slice(head, clean.length - tail);
+      out += text.slice(at, t) + stretch;
+      cuts.push(t, stretch, (at = e));
     }
     out += text.slice(at);
     // a second pass reads the values where the first left their markers: it only masks more, its checks
