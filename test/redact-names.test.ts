@@ -75,6 +75,9 @@ const NOT_VALUES = [
   "--password-file /etc/app/pw",
   "password: null",
   "token: None",
+  "PASSWORD: NULL", // a word that is no value in any case, and with its sentence's stop (NOT_A_VALUE, looked up by its shape first)
+  "secret: FaLsE.",
+  "pwd=Bearer",
   "secret: false",
   "export GITHUB_TOKEN=$(gh auth token)",
   "password: !vault |",

@@ -34,6 +34,12 @@ const NOT_A_VALUE = new Set(
     "the this that your mine here there being still also not what which where when after before from with into used"
   ).split(" "),
 );
+/** Each word of NOT_A_VALUE by its length, first and last letter: a word is copied in lower case to be looked up only where one matches. */
+const NOT_A_VALUE_SHAPES = new Set([...NOT_A_VALUE].map(wordShape));
+/** A word by its length, first and last character (a letter in lower case by `| 32`; `toLowerCase` takes no letter but `K`, U+212A, to ASCII, and none of these words starts or ends in `k`). */
+function wordShape(word: string): number {
+  return (word.length << 16) | ((word.charCodeAt(0) | 32) << 8) | (word.charCodeAt(word.length - 1) | 32);
+}
 /** What a reference starts with (REFERENCE's first alternative; `namedValue` reads it before any pattern). */
 const REFERENCE_START = "$%@!*&#";
 /**
@@ -99,7 +105,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const word = end < value.length ? value.slice(0, end) : value;
   if (value.includes(".") && (p.codePath(value) || p.VERSION.test(value))) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
-  if ((word.length <= 12 && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
+  if ((word.length <= 12 && NOT_A_VALUE_SHAPES.has(wordShape(word)) && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;
   const identifier = identifierCode(value);
   if (!quoted && identifier && (NAMES_CREDENTIAL.test(value) || (!prose && ",;)]}[".includes(after || "\0")))) return false; // (`[`: a type, `Final[str]`, or a subscript)
