@@ -82,6 +82,9 @@ function namedValue(value: string, before: string, after: string, match: string,
   // (cheap tests first, by char code where a pattern would be tried at every start, and read in place:
   // this runs for every value a credential's name gives, and adversarial text gives one every few characters)
   // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`, nor Postgres' `PGPASSWORD`); a bare `token` is no name
+  // a word that is no value (`Bearer` after `pwd=`, a type, a literal) before its name's checks, where a word of NOT_A_VALUE has
+  // its shape (after a bare space, group 4, the checks below turn a value down sooner)
+  if (group !== 4 && NOT_A_VALUE_SHAPES.has(wordShape(value)) && NOT_A_VALUE.has(value.toLowerCase())) return false;
   const first = match.charCodeAt(0);
   const c = before.charCodeAt(before.length - 1);
   if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) && !before.endsWith("PG") : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
