@@ -240,10 +240,13 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
   let nextGroup = 0; // its group
   let nextValue = 0; // where its value stands in it
   let reread = 0; // where the last value read again ends
+  // (the match read on to from inside a value, where `namesAhead` found it from there already: the pattern, the
+  // text and where it looks from the same, it is the match `find` gives; null: none)
+  let again: RegExpExecArray | null | undefined;
   pattern.lastIndex = 0;
-  for (let m = find(pattern, text); m; m = ahead ?? find(pattern, text)) {
+  for (let m = find(pattern, text); m; m = ahead ?? (again === undefined ? find(pattern, text) : ((pattern.lastIndex = again ? again.index + again[0].length : 0), again))) {
     const named = m === ahead; // (its group and its value's place `namesAhead` has read)
-    ahead = undefined;
+    ahead = again = undefined;
     const match = m[0];
     const at = m.index;
     let group = named ? nextGroup : 0;
@@ -255,7 +258,8 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
     if (start < done) continue; // inside what a mask read on through (the rule's next match, after it, is still found)
     let end = start + value.length;
     let whole: string | undefined; // a value parted from the name after it, as the pattern read it
-    if (shape.labels?.includes(group) && (ahead = namesAhead(shape, pattern, text, start, end))) {
+    let known: RegExpExecArray | null | undefined; // the pattern's match from `start`, where `namesAhead` read it
+    if (shape.labels?.includes(group) && ((ahead = namesAhead(shape, pattern, text, start, end)), (known = readFrom), ahead)) {
       // the name's own match is next; a value before it, parted from it or glued to it, is judged alone
       (nextGroup = aheadGroup), (nextValue = aheadValue); // (before a check may redact, and call it, again)
       if ((end = parted) === start) continue; // (none: the name stands where its value would)
@@ -285,7 +289,7 @@ export function apply(text: string, shape: Shape, needed = false, seen?: Seen): 
       if (whole === undefined || !passes(shape, pattern, text, whole, m, group, csrf)) {
         // read on from inside it where it holds a word of the shape's names: once a stretch (each turned-down
         // value read again at most once, `key=0key=0…` a value of 400 every 5 characters)
-        if (whole === undefined && start >= reread && readsOn(shape, group, value)) (pattern.lastIndex = start), (reread = end);
+        if (whole === undefined && start >= reread && readsOn(shape, group, value)) (pattern.lastIndex = start), (reread = end), find === exec && (again = known);
         continue;
       }
       [value, end] = [whole, start + whole.length];
@@ -416,10 +420,11 @@ export function partedAt(text: string, start: number, at: number): number {
  */
 export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: number, end: number): RegExpExecArray | undefined {
   const resume = pattern.lastIndex;
+  readFrom = undefined;
   const op = text.charCodeAt(end - 1); // (the pattern's first alternative by char code: a value that ends in its operator, the common case)
   if (op !== 58 && op !== 61 && op !== 62 && ((OPERATOR_AT_END.lastIndex = end - 1), !OPERATOR_AT_END.test(text))) return;
   pattern.lastIndex = start;
-  const m = pattern.exec(text);
+  const m = (readFrom = pattern.exec(text));
   const at = m?.index ?? end;
   const group = m && shape.group!.find((g) => m[g] !== undefined)!;
   if (at < end && group !== 4 && at + (aheadValue = valueAt(m![0], m![group!])) >= end && (parted = partedAt(text, start, at)) >= 0) return (aheadGroup = group!), m!;
@@ -430,6 +435,8 @@ export function namesAhead(shape: Shape, pattern: RegExp, text: string, start: n
 let parted = -1;
 let aheadGroup = 0;
 let aheadValue = 0;
+/** The pattern's match from the value's start that `namesAhead` read last (null: none), undefined where it read none. */
+let readFrom: RegExpExecArray | null | undefined;
 
 /**
  * What is redacted before the shapes: key blocks, and Kubernetes data only where a Secret
