@@ -89,8 +89,12 @@ function namedValue(value: string, before: string, after: string, match: string,
   const c = before.charCodeAt(before.length - 1);
   if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) && !before.endsWith("PG") : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
   // a reference (`%VAR%`, `@var`), which NOT_VALUE turns down below, by its first character before a pattern is tried
-  if (REFERENCE_START.includes(value[0]) || !CREDENTIAL_NAME.test(match)) return false;
+  if (REFERENCE_START.includes(value[0])) return false;
   const n = at ?? p.valueAt(match, value); // the match before the value: its name and operator
+  const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
+  const comma = holdsBefore(match, ",", n);
+  // after a bare space, only a flag (`--password x`) or prose names a value (first of the name's checks: adversarial text gives one every few characters)
+  if ((group === 4 && !prose && !comma && !flagBefore(before)) || !CREDENTIAL_NAME.test(match)) return false;
   // a value on the next line is a YAML block's next key; `name:value` unspaced is a label (`io.jsonwebtoken:jjwt-…`)
   if (holdsBefore(match, "\n", n) || match.charCodeAt(n - 1) === 58) return false;
   // Markdown's emphasis makes a label only where it opens at the name (`**Password:**`, `- **DB_PASSWORD**:`),
@@ -99,10 +103,6 @@ function namedValue(value: string, before: string, after: string, match: string,
   const last = match.charCodeAt(n - 1);
   // (after a bare space or "is", group 4, no quote stands before the spaces)
   const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n).slice(-3))); // (its last 3 characters: anchored at the end, the pattern was tried at every start of a long match)
-  const prose = group === 4 && /\s(?:is|was)\s/i.test(match); // (the value, its last group, holds no space)
-  const comma = holdsBefore(match, ",", n);
-  // after a bare space, only a flag (`--password x`) or prose names a value
-  if (group === 4 && !prose && !comma && !flagBefore(before)) return false;
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
