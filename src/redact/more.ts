@@ -34,12 +34,10 @@ const NOT_A_VALUE = new Set(
     "the this that your mine here there being still also not what which where when after before from with into used"
   ).split(" "),
 );
-/** Each word of NOT_A_VALUE by its length, first and last letter: a word is copied in lower case to be looked up only where one matches. */
-const NOT_A_VALUE_SHAPES = new Set([...NOT_A_VALUE].map(wordShape));
-/** A word by its length, first and last character (a letter in lower case by `| 32`; `toLowerCase` takes no letter but `K`, U+212A, to ASCII, and none of these words starts or ends in `k`). */
-function wordShape(word: string): number {
-  return (word.length << 16) | ((word.charCodeAt(0) | 32) << 8) | (word.charCodeAt(word.length - 1) | 32);
-}
+/** NOT_A_VALUE's words by their shapes (`wordShape`: none of them starts or ends in `k`), made with the parts. */
+let notAValueShapes: Set<number>;
+/** Whether `word` is one of NOT_A_VALUE in any case, copied in lower case only where one has its shape. */
+const notAValue = (word: string) => notAValueShapes.has(p.wordShape(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1))) && NOT_A_VALUE.has(word.toLowerCase());
 /** What a reference starts with (REFERENCE's first alternative; `namedValue` reads it before any pattern). */
 const REFERENCE_START = "$%@!*&#";
 /**
@@ -80,11 +78,11 @@ const NAMES_CREDENTIAL = /(?:^|_)(?:secret|pass(?:word)?|pwd|token|key|credentia
  */
 function namedValue(value: string, before: string, after: string, match: string, group: number, at?: number): boolean {
   // (cheap tests first, by char code where a pattern would be tried at every start, and read in place:
-  // this runs for every value a credential's name gives, and adversarial text gives one every few characters)
+  // this runs for every value a credential's name gives, and adversarial text gives one every few characters;
+  // each check before the last only turns a value down, so their order is their cost's alone)
+  // a word that is no value (`Bearer` after `pwd=`, a type, a literal; after a bare space, group 4, the checks below turn one down sooner)
+  if (group !== 4 && notAValue(value)) return false;
   // a password's name right after a letter of its case ends a word (`bypass`, not `DB_PASSWORD`, `dbPassword`, nor Postgres' `PGPASSWORD`); a bare `token` is no name
-  // a word that is no value (`Bearer` after `pwd=`, a type, a literal) before its name's checks, where a word of NOT_A_VALUE has
-  // its shape (after a bare space, group 4, the checks below turn a value down sooner)
-  if (group !== 4 && NOT_A_VALUE_SHAPES.has(wordShape(value)) && NOT_A_VALUE.has(value.toLowerCase())) return false;
   const first = match.charCodeAt(0);
   const c = before.charCodeAt(before.length - 1);
   if (first === 112 ? c >= 97 && c <= 122 && passwordWord(match) : first === 80 ? c >= 65 && c <= 90 && passwordWord(match) && !before.endsWith("PG") : (first | 32) === 116 && !p.nameCode(c) && /^token/i.test(match)) return false;
@@ -108,7 +106,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   const word = end < value.length ? value.slice(0, end) : value;
   if (value.includes(".") && (p.codePath(value) || p.VERSION.test(value))) return false;
   if (value.charCodeAt(0) === value.charCodeAt(1) && REPEATED.test(value)) return false;
-  if ((word.length <= 12 && NOT_A_VALUE_SHAPES.has(wordShape(word)) && NOT_A_VALUE.has(word.toLowerCase())) || notNamedValue(value)) return false;
+  if (notAValue(word) || notNamedValue(value)) return false;
   if (value.includes("/") && p.reference(value) && !p.mixedRun(value, 5)) return false;
   const identifier = identifierCode(value);
   if (!quoted && identifier && (NAMES_CREDENTIAL.test(value) || (!prose && ",;)]}[".includes(after || "\0")))) return false; // (`[`: a type, `Final[str]`, or a subscript)
@@ -563,6 +561,7 @@ export function completed(core: PassRedactor, secrets?: string[]): PassRedactor 
   const kit: StreamKit = core.streamKit;
   if (!more) {
     p = kit.parts;
+    notAValueShapes = p.wordShapes(NOT_A_VALUE);
     redactCore = kit.redact;
     p.hooks.named = namedValue;
     p.hooks.plain = plainBase64;

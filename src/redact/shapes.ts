@@ -374,8 +374,17 @@ export const ID_WORDS = new Set(["id", "ids", "kid", "n", "e", "x", "y", "x5t", 
 
 /** The words before `key` that make it a record's key (`cache-key`, `Idempotency-Key`), in lower case. */
 const ID_KEY_WORDS = ["cache", "idempotency"];
-/** The words `idEnding` takes but digits (ID_WORDS, `key`, `sha`), each by its length, first and last letter: it copies a word only where one matches (few names' last words do). */
-const ID_SHAPES = new Set([...ID_WORDS, "key", "sha"].map((w) => (w.length << 16) | (w.charCodeAt(0) << 8) | w.charCodeAt(w.length - 1)));
+/**
+ * A word by its length, first and last character, a letter in lower case by `| 32`: where no word of a
+ * list has its shape, it is none of them, and is not copied and lower-cased to be looked up (`toLowerCase`
+ * takes no letter to ASCII but the Kelvin sign, U+212A: a list whose words start or end in `k` must not be
+ * read so where a name may hold one).
+ */
+export const wordShape = (length: number, first: number, last: number) => (length << 16) | ((first | 32) << 8) | (last | 32);
+/** The shapes of `words` (`wordShape`). */
+export const wordShapes = (words: Iterable<string>) => new Set(Array.from(words, (w) => wordShape(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))));
+/** The words `idEnding` takes but digits (ID_WORDS, `key`, `sha`), by their shapes: few names' last words have one. */
+const ID_SHAPES = wordShapes([...ID_WORDS, "key", "sha"]);
 
 /** Where the word of `name` that ends at `end` starts: after a `_`, `.` or `-`, or at a capital after a lower-case letter or a digit. */
 export function wordStart(name: string, end: number): number {
@@ -406,9 +415,9 @@ function idEnding(before: string, match: string, end: number): boolean {
     c = p;
   }
   if (i === end) return false;
-  // (the word's letters and digits in lower case by `| 32`, as `toLowerCase` gives them; one that ends in a digit is read whole)
-  const last = codeAt(before, match, end - 1) | 32;
-  if (!(last >= 48 && last <= 57) && !ID_SHAPES.has(((end - i) << 16) | ((codeAt(before, match, i) | 32) << 8) | last)) return false;
+  // (a name's characters are ASCII; one that ends in a digit is read whole)
+  const last = codeAt(before, match, end - 1);
+  if (!(last >= 48 && last <= 57) && !ID_SHAPES.has(wordShape(end - i, codeAt(before, match, i), last))) return false;
   const word = between(before, match, i, end).toLowerCase();
   // (`key` by the last letter of the word before it, a character between: `apiKey`, `api_key` read no further)
   if (word === "key") return ID_KEY_WORDS.some((w) => w.charCodeAt(w.length - 1) === (codeAt(before, match, i - 2) | 32));
@@ -1025,5 +1034,5 @@ export const NOT_SECRET =
 export const compileChecks = () => [NOT_SECRET, VENDOR_AT, ASSIGNED_BEFORE, SECRET_WORD].forEach(compiled);
 
 /** What ./more.ts (loaded lazily, so it imports nothing of this file) builds its rules from: handed over in the kit. */
-export const PARTS = { hooks, GAP, QUOTED, SECRET_TAIL, SECRET_WORD, VERSION, reference, codePath, mixedRun, nameCode, standsFor, documented, eitherCase, compiled, valueAt };
+export const PARTS = { hooks, GAP, QUOTED, SECRET_TAIL, SECRET_WORD, VERSION, reference, codePath, mixedRun, nameCode, standsFor, documented, eitherCase, compiled, valueAt, wordShape, wordShapes };
 export type Parts = typeof PARTS;
