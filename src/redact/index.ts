@@ -844,9 +844,11 @@ export const redact = (text: string): string => redactor.redact(text);
 export const redactMessage = (text: string, max?: number): string => redactor.redactMessage(text, max);
 export const redactEncoded = (text: string): string => streamKit.redactEncoded(text);
 export const redactShapes = (text: string, about?: boolean): string => streamKit.redactShapes(text, about);
+let extended = false;
 /** Adds `more` to the catalogue in use (once) and returns the redactor in use. */
 function extend(more: Shape[]): PassRedactor {
-  if (streamKit.shapes.length === SHAPES.length) { // (the catalogue alone: its kit holds copies, `uniform`)
+  if (!extended) {
+    extended = true;
     streamKit = kitOf([...SHAPES, ...more]);
     redactor = redactorOf(streamKit.shapes, streamKit);
   }

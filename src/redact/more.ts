@@ -100,7 +100,7 @@ function namedValue(value: string, before: string, after: string, match: string,
   if (holdsBefore(match, "*", n) && !/\*[\w.-]*$/.test(before)) return false;
   const last = match.charCodeAt(n - 1);
   // (after a bare space or "is", group 4, no quote stands before the spaces)
-  const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(0, n).slice(-3))); // (its last 3 characters: anchored at the end, the pattern was tried at every start of a long match)
+  const quoted = last === 34 || last === 39 || last === 96 || (group !== 4 && !(last > 32 && last < 127) && /["'`]\s{0,2}$/.test(match.slice(Math.max(0, n - 3), n))); // (its last 3 characters: anchored at the end, the pattern was tried at every start of a long match)
   let end = value.length;
   while (end > 1 && ".,:;!?".includes(value[end - 1])) end--;
   const word = end < value.length ? value.slice(0, end) : value;
